@@ -1,0 +1,71 @@
+/// Binds an object's properties to dynamic values; reached through ``DMThemable/dm``.
+///
+/// A bound property is set at once to the value resolved for the object's traits, and again each
+/// time they change, before the object's
+/// ``DMTraitEnvironment/dmTraitCollectionDidChange(_:)`` runs.
+///
+/// ```swift
+/// view.dm.bind(\.backgroundColor, to: DMDynamicColor(key: "BG"))
+/// view.dm.bind(\.cornerRadius, to: DMDynamic(light: 4.0, dark: 6.0))
+/// view.dm.unbind(\.cornerRadius)
+/// ```
+@MainActor
+public struct DMBindings<Root: AnyObject> {
+  private let object: Root
+
+  init(_ object: Root) {
+    self.object = object
+  }
+
+  /// Keeps a property set to a dynamic value.
+  ///
+  /// Binding the same key path again replaces the earlier binding. The binding does not retain
+  /// the object.
+  /// - Parameters:
+  ///   - keyPath: The property to set.
+  ///   - dynamic: The value to resolve for the object's traits.
+  public func bind<Value>(_ keyPath: ReferenceWritableKeyPath<Root, Value>, to dynamic: DMDynamic<Value>) {
+    let binding = PropertyBinding(keyPath: keyPath, dynamic: dynamic)
+    let traits = traitCollection
+    if let responder = object as? DMResponder {
+      responder.bindings.set(binding)
+    } else {
+      ThemableRegistry.shared.bind(object, binding)
+    }
+    PassContext.withCurrent(traits) { binding.apply(to: object, traits: traits) }
+  }
+
+  /// Removes the binding of a property; the property keeps its current value.
+  /// - Parameter keyPath: The bound property.
+  public func unbind<Value>(_ keyPath: ReferenceWritableKeyPath<Root, Value>) {
+    if let responder = object as? DMResponder {
+      responder.bindings.remove(keyPath)
+    } else {
+      ThemableRegistry.shared.unbind(object, keyPath)
+    }
+  }
+
+  /// Sets a property once to the value resolved for the object's traits now, without following
+  /// later changes.
+  /// - Parameters:
+  ///   - keyPath: The property to set.
+  ///   - dynamic: The value to resolve.
+  public func set<Value>(_ keyPath: ReferenceWritableKeyPath<Root, Value>, to dynamic: DMDynamic<Value>) {
+    object[keyPath: keyPath] = dynamic.resolved(with: traitCollection)
+  }
+
+  /// Whether a property is bound.
+  /// - Parameter keyPath: The property.
+  /// - Returns: `true` when the property has a binding.
+  public func isBound<Value>(_ keyPath: ReferenceWritableKeyPath<Root, Value>) -> Bool {
+    if let responder = object as? DMResponder {
+      return responder.bindings.contains(keyPath)
+    }
+    return ThemableRegistry.shared.isBound(object, keyPath)
+  }
+
+  /// The traits bindings resolve for: the environment's own, or the global collection.
+  private var traitCollection: DMTraitCollection {
+    (object as? any DMTraitEnvironment)?.dmTraitCollection ?? TraitPropagator.shared.propagatedGlobal
+  }
+}

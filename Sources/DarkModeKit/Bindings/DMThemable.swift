@@ -1,0 +1,20 @@
+/// An object whose properties can follow dynamic values.
+///
+/// Adopt it on any class to bind its properties; the object then follows the global collection
+/// (a ``DMTraitEnvironment`` follows its own collection instead). Bindings never keep the object
+/// alive.
+///
+/// ```swift
+/// final class Layer: DMThemable {
+///   var fillColor = DMColor.clear
+/// }
+/// let layer = Layer()
+/// layer.dm.bind(\.fillColor, to: DMDynamic(light: .white, dark: .black))
+/// ```
+public protocol DMThemable: AnyObject {}
+
+extension DMThemable {
+  /// The object's bindings: `object.dm.bind(\.property, to: dynamicValue)`.
+  @MainActor
+  public var dm: DMBindings<Self> { DMBindings(self) }
+}

@@ -1,0 +1,128 @@
+/// A value that depends on traits: a colour, a number, a string, any `Sendable` value.
+///
+/// Resolution is pure and callable from any thread.
+///
+/// ```swift
+/// let background = DMDynamic(light: DMColor.white, dark: DMColor(rgb: 0x1C1C1E))
+/// let spacing = DMDynamic(light: 8.0, dark: 10.0)
+/// let accent = DMDynamic(themes: ["RED": DMColor.red, "NIGHT": .orange], fallback: .blue)
+/// background.resolved(with: .current)
+/// ```
+///
+/// The value lives in one shared, immutable box, so a `DMDynamic` is one pointer wide and cheap to
+/// copy into many bindings.
+public struct DMDynamic<Value: Sendable>: Sendable {
+  @usableFromInline
+  let storage: Storage
+
+  /// A value that is the same for all traits.
+  /// - Parameter value: The value.
+  public init(_ value: Value) {
+    storage = Storage(.constant(value))
+  }
+
+  /// A light and a dark value: `.dark` picks `dark`, any other style picks `light`.
+  /// - Parameters:
+  ///   - light: The value for the light (and unspecified) style.
+  ///   - dark: The value for the dark style.
+  public init(light: Value, dark: Value) {
+    storage = Storage(.pair(light: light, dark: dark, highContrastLight: nil, highContrastDark: nil))
+  }
+
+  /// A light and a dark value, each with an optional variant for high contrast.
+  ///
+  /// With `.high` contrast the high-contrast variant of the chosen style wins where it is given;
+  /// otherwise the normal variant is used.
+  /// - Parameters:
+  ///   - light: The value for the light style.
+  ///   - dark: The value for the dark style.
+  ///   - highContrastLight: The value for the light style with high contrast.
+  ///   - highContrastDark: The value for the dark style with high contrast.
+  public init(light: Value, dark: Value, highContrastLight: Value? = nil, highContrastDark: Value? = nil) {
+    storage = Storage(
+      .pair(light: light, dark: dark, highContrastLight: highContrastLight, highContrastDark: highContrastDark))
+  }
+
+  /// A value computed from the traits each time it is resolved.
+  ///
+  /// The provider may run on any thread, and should be fast and free of side effects.
+  /// - Parameter dynamicProvider: Returns the value for a trait collection.
+  public init(dynamicProvider: @escaping @Sendable (DMTraitCollection) -> Value) {
+    storage = Storage(.provider(dynamicProvider))
+  }
+
+  /// One value per named theme.
+  ///
+  /// Resolution picks the trait collection's theme if the map has it; else, for the dark style,
+  /// ``DMTheme/night``; else ``DMTheme/normal``; else `fallback`.
+  /// - Parameters:
+  ///   - themes: The value for each theme.
+  ///   - fallback: The value when no theme of the map applies.
+  public init(themes: [DMTheme: Value], fallback: Value) {
+    storage = Storage(.themes(themes, fallback: fallback))
+  }
+
+  /// The value for a trait collection.
+  /// - Parameter traitCollection: The traits to resolve for, usually an environment's
+  ///   ``DMTraitEnvironment/dmTraitCollection`` or ``DMTraitCollection/current``.
+  /// - Returns: The value that applies.
+  @inlinable
+  public func resolved(with traitCollection: DMTraitCollection) -> Value {
+    storage.resolved(with: traitCollection)
+  }
+}
+
+extension DMDynamic {
+  /// The immutable representation shared by all copies of one dynamic value.
+  @usableFromInline
+  final class Storage: Sendable {
+    @usableFromInline
+    enum Kind: Sendable {
+      case constant(Value)
+      case pair(light: Value, dark: Value, highContrastLight: Value?, highContrastDark: Value?)
+      case provider(@Sendable (DMTraitCollection) -> Value)
+      case themes([DMTheme: Value], fallback: Value)
+    }
+
+    @usableFromInline
+    let kind: Kind
+
+    init(_ kind: Kind) {
+      self.kind = kind
+    }
+
+    @usableFromInline
+    func resolved(with traits: DMTraitCollection) -> Value {
+      switch kind {
+      case .constant(let value):
+        return value
+      case .pair(let light, let dark, let highContrastLight, let highContrastDark):
+        let isDark = traits.userInterfaceStyle == .dark
+        if traits.accessibilityContrast == .high,
+          let highContrast = isDark ? highContrastDark : highContrastLight
+        {
+          return highContrast
+        }
+        return isDark ? dark : light
+      case .provider(let provider):
+        return provider(traits)
+      case .themes(let themes, let fallback):
+        return ThemeChoice.pick(from: themes, for: traits) ?? fallback
+      }
+    }
+  }
+}
+
+/// The rule that picks a named theme's entry for a trait collection.
+enum ThemeChoice {
+  /// The entry for the collection's theme; else, for the dark style, ``DMTheme/night``; else
+  /// ``DMTheme/normal``.
+  static func pick<Entry>(from entries: [DMTheme: Entry], for traits: DMTraitCollection) -> Entry? {
+    if let theme = traits.theme, let entry = entries[theme] { return entry }
+    if traits.userInterfaceStyle == .dark, let entry = entries[.night] { return entry }
+    return entries[.normal]
+  }
+}
+
+/// A colour that depends on traits.
+public typealias DMDynamicColor = DMDynamic<DMColor>

@@ -1,0 +1,73 @@
+/// The common base of views and view controllers: their overrides and resolved traits.
+///
+/// It holds what every node of the hierarchy has, as `UIResponder` does for UIKit's views and
+/// controllers. Subclass ``DMView`` or ``DMViewController`` rather than this class.
+@MainActor
+open class DMResponder: DMTraitEnvironment {
+  /// The style this environment and its descendants use, or `.unspecified` to inherit it.
+  ///
+  /// Wins over a style given in ``overrideTraitCollection``. Setting it updates the environment
+  /// and its descendants in visible windows before returning (inside a callback: after the
+  /// running pass).
+  public var overrideUserInterfaceStyle: DMUserInterfaceStyle = .unspecified {
+    didSet {
+      if overrideUserInterfaceStyle != oldValue { TraitPropagator.shared.overridesDidChange(self) }
+    }
+  }
+
+  /// Traits this environment and its descendants use instead of the inherited ones; `nil` or
+  /// unspecified traits inherit.
+  public var overrideTraitCollection: DMTraitCollection? {
+    didSet {
+      if overrideTraitCollection != oldValue { TraitPropagator.shared.overridesDidChange(self) }
+    }
+  }
+
+  /// The merged overrides that resolution applies; updated from the public overrides outside a
+  /// pass, so that a change made inside a callback takes effect only after the pass.
+  final var appliedOverride: DMTraitCollection?
+  /// The collection last reported to ``dmTraitCollectionDidChange(_:)``; while ``isAttached``, the
+  /// resolved collection.
+  final var reported: DMTraitCollection?
+  /// Whether the environment is in a visible window and ``reported`` is up to date. Attached
+  /// environments have attached parents.
+  final var isAttached = false
+  /// Bindings of this object's properties.
+  final var bindings = BindingList()
+
+  /// Creates an environment with no overrides.
+  public init() {}
+
+  /// The environment's resolved traits.
+  ///
+  /// In a visible window this is the collection last reported; elsewhere it is computed from the
+  /// superview chain and the global collection. During a pass, environments not yet reached still
+  /// show their previous collection.
+  public final var dmTraitCollection: DMTraitCollection {
+    if isAttached, let reported { return reported }
+    return TraitPropagator.shared.resolveDetached(self)
+  }
+
+  /// Called once when the resolved traits changed; the default does nothing.
+  ///
+  /// Override it to redraw. Bound properties are already updated when it runs.
+  /// - Parameter previousTraitCollection: The collection last reported, or `nil` for the first
+  ///   report.
+  open func dmTraitCollectionDidChange(_ previousTraitCollection: DMTraitCollection?) {}
+
+  /// The node whose traits this one inherits; `nil` for a root.
+  var traitParent: DMResponder? { nil }
+
+  /// Appends the nodes that inherit this one's traits, in reverse order, as walk entries.
+  func appendTraitChildren(to stack: inout [TraitPropagator.Entry]) {}
+
+  /// Recomputes ``appliedOverride`` from the public overrides.
+  final func applyOverrides() {
+    if overrideUserInterfaceStyle == .unspecified {
+      appliedOverride = overrideTraitCollection.flatMap { $0.isUnspecified ? nil : $0 }
+    } else {
+      appliedOverride = (overrideTraitCollection ?? DMTraitCollection())
+        .overlaid(with: DMTraitCollection(userInterfaceStyle: overrideUserInterfaceStyle))
+    }
+  }
+}

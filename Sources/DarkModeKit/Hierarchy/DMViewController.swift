@@ -1,0 +1,85 @@
+/// Manages a view: it inherits traits from its view's superview and passes them on to its view.
+///
+/// ```swift
+/// final class SettingsViewController: DMViewController {
+///   override func viewDidLoad() {
+///     view.dm.bind(\.backgroundColor, to: DMDynamicColor(key: "BG"))
+///   }
+/// }
+/// ```
+@MainActor
+open class DMViewController: DMResponder {
+  private var loadedView: DMView?
+
+  /// The controller this one is a child of.
+  public private(set) weak var parent: DMViewController?
+  /// The child controllers, in the order they were added.
+  public private(set) var children: [DMViewController] = []
+
+  /// Creates a controller; its view is made on first access.
+  public override init() {}
+
+  /// The controller's root view, made by ``loadView()`` on first access.
+  ///
+  /// Setting another view detaches the old one from this controller (it keeps its superview).
+  public var view: DMView {
+    get {
+      if let loadedView { return loadedView }
+      loadView()
+      if loadedView == nil { self.view = DMView() }
+      viewDidLoad()
+      return loadedView!
+    }
+    set {
+      guard newValue !== loadedView else { return }
+      let oldView = loadedView
+      let previousOwner = newValue.owningController
+      previousOwner?.loadedView = nil
+      oldView?.owningController = nil
+      newValue.owningController = self
+      loadedView = newValue
+      let propagator = TraitPropagator.shared
+      if let oldView { propagator.positionDidChange(oldView) }
+      if let previousOwner { propagator.positionDidChange(previousOwner) }
+      propagator.positionDidChange(self)
+      propagator.positionDidChange(newValue)
+    }
+  }
+
+  /// The root view if it was made, without making it.
+  public var viewIfLoaded: DMView? { loadedView }
+
+  /// Whether the root view was made.
+  public var isViewLoaded: Bool { loadedView != nil }
+
+  /// Makes the root view; the default sets ``view`` to a plain ``DMView``.
+  ///
+  /// Override it to set ``view`` to a view of your own; do not call `super`.
+  open func loadView() {
+    view = DMView()
+  }
+
+  /// Called once after the root view was made.
+  open func viewDidLoad() {}
+
+  /// Adds a child controller. Adding the child's view to a view of this controller is up to you.
+  /// - Parameter child: The controller to add; it is first removed from any other parent.
+  public func addChild(_ child: DMViewController) {
+    guard child !== self else { return }
+    child.removeFromParent()
+    children.append(child)
+    child.parent = self
+  }
+
+  /// Removes this controller from its parent's ``children``.
+  public func removeFromParent() {
+    parent?.children.removeAll { $0 === self }
+    parent = nil
+  }
+
+  override var traitParent: DMResponder? { loadedView?.superview }
+
+  override func appendTraitChildren(to stack: inout [TraitPropagator.Entry]) {
+    if let loadedView { stack.append(TraitPropagator.Entry(node: loadedView, parent: self)) }
+  }
+}

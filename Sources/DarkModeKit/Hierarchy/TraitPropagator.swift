@@ -1,0 +1,220 @@
+import Foundation
+
+/// Delivers trait changes through the hierarchy: one pass per event, parents before children,
+/// only to environments whose resolved collection changed.
+///
+/// Events raised while a pass runs (from a callback, a binding or a handler) are queued and
+/// processed, in order, after it; the structure itself changes at once, and a pass skips the
+/// entries that a change made stale.
+@MainActor
+final class TraitPropagator {
+  static let shared = TraitPropagator()
+
+  /// One pending visit: a node and the parent it was reached from.
+  struct Entry {
+    let node: DMResponder
+    let parent: DMResponder?
+  }
+
+  private enum Event {
+    case global(animated: Bool)
+    case position(DMResponder)
+  }
+
+  /// The resolved global collection the hierarchy was last brought up to date with.
+  private(set) var propagatedGlobal = DMTraitCollection().withDefaults
+  /// The transition of the running pass, ``DMTransition/none`` between passes.
+  private(set) var transition = DMTransition.none
+
+  private var isRunning = false
+  private var events: [Event] = []
+  private var stack: [Entry] = []
+  private var detachStack: [Entry] = []
+  private var restyledWindows: [DMWindow] = []
+
+  private init() {}
+
+  // MARK: Events
+
+  /// The global state changed: bring every visible window up to date if the resolved collection did.
+  func globalTraitsDidChange(animated: Bool) {
+    perform(.global(animated: animated))
+  }
+
+  /// A node's public overrides changed.
+  func overridesDidChange(_ node: DMResponder) {
+    if !isRunning { node.applyOverrides() }
+    perform(.position(node))
+  }
+
+  /// A node's trait parent may have changed (moved, a window shown or hidden, a root view swapped).
+  func positionDidChange(_ node: DMResponder) {
+    if node.isAttached && !isInVisibleWindow(node) {
+      // Detach at once, so that a running pass skips the entries of the removed subtree.
+      detach(node)
+    }
+    perform(.position(node))
+  }
+
+  private func perform(_ event: Event) {
+    events.append(event)
+    guard !isRunning else { return }
+    isRunning = true
+    defer {
+      isRunning = false
+      events.removeAll(keepingCapacity: true)
+    }
+    var index = 0
+    while index < events.count {
+      let event = events[index]
+      index += 1
+      switch event {
+      case .global(let animated): propagateGlobal(animated: animated)
+      case .position(let node): reconcile(node)
+      }
+    }
+  }
+
+  // MARK: Passes
+
+  private func propagateGlobal(animated: Bool) {
+    let resolved = GlobalTraits.state.withLock { $0.resolved }
+    guard resolved != propagatedGlobal else { return }
+    let previous = propagatedGlobal
+    propagatedGlobal = resolved
+    let configuration = DarkModeManager.configuration
+    transition =
+      animated ? DMTransition(isAnimated: true, duration: configuration.animationDuration) : .none
+    defer { transition = .none }
+    for window in DMApplication.shared.windows where window.isAttached {
+      walk(from: window)
+    }
+    ThemableRegistry.shared.applyAll(resolved)
+    reportRestyledWindows()
+    configuration.themeChangeHandler?()
+    GlobalChangeReporter.report(previous: previous, current: resolved)
+  }
+
+  private func reconcile(_ node: DMResponder) {
+    node.applyOverrides()
+    guard let start = walkStart(for: node) else {
+      if node.isAttached { detach(node) }
+      return
+    }
+    walk(from: start)
+    reportRestyledWindows()
+  }
+
+  /// Where a walk that brings `node` up to date starts: its highest unattached ancestor (or
+  /// itself), or `nil` when it is in no visible window.
+  private func walkStart(for node: DMResponder) -> DMResponder? {
+    var start = node
+    while let parent = start.traitParent {
+      if parent.isAttached { return start }
+      start = parent
+    }
+    return (start as? DMWindow)?.isVisible == true ? start : nil
+  }
+
+  private func isInVisibleWindow(_ node: DMResponder) -> Bool {
+    var cursor = node
+    while let parent = cursor.traitParent {
+      if parent.isAttached { return true }
+      cursor = parent
+    }
+    return (cursor as? DMWindow)?.isVisible == true
+  }
+
+  /// Visits `start` and its descendants, depth first with an explicit stack, calling each node
+  /// whose resolved collection differs from what it last reported. Below an attached node whose
+  /// collection did not change nothing can change, so the walk stops there.
+  private func walk(from start: DMResponder) {
+    stack.append(Entry(node: start, parent: start.traitParent))
+    while let entry = stack.popLast() {
+      let node = entry.node
+      // A callback may have moved the node or detached its parent since the entry was pushed.
+      guard node.traitParent === entry.parent else { continue }
+      var traits: DMTraitCollection
+      if let parent = entry.parent {
+        guard parent.isAttached, let parentTraits = parent.reported else { continue }
+        traits = parentTraits
+      } else {
+        guard (node as? DMWindow)?.isVisible == true else { continue }
+        traits = propagatedGlobal
+      }
+      if let applied = node.appliedOverride { traits = traits.overlaid(with: applied) }
+      let wasAttached = node.isAttached
+      node.isAttached = true
+      if traits == node.reported {
+        if wasAttached { continue }
+      } else {
+        let previous = node.reported
+        node.reported = traits
+        deliver(to: node, previous: previous, traits: traits)
+        if entry.parent == nil, let previous, previous.userInterfaceStyle != traits.userInterfaceStyle,
+          let window = node as? DMWindow
+        {
+          restyledWindows.append(window)
+        }
+        // The callback may have removed the node; its new position is queued.
+        guard node.isAttached else { continue }
+      }
+      node.appendTraitChildren(to: &stack)
+    }
+  }
+
+  private func deliver(to node: DMResponder, previous: DMTraitCollection?, traits: DMTraitCollection) {
+    PassContext.withCurrent(traits) {
+      node.bindings.apply(to: node, traits: traits)
+      node.dmTraitCollectionDidChange(previous)
+    }
+  }
+
+  /// Marks `node` and its attached descendants as outside any visible window. No calls.
+  private func detach(_ node: DMResponder) {
+    detachStack.append(Entry(node: node, parent: nil))
+    while let entry = detachStack.popLast() {
+      guard entry.node.isAttached else { continue }
+      entry.node.isAttached = false
+      entry.node.appendTraitChildren(to: &detachStack)
+    }
+  }
+
+  private func reportRestyledWindows() {
+    guard !restyledWindows.isEmpty else { return }
+    let windows = restyledWindows
+    restyledWindows.removeAll(keepingCapacity: true)
+    guard let handler = DarkModeManager.configuration.windowThemeChangeHandler else { return }
+    for window in windows { handler(window) }
+  }
+
+  // MARK: Resolution outside visible windows
+
+  /// The collection of a node that is in no visible window (or not yet reached): its ancestors'
+  /// overrides over the nearest attached ancestor, or over the global collection.
+  func resolveDetached(_ node: DMResponder) -> DMTraitCollection {
+    var overrides: [DMTraitCollection] = []
+    var base = propagatedGlobal
+    var cursor: DMResponder? = node
+    while let current = cursor {
+      if current !== node, current.isAttached, let reported = current.reported {
+        base = reported
+        break
+      }
+      if let applied = current.appliedOverride { overrides.append(applied) }
+      cursor = current.traitParent
+    }
+    for applied in overrides.reversed() { base = base.overlaid(with: applied) }
+    return base
+  }
+
+  // MARK: Testing
+
+  /// Forgets every queued event and the propagated global state; for tests only.
+  func reset() {
+    events.removeAll()
+    stack.removeAll()
+    restyledWindows.removeAll()
+    propagatedGlobal = GlobalTraits.state.withLock { $0.resolved }
+  }
+}

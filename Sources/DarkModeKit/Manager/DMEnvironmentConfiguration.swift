@@ -1,0 +1,44 @@
+/// What ``DarkModeManager/setup(with:)`` installs: change handlers, the system appearance source
+/// and the animation duration.
+///
+/// ```swift
+/// var configuration = DMEnvironmentConfiguration()
+/// configuration.themeChangeHandler = { print("now", DMTraitCollection.current) }
+/// configuration.windowThemeChangeHandler = { window in window.setNeedsRedraw() }
+/// configuration.systemAppearanceSource = DMManualAppearanceSource()
+/// DarkModeManager.setup(with: configuration)
+/// ```
+public struct DMEnvironmentConfiguration {
+  /// Called once per change of the resolved global collection, after every visible window was
+  /// brought up to date.
+  public var themeChangeHandler: (@MainActor () -> Void)?
+
+  /// Called once for each visible window whose resolved style changed, after the pass that changed
+  /// it (global or local).
+  public var windowThemeChangeHandler: (@MainActor (DMWindow) -> Void)?
+
+  /// Where the system's traits come from; `nil` for none (the system collection stays
+  /// unspecified, so the defaults apply).
+  public var systemAppearanceSource: (any DMSystemAppearanceSource)?
+
+  /// The duration, in seconds, that ``DMTransition/current`` gives animated changes; 0.25 by default.
+  public var animationDuration: Double
+
+  /// Creates a configuration.
+  /// - Parameters:
+  ///   - themeChangeHandler: Called after each change of the resolved global collection.
+  ///   - windowThemeChangeHandler: Called for each visible window whose style changed.
+  ///   - systemAppearanceSource: Where the system's traits come from.
+  ///   - animationDuration: The duration of animated changes, in seconds.
+  public init(
+    themeChangeHandler: (@MainActor () -> Void)? = nil,
+    windowThemeChangeHandler: (@MainActor (DMWindow) -> Void)? = nil,
+    systemAppearanceSource: (any DMSystemAppearanceSource)? = nil,
+    animationDuration: Double = 0.25
+  ) {
+    self.themeChangeHandler = themeChangeHandler
+    self.windowThemeChangeHandler = windowThemeChangeHandler
+    self.systemAppearanceSource = systemAppearanceSource
+    self.animationDuration = animationDuration
+  }
+}

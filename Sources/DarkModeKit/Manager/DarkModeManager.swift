@@ -1,0 +1,104 @@
+import Foundation
+
+/// Installs the app's change handlers and system appearance source.
+///
+/// Nothing requires it: without ``setup(with:)`` there are no handlers and no system source, and
+/// the global collection is the override over the defaults.
+///
+/// ```swift
+/// DarkModeManager.setup(with: DMEnvironmentConfiguration(
+///   themeChangeHandler: { print("theme changed to", DMTraitCollection.current) },
+///   systemAppearanceSource: DMManualAppearanceSource()))
+/// ```
+@MainActor
+public enum DarkModeManager {
+  /// The configuration in force.
+  private(set) static var configuration = DMEnvironmentConfiguration()
+
+  /// Installs a configuration, replacing the earlier one.
+  ///
+  /// The earlier configuration's source is stopped, and reports it still makes are ignored. The new
+  /// source is started at once; with no source, the system collection becomes unspecified again.
+  /// - Parameter configuration: The handlers and source to use.
+  public static func setup(with configuration: DMEnvironmentConfiguration) {
+    self.configuration.systemAppearanceSource?.stop()
+    let generation = SystemReports.begin()
+    self.configuration = configuration
+    if let source = configuration.systemAppearanceSource {
+      source.start { traits in SystemReports.deliver(traits, generation: generation) }
+    } else {
+      SystemReports.apply(DMTraitCollection())
+    }
+  }
+
+  /// Puts the global state back as it is at launch: no windows shown, no configuration, nothing
+  /// overridden. For tests.
+  static func reset() {
+    for window in DMApplication.shared.windows { window.isHidden = true }
+    setup(with: DMEnvironmentConfiguration())
+    GlobalTraits.state.withLock { $0.set(override: DMTraitCollection(), system: DMTraitCollection()) }
+    TraitPropagator.shared.reset()
+    ThemableRegistry.shared.removeAll()
+  }
+}
+
+/// Carries system reports from any thread to the main actor, dropping those of stopped sources
+/// and coalescing bursts.
+enum SystemReports {
+  private struct State {
+    var generation: UInt64 = 0
+    var pending: DMTraitCollection?
+    var isDrainScheduled = false
+  }
+
+  private static let state = Locked(State())
+
+  /// Starts a new generation: reports of earlier sources are ignored from now on.
+  static func begin() -> UInt64 {
+    state.withLock {
+      $0.generation &+= 1
+      $0.pending = nil
+      return $0.generation
+    }
+  }
+
+  /// A report from the source of `generation`, on any thread.
+  static func deliver(_ traits: DMTraitCollection, generation: UInt64) {
+    if Thread.isMainThread {
+      let isCurrent = state.withLock { state in
+        guard state.generation == generation else { return false }
+        state.pending = nil
+        return true
+      }
+      if isCurrent { MainActor.assumeIsolated { apply(traits) } }
+      return
+    }
+    let mustSchedule = state.withLock { state in
+      guard state.generation == generation else { return false }
+      state.pending = traits
+      defer { state.isDrainScheduled = true }
+      return !state.isDrainScheduled
+    }
+    if mustSchedule {
+      Task { @MainActor in drain() }
+    }
+  }
+
+  @MainActor
+  private static func drain() {
+    let traits = state.withLock { state in
+      defer {
+        state.pending = nil
+        state.isDrainScheduled = false
+      }
+      return state.pending
+    }
+    if let traits { apply(traits) }
+  }
+
+  @MainActor
+  static func apply(_ traits: DMTraitCollection) {
+    GlobalTraits.state.withLock { $0.set(system: traits) }
+    TraitPropagator.shared.globalTraitsDidChange(animated: false)
+  }
+}

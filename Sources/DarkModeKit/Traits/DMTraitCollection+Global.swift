@@ -1,0 +1,92 @@
+/// The app-wide trait collection: what the app chose, what the system reports, and what is current.
+extension DMTraitCollection {
+  /// The collection the app chose with ``setOverride(_:animated:)``.
+  ///
+  /// Starts with every trait unspecified, which means "follow the system" for each trait.
+  /// Readable from any thread.
+  public static var override: DMTraitCollection {
+    GlobalTraits.state.withLock { $0.override }
+  }
+
+  /// The last collection reported by the configured system appearance source.
+  ///
+  /// Every trait is unspecified until a source reports, and again after the source is removed.
+  /// Readable from any thread.
+  public static var system: DMTraitCollection {
+    GlobalTraits.state.withLock { $0.system }
+  }
+
+  /// The collection that applies here and now. Readable from any thread or task.
+  ///
+  /// - Inside ``performAsCurrent(_:)``: that collection.
+  /// - Inside a ``DMTraitEnvironment/dmTraitCollectionDidChange(_:)`` call or a binding update:
+  ///   that environment's collection.
+  /// - Otherwise: ``system`` merged with ``override``, with the defaults filled in (style
+  ///   `.light`, contrast `.normal`, level `.base`), so the style, contrast and level are never
+  ///   `.unspecified`.
+  public static var current: DMTraitCollection {
+    if let environment = PassContext.current { return environment }
+    if let scoped = GlobalTraits.scoped { return scoped }
+    return GlobalTraits.state.withLock { $0.resolved }
+  }
+
+  /// Chooses the app's collection, and updates every visible window before returning.
+  ///
+  /// Unspecified traits follow the system. When the resolved global collection does not change,
+  /// nothing is called. Called from inside a trait-change callback or a handler, the change is
+  /// applied after the running pass ends, never in the middle of it.
+  ///
+  /// ```swift
+  /// DMTraitCollection.setOverride(DMTraitCollection(userInterfaceStyle: .dark), animated: true)
+  /// DMTraitCollection.setOverride(DMTraitCollection(), animated: true) // follow the system again
+  /// ```
+  /// - Parameters:
+  ///   - traitCollection: The collection the app chose.
+  ///   - animated: Whether renderers should animate the change; callbacks read it from
+  ///     ``DMTransition/current``.
+  @MainActor
+  public static func setOverride(_ traitCollection: DMTraitCollection, animated: Bool) {
+    GlobalTraits.state.withLock { $0.set(override: traitCollection) }
+    TraitPropagator.shared.globalTraitsDidChange(animated: animated)
+  }
+
+  /// Runs `body` with this collection as ``current``, on this thread and in tasks that `body`
+  /// starts.
+  ///
+  /// Scopes nest: an inner scope wins, and the outer value is back when it ends.
+  ///
+  /// ```swift
+  /// let darkBackground = DMTraitCollection(userInterfaceStyle: .dark).performAsCurrent {
+  ///   background.resolved(with: .current)
+  /// }
+  /// ```
+  /// - Parameter body: The work to run.
+  /// - Returns: What `body` returns.
+  /// - Throws: What `body` throws.
+  public func performAsCurrent<R>(_ body: () throws -> R) rethrows -> R {
+    try GlobalTraits.$scoped.withValue(self) {
+      try PassContext.withoutCurrent(body)
+    }
+  }
+}
+
+/// The global trait state shared by every thread.
+enum GlobalTraits {
+  struct State {
+    var override = DMTraitCollection()
+    var system = DMTraitCollection()
+    /// `system` merged with `override`, defaults filled in; kept in step by the setters.
+    private(set) var resolved = DMTraitCollection().withDefaults
+
+    mutating func set(override: DMTraitCollection? = nil, system: DMTraitCollection? = nil) {
+      if let override { self.override = override }
+      if let system { self.system = system }
+      resolved = self.system.overlaid(with: self.override).withDefaults
+    }
+  }
+
+  static let state = Locked(State())
+
+  /// The collection made current by `performAsCurrent` in this task.
+  @TaskLocal static var scoped: DMTraitCollection?
+}

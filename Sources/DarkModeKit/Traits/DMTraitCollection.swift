@@ -1,0 +1,113 @@
+/// The traits that decide how an interface looks: style, contrast, level and named theme.
+///
+/// A trait collection is a plain value. Any trait may be left unspecified (`.unspecified`, or
+/// `nil` for the theme); merging collections with ``init(traitsFrom:)`` fills the unspecified
+/// traits from the collections before it.
+///
+/// ```swift
+/// let dark = DMTraitCollection(userInterfaceStyle: .dark)
+/// let merged = DMTraitCollection(traitsFrom: [dark, DMTraitCollection(theme: "RED")])
+/// // merged.userInterfaceStyle == .dark, merged.theme == "RED"
+/// ```
+public struct DMTraitCollection: Sendable, Hashable, Codable, CustomStringConvertible {
+  /// Light or dark.
+  public var userInterfaceStyle: DMUserInterfaceStyle
+  /// Normal or increased contrast.
+  public var accessibilityContrast: DMAccessibilityContrast
+  /// Base or elevated content.
+  public var userInterfaceLevel: DMUserInterfaceLevel
+  /// The named theme, or `nil` when none is chosen.
+  public var theme: DMTheme?
+
+  /// Creates a collection with every trait unspecified.
+  public init() {
+    userInterfaceStyle = .unspecified
+    accessibilityContrast = .unspecified
+    userInterfaceLevel = .unspecified
+    theme = nil
+  }
+
+  /// Creates a collection that specifies only the style.
+  /// - Parameter userInterfaceStyle: The style.
+  public init(userInterfaceStyle: DMUserInterfaceStyle) {
+    self.init()
+    self.userInterfaceStyle = userInterfaceStyle
+  }
+
+  /// Creates a collection that specifies only the contrast.
+  /// - Parameter accessibilityContrast: The contrast.
+  public init(accessibilityContrast: DMAccessibilityContrast) {
+    self.init()
+    self.accessibilityContrast = accessibilityContrast
+  }
+
+  /// Creates a collection that specifies only the level.
+  /// - Parameter userInterfaceLevel: The level.
+  public init(userInterfaceLevel: DMUserInterfaceLevel) {
+    self.init()
+    self.userInterfaceLevel = userInterfaceLevel
+  }
+
+  /// Creates a collection that specifies only the named theme.
+  /// - Parameter theme: The theme.
+  public init(theme: DMTheme?) {
+    self.init()
+    self.theme = theme
+  }
+
+  /// Merges collections: for each trait, the last collection that specifies it wins.
+  ///
+  /// A trait is specified when it is not `.unspecified` (for the theme: not `nil`). Traits that no
+  /// collection specifies stay unspecified.
+  /// - Parameter traitCollections: The collections to merge, weakest first.
+  public init(traitsFrom traitCollections: [DMTraitCollection]) {
+    self.init()
+    for traits in traitCollections {
+      self = self.overlaid(with: traits)
+    }
+  }
+
+  /// Tells whether colours resolved for `traitCollection` may differ from colours resolved for
+  /// this collection.
+  /// - Parameter traitCollection: The collection to compare with; `nil` always differs.
+  /// - Returns: `true` when the style, contrast, level or theme differ, or for `nil`.
+  public func hasDifferentColorAppearance(comparedTo traitCollection: DMTraitCollection?) -> Bool {
+    guard let traitCollection else { return true }
+    return self != traitCollection
+  }
+
+  /// A readable summary, for example `DMTraitCollection(style: dark, contrast: normal, level: base,
+  /// theme: nil)`.
+  public var description: String {
+    "DMTraitCollection(style: \(userInterfaceStyle), contrast: \(accessibilityContrast), "
+      + "level: \(userInterfaceLevel), theme: \(theme.map { "\"\($0.rawValue)\"" } ?? "nil"))"
+  }
+}
+
+extension DMTraitCollection {
+  /// This collection with every trait that `top` specifies taken from `top`.
+  @inline(__always)
+  func overlaid(with top: DMTraitCollection) -> DMTraitCollection {
+    var result = self
+    if top.userInterfaceStyle != .unspecified { result.userInterfaceStyle = top.userInterfaceStyle }
+    if top.accessibilityContrast != .unspecified { result.accessibilityContrast = top.accessibilityContrast }
+    if top.userInterfaceLevel != .unspecified { result.userInterfaceLevel = top.userInterfaceLevel }
+    if let theme = top.theme { result.theme = theme }
+    return result
+  }
+
+  /// This collection with the global defaults filled in: style `.light`, contrast `.normal`,
+  /// level `.base`.
+  var withDefaults: DMTraitCollection {
+    var result = self
+    if result.userInterfaceStyle == .unspecified { result.userInterfaceStyle = .light }
+    if result.accessibilityContrast == .unspecified { result.accessibilityContrast = .normal }
+    if result.userInterfaceLevel == .unspecified { result.userInterfaceLevel = .base }
+    return result
+  }
+
+  /// Whether every trait is unspecified.
+  var isUnspecified: Bool {
+    self == DMTraitCollection()
+  }
+}
