@@ -1,14 +1,80 @@
+import Foundation
 import Testing
 
 @testable import DarkModeKit
 
 @Suite struct TraitCollectionTests {
+  @Test func newCollectionHasEveryTraitUnspecified() {
+    let traits = DMTraitCollection()
+    #expect(traits.userInterfaceStyle == .unspecified)
+    #expect(traits.accessibilityContrast == .unspecified)
+    #expect(traits.userInterfaceLevel == .unspecified)
+    #expect(traits.theme == nil)
+  }
+
+  @Test func rawValuesMatchTheContract() {
+    #expect(DMUserInterfaceStyle.unspecified.rawValue == 0)
+    #expect(DMUserInterfaceStyle.light.rawValue == 1)
+    #expect(DMUserInterfaceStyle.dark.rawValue == 2)
+    #expect(DMAccessibilityContrast.unspecified.rawValue == -1)
+    #expect(DMAccessibilityContrast.high.rawValue == 1)
+    #expect(DMUserInterfaceLevel.unspecified.rawValue == -1)
+    #expect(DMUserInterfaceLevel.elevated.rawValue == 1)
+    #expect(DMTheme.normal.rawValue == "NORMAL")
+    #expect(DMTheme.night.rawValue == "NIGHT")
+    #expect(DMTheme(rawValue: "RED") == "RED")
+  }
+
+  @Test func singleTraitInitialisersSetOnlyTheirTrait() {
+    #expect(DMTraitCollection(userInterfaceStyle: .dark).accessibilityContrast == .unspecified)
+    #expect(DMTraitCollection(accessibilityContrast: .high).accessibilityContrast == .high)
+    #expect(DMTraitCollection(accessibilityContrast: .high).userInterfaceStyle == .unspecified)
+    #expect(DMTraitCollection(userInterfaceLevel: .elevated).userInterfaceLevel == .elevated)
+    #expect(DMTraitCollection(theme: "RED").theme == "RED")
+    #expect(DMTraitCollection(theme: "RED").userInterfaceLevel == .unspecified)
+  }
+
   @Test func mergeTakesTheLastSpecifiedTrait() {
     let merged = DMTraitCollection(traitsFrom: [
       DMTraitCollection(userInterfaceStyle: .dark), DMTraitCollection(theme: "RED"),
-      DMTraitCollection(userInterfaceStyle: .light),
+      DMTraitCollection(userInterfaceStyle: .light), DMTraitCollection(accessibilityContrast: .high),
+      DMTraitCollection(),
     ])
     #expect(merged.userInterfaceStyle == .light)
     #expect(merged.theme == "RED")
+    #expect(merged.accessibilityContrast == .high)
+    #expect(merged.userInterfaceLevel == .unspecified)
+  }
+
+  @Test func mergeOfNothingIsUnspecified() {
+    #expect(DMTraitCollection(traitsFrom: []) == DMTraitCollection())
+  }
+
+  @Test(arguments: [
+    DMTraitCollection(userInterfaceStyle: .dark), DMTraitCollection(accessibilityContrast: .high),
+    DMTraitCollection(userInterfaceLevel: .elevated), DMTraitCollection(theme: "RED"),
+  ])
+  func anyDifferentTraitChangesTheColourAppearance(_ other: DMTraitCollection) {
+    #expect(DMTraitCollection().hasDifferentColorAppearance(comparedTo: other))
+    #expect(!other.hasDifferentColorAppearance(comparedTo: other))
+  }
+
+  @Test func nilAlwaysHasADifferentColourAppearance() {
+    #expect(DMTraitCollection().hasDifferentColorAppearance(comparedTo: nil))
+  }
+
+  @Test func collectionsRoundTripThroughJSON() throws {
+    var traits = DMTraitCollection(userInterfaceStyle: .dark)
+    traits.theme = "RED"
+    traits.accessibilityContrast = .high
+    let data = try JSONEncoder().encode(traits)
+    #expect(try JSONDecoder().decode(DMTraitCollection.self, from: data) == traits)
+    let themeJSON = String(decoding: try JSONEncoder().encode(DMTheme.night), as: UTF8.self)
+    #expect(themeJSON == "\"NIGHT\"")
+  }
+
+  @Test func descriptionNamesEveryTrait() {
+    let text = DMTraitCollection(userInterfaceStyle: .dark).description
+    #expect(text == "DMTraitCollection(style: dark, contrast: unspecified, level: unspecified, theme: nil)")
   }
 }

@@ -40,7 +40,8 @@ public struct DMDynamic<Value: Sendable>: Sendable {
   ///   - highContrastDark: The value for the dark style with high contrast.
   public init(light: Value, dark: Value, highContrastLight: Value? = nil, highContrastDark: Value? = nil) {
     storage = Storage(
-      .pair(light: light, dark: dark, highContrastLight: highContrastLight, highContrastDark: highContrastDark))
+      .pair(
+        light: light, dark: dark, highContrastLight: highContrastLight, highContrastDark: highContrastDark))
   }
 
   /// A value computed from the traits each time it is resolved.

@@ -26,6 +26,9 @@ final class TraitPropagator {
   /// The transition of the running pass, ``DMTransition/none`` between passes.
   private(set) var transition = DMTransition.none
 
+  /// How many nodes passes have visited since launch; tests read it to check what a pass touches.
+  private(set) var visitCount = 0
+
   private var isRunning = false
   private var events: [Event] = []
   private var stack: [Entry] = []
@@ -49,7 +52,7 @@ final class TraitPropagator {
 
   /// A node's trait parent may have changed (moved, a window shown or hidden, a root view swapped).
   func positionDidChange(_ node: DMResponder) {
-    if node.isAttached && !isInVisibleWindow(node) {
+    if node.isAttached && !isPlacedInVisibleWindow(node) {
       // Detach at once, so that a running pass skips the entries of the removed subtree.
       detach(node)
     }
@@ -97,32 +100,22 @@ final class TraitPropagator {
 
   private func reconcile(_ node: DMResponder) {
     node.applyOverrides()
-    guard let start = walkStart(for: node) else {
-      if node.isAttached { detach(node) }
-      return
+    if isPlacedInVisibleWindow(node) {
+      walk(from: node)
+      reportRestyledWindows()
+    } else if node.isAttached {
+      detach(node)
     }
-    walk(from: start)
-    reportRestyledWindows()
   }
 
-  /// Where a walk that brings `node` up to date starts: its highest unattached ancestor (or
-  /// itself), or `nil` when it is in no visible window.
-  private func walkStart(for node: DMResponder) -> DMResponder? {
-    var start = node
-    while let parent = start.traitParent {
-      if parent.isAttached { return start }
-      start = parent
-    }
-    return (start as? DMWindow)?.isVisible == true ? start : nil
-  }
-
-  private func isInVisibleWindow(_ node: DMResponder) -> Bool {
-    var cursor = node
-    while let parent = cursor.traitParent {
-      if parent.isAttached { return true }
-      cursor = parent
-    }
-    return (cursor as? DMWindow)?.isVisible == true
+  /// Whether `node` hangs from an attached parent, or is a visible window.
+  ///
+  /// Outside a pass every node in a visible window is attached, so this is exact. Inside one, a
+  /// subtree just placed in a visible window is not attached until the queued event of its root
+  /// walks it, and that walk reaches `node` too.
+  private func isPlacedInVisibleWindow(_ node: DMResponder) -> Bool {
+    if let parent = node.traitParent { return parent.isAttached }
+    return (node as? DMWindow)?.isVisible == true
   }
 
   /// Visits `start` and its descendants, depth first with an explicit stack, calling each node
@@ -131,6 +124,7 @@ final class TraitPropagator {
   private func walk(from start: DMResponder) {
     stack.append(Entry(node: start, parent: start.traitParent))
     while let entry = stack.popLast() {
+      visitCount &+= 1
       let node = entry.node
       // A callback may have moved the node or detached its parent since the entry was pushed.
       guard node.traitParent === entry.parent else { continue }

@@ -11,10 +11,10 @@ public final class DMManualAppearanceSource: DMSystemAppearanceSource {
   /// The system collection this source reports. Once the source is configured, setting it updates
   /// the hierarchy before returning.
   public var traitCollection: DMTraitCollection {
-    didSet { report?(traitCollection) }
+    didSet { reporter?.report(traitCollection) }
   }
 
-  private var report: (@Sendable (DMTraitCollection) -> Void)?
+  private var reporter: DMAppearanceReporter?
 
   /// Creates a source.
   /// - Parameter traitCollection: The collection to report; all unspecified by default.
@@ -23,14 +23,14 @@ public final class DMManualAppearanceSource: DMSystemAppearanceSource {
   }
 
   /// Reports ``traitCollection`` now and on every change.
-  /// - Parameter report: Where reports go.
-  public func start(reporting report: @escaping @Sendable (DMTraitCollection) -> Void) {
-    self.report = report
-    report(traitCollection)
+  /// - Parameter reporter: Where reports go.
+  public func start(reporting reporter: DMAppearanceReporter) {
+    self.reporter = reporter
+    reporter.report(traitCollection)
   }
 
   /// Stops reporting.
   public func stop() {
-    report = nil
+    reporter = nil
   }
 }

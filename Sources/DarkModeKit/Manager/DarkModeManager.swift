@@ -1,5 +1,3 @@
-import Foundation
-
 /// Installs the app's change handlers and system appearance source.
 ///
 /// Nothing requires it: without ``setup(with:)`` there are no handlers and no system source, and
@@ -25,7 +23,7 @@ public enum DarkModeManager {
     let generation = SystemReports.begin()
     self.configuration = configuration
     if let source = configuration.systemAppearanceSource {
-      source.start { traits in SystemReports.deliver(traits, generation: generation) }
+      source.start(reporting: DMAppearanceReporter(generation: generation))
     } else {
       SystemReports.apply(DMTraitCollection())
     }
@@ -62,17 +60,12 @@ enum SystemReports {
     }
   }
 
-  /// A report from the source of `generation`, on any thread.
-  static func deliver(_ traits: DMTraitCollection, generation: UInt64) {
-    if Thread.isMainThread {
-      let isCurrent = state.withLock { state in
-        guard state.generation == generation else { return false }
-        state.pending = nil
-        return true
-      }
-      if isCurrent { MainActor.assumeIsolated { apply(traits) } }
-      return
-    }
+  static func isCurrent(_ generation: UInt64) -> Bool {
+    state.withLock { $0.generation == generation }
+  }
+
+  /// A report from the source of `generation`, on any thread: applied by the next drain.
+  static func send(_ traits: DMTraitCollection, generation: UInt64) {
     let mustSchedule = state.withLock { state in
       guard state.generation == generation else { return false }
       state.pending = traits

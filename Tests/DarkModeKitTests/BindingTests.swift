@@ -1,0 +1,194 @@
+import Testing
+
+@testable import DarkModeKit
+
+@MainActor
+final class SwatchView: DMView {
+  var backgroundColor = DMColor.clear
+  var cornerRadius = 0.0
+  var title = ""
+  var backgroundSeenInCallback: DMColor?
+  var currentSeenInBinding: DMTraitCollection?
+  var metrics = Metrics(padding: 0, weight: "")
+
+  struct Metrics: Equatable, Sendable {
+    var padding: Double
+    var weight: String
+  }
+
+  override func dmTraitCollectionDidChange(_ previousTraitCollection: DMTraitCollection?) {
+    backgroundSeenInCallback = backgroundColor
+  }
+}
+
+final class Layer: DMThemable {
+  var fillColor = DMColor.clear
+  var opacity = 1.0
+}
+
+extension GlobalStateTests {
+  @Suite @MainActor struct BindingTests {
+    init() { DarkModeManager.reset() }
+
+    private let background = DMDynamicColor(light: .white, dark: .black)
+
+    @Test func bindingSetsTheValueAtOnceAndBeforeTheCallback() {
+      let window = DMWindow()
+      let view = SwatchView()
+      view.overrideUserInterfaceStyle = .dark
+      view.dm.bind(\.backgroundColor, to: background)
+      #expect(view.backgroundColor == .black)  // detached: resolved for its own traits
+      window.addSubview(view)
+      window.makeKeyAndVisible()
+      view.overrideUserInterfaceStyle = .unspecified
+      #expect(view.backgroundColor == .white)
+      #expect(view.backgroundSeenInCallback == .white)
+      DMTraitCollection.setOverride(.dark, animated: false)
+      #expect(view.backgroundColor == .black)
+      #expect(view.backgroundSeenInCallback == .black)
+    }
+
+    @Test func valuesOfAnyTypeBind() {
+      let window = DMWindow()
+      let view = SwatchView()
+      window.addSubview(view)
+      window.makeKeyAndVisible()
+      view.dm.bind(\.cornerRadius, to: DMDynamic(light: 4, dark: 6))
+      view.dm.bind(\.title, to: DMDynamic(themes: ["RED": "red"], fallback: "plain"))
+      view.dm.bind(
+        \.metrics,
+        to: DMDynamic(light: .init(padding: 8, weight: "regular"), dark: .init(padding: 10, weight: "medium"))
+      )
+      #expect(view.cornerRadius == 4)
+      #expect(view.title == "plain")
+      var traits = DMTraitCollection(userInterfaceStyle: .dark)
+      traits.theme = "RED"
+      DMTraitCollection.setOverride(traits, animated: false)
+      #expect(view.cornerRadius == 6)
+      #expect(view.title == "red")
+      #expect(view.metrics == .init(padding: 10, weight: "medium"))
+    }
+
+    @Test func currentInsideABindingUpdateIsTheEnvironmentsCollection() {
+      let window = DMWindow()
+      let view = SwatchView()
+      view.overrideTraitCollection = DMTraitCollection(theme: "RED")
+      window.addSubview(view)
+      window.makeKeyAndVisible()
+      let probe = DMDynamic { _ in DMTraitCollection.current.theme?.rawValue ?? "none" }
+      view.dm.bind(\.title, to: probe)
+      #expect(view.title == "RED")
+      DMTraitCollection.setOverride(.dark, animated: false)
+      #expect(view.title == "RED")
+    }
+
+    @Test func bindingTheSameKeyPathAgainReplacesIt() {
+      let window = DMWindow()
+      let view = SwatchView()
+      window.addSubview(view)
+      window.makeKeyAndVisible()
+      view.dm.bind(\.backgroundColor, to: background)
+      view.dm.bind(\.backgroundColor, to: DMDynamic(light: .red, dark: .blue))
+      #expect(view.backgroundColor == .red)
+      DMTraitCollection.setOverride(.dark, animated: false)
+      #expect(view.backgroundColor == .blue)
+    }
+
+    @Test func unbindStopsUpdatesAndKeepsTheValue() {
+      let window = DMWindow()
+      let view = SwatchView()
+      window.addSubview(view)
+      window.makeKeyAndVisible()
+      view.dm.bind(\.backgroundColor, to: background)
+      view.dm.bind(\.cornerRadius, to: DMDynamic(light: 4, dark: 6))
+      #expect(view.dm.isBound(\.backgroundColor))
+      view.dm.unbind(\.backgroundColor)
+      #expect(!view.dm.isBound(\.backgroundColor))
+      DMTraitCollection.setOverride(.dark, animated: false)
+      #expect(view.backgroundColor == .white)
+      #expect(view.cornerRadius == 6)
+    }
+
+    @Test func setResolvesOnceWithoutFollowing() {
+      let window = DMWindow()
+      let view = SwatchView()
+      window.addSubview(view)
+      window.makeKeyAndVisible()
+      view.dm.set(\.backgroundColor, to: background)
+      #expect(view.backgroundColor == .white)
+      #expect(!view.dm.isBound(\.backgroundColor))
+      DMTraitCollection.setOverride(.dark, animated: false)
+      #expect(view.backgroundColor == .white)
+    }
+
+    @Test func bindingsOnAViewControllerFollowItsTraits() {
+      final class Controller: DMViewController {
+        var tint = DMColor.clear
+      }
+      let window = DMWindow()
+      let controller = Controller()
+      window.rootViewController = controller
+      window.makeKeyAndVisible()
+      controller.dm.bind(\.tint, to: background)
+      controller.overrideUserInterfaceStyle = .dark
+      #expect(controller.tint == .black)
+    }
+
+    @Test func anyThemableObjectFollowsTheGlobalCollection() {
+      let layer = Layer()
+      layer.dm.bind(\.fillColor, to: background)
+      layer.dm.bind(\.opacity, to: DMDynamic(light: 1, dark: 0.8))
+      #expect(layer.fillColor == .white)
+      DMTraitCollection.setOverride(.dark, animated: false)
+      #expect(layer.fillColor == .black)
+      #expect(layer.opacity == 0.8)
+      layer.dm.unbind(\.opacity)
+      DMTraitCollection.setOverride(.light, animated: false)
+      #expect(layer.fillColor == .white)
+      #expect(layer.opacity == 0.8)
+    }
+
+    @Test func boundViewsAndControllersDeallocate() {
+      weak var weakView: SwatchView?
+      weak var weakWindow: DMWindow?
+      do {
+        let window = DMWindow()
+        let view = SwatchView()
+        weakView = view
+        weakWindow = window
+        window.addSubview(view)
+        window.makeKeyAndVisible()
+        view.dm.bind(\.backgroundColor, to: background)
+        view.dm.bind(\.cornerRadius, to: DMDynamic(light: 4, dark: 6))
+        DMTraitCollection.setOverride(.dark, animated: false)
+        window.isHidden = true
+      }
+      #expect(weakView == nil)
+      #expect(weakWindow == nil)
+    }
+
+    @Test func thousandsOfBoundObjectsLeaveNothingBehindWhenDropped() {
+      var weakLayers: [WeakBox<Layer>] = []
+      do {
+        var layers: [Layer] = []
+        for _ in 0..<5_000 {
+          let layer = Layer()
+          layer.dm.bind(\.fillColor, to: background)
+          layers.append(layer)
+          weakLayers.append(WeakBox(layer))
+        }
+        #expect(ThemableRegistry.shared.liveCount == 5_000)
+        DMTraitCollection.setOverride(.dark, animated: false)
+        #expect(layers.allSatisfy { $0.fillColor == .black })
+      }
+      #expect(weakLayers.allSatisfy { $0.value == nil })
+      #expect(ThemableRegistry.shared.liveCount == 0)
+      DMTraitCollection.setOverride(.light, animated: false)
+    }
+  }
+}
+
+struct WeakBox<Object: AnyObject> {
+  weak var value: Object?
+  init(_ value: Object) { self.value = value }
+}

@@ -1,0 +1,397 @@
+import Testing
+
+@testable import DarkModeKit
+
+extension GlobalStateTests {
+  @Suite @MainActor struct PropagationTests {
+    let log = CallLog()
+
+    init() { DarkModeManager.reset() }
+
+    /// window → controller → its view → a, b; a → a1.
+    private func makeTree() -> (LoggingWindow, LoggingController, LoggingView, LoggingView, LoggingView) {
+      let window = LoggingWindow("window", log: log)
+      let controller = LoggingController("controller", log: log, viewName: "root")
+      window.rootViewController = controller
+      let a = LoggingView("a", log: log)
+      let b = LoggingView("b", log: log)
+      let a1 = LoggingView("a1", log: log)
+      controller.view.addSubview(a)
+      controller.view.addSubview(b)
+      a.addSubview(a1)
+      return (window, controller, a, b, a1)
+    }
+
+    @Test func showingAWindowReportsEveryEnvironmentOnceParentsFirst() {
+      let (window, _, _, _, _) = makeTree()
+      #expect(log.calls.isEmpty)
+      window.makeKeyAndVisible()
+      #expect(log.names == ["window", "controller", "root", "a", "a1", "b"])
+      #expect(log.calls.allSatisfy { $0.previous == nil && $0.current == .resolvedLight })
+      #expect(DMApplication.shared.windows.map(ObjectIdentifier.init) == [ObjectIdentifier(window)])
+      #expect(DMApplication.shared.keyWindow === window)
+    }
+
+    @Test func globalChangeCallsEachChangedEnvironmentOnceWithItsPreviousValue() {
+      let (window, _, _, _, _) = makeTree()
+      window.makeKeyAndVisible()
+      log.reset()
+      DMTraitCollection.setOverride(.dark, animated: false)
+      #expect(log.names == ["window", "controller", "root", "a", "a1", "b"])
+      #expect(log.calls.allSatisfy { $0.previous == .resolvedLight && $0.current == .resolvedDark })
+    }
+
+    @Test func settingAValueThatResolvesTheSameCallsNothingAndWalksNothing() {
+      let (window, _, _, _, _) = makeTree()
+      window.makeKeyAndVisible()
+      DMTraitCollection.setOverride(.dark, animated: false)
+      log.reset()
+      let visits = TraitPropagator.shared.visitCount
+      DMTraitCollection.setOverride(.dark, animated: false)
+      DMTraitCollection.setOverride(
+        DMTraitCollection(traitsFrom: [.dark, DMTraitCollection(userInterfaceLevel: .base)]), animated: false)
+      #expect(log.calls.isEmpty)
+      #expect(TraitPropagator.shared.visitCount == visits)
+    }
+
+    @Test func viewOverrideChangesOnlyItsSubtree() {
+      let (window, _, a, _, a1) = makeTree()
+      window.makeKeyAndVisible()
+      log.reset()
+      let visits = TraitPropagator.shared.visitCount
+      a.overrideUserInterfaceStyle = .dark
+      #expect(log.names == ["a", "a1"])
+      #expect(a1.dmTraitCollection == .resolvedDark)
+      #expect(TraitPropagator.shared.visitCount - visits == 2)
+      #expect(a.currentInsideCallback == .resolvedDark)
+    }
+
+    @Test func globalChangeDoesNotWalkBelowAnOverrideThatShadowsIt() {
+      let (window, controller, _, _, _) = makeTree()
+      window.makeKeyAndVisible()
+      controller.overrideUserInterfaceStyle = .light
+      log.reset()
+      let visits = TraitPropagator.shared.visitCount
+      DMTraitCollection.setOverride(.dark, animated: false)
+      #expect(log.names == ["window"])
+      #expect(TraitPropagator.shared.visitCount - visits == 2)  // the window and the controller
+      #expect(controller.view.dmTraitCollection == .resolvedLight)
+    }
+
+    @Test func overrideTraitCollectionAppliesEveryTraitButLosesTheStyleToOverrideStyle() {
+      let (window, _, a, _, a1) = makeTree()
+      window.makeKeyAndVisible()
+      var traits = DMTraitCollection(userInterfaceStyle: .dark)
+      traits.theme = "RED"
+      traits.userInterfaceLevel = .elevated
+      a.overrideTraitCollection = traits
+      #expect(a1.dmTraitCollection.userInterfaceStyle == .dark)
+      #expect(a1.dmTraitCollection.theme == "RED")
+      #expect(a1.dmTraitCollection.userInterfaceLevel == .elevated)
+      log.reset()
+      a.overrideUserInterfaceStyle = .light
+      #expect(log.names == ["a", "a1"])
+      #expect(a1.dmTraitCollection.userInterfaceStyle == .light)
+      #expect(a1.dmTraitCollection.theme == "RED")
+    }
+
+    @Test func windowOverrideAppliesToTheWholeWindowOnly() {
+      let (window, _, _, _, a1) = makeTree()
+      let other = LoggingWindow("other", log: log)
+      window.makeKeyAndVisible()
+      other.makeKeyAndVisible()
+      log.reset()
+      window.overrideUserInterfaceStyle = .dark
+      #expect(log.names == ["window", "controller", "root", "a", "a1", "b"])
+      #expect(a1.dmTraitCollection == .resolvedDark)
+      #expect(other.dmTraitCollection == .resolvedLight)
+    }
+
+    @Test func viewMovedBetweenWindowsWithDifferentOverridesGetsOneCall() {
+      let log = self.log
+      let darkWindow = LoggingWindow("dark", log: log)
+      darkWindow.overrideUserInterfaceStyle = .dark
+      let lightWindow = LoggingWindow("light", log: log)
+      let moving = LoggingView("moving", log: log)
+      let child = LoggingView("child", log: log)
+      moving.addSubview(child)
+      lightWindow.addSubview(moving)
+      darkWindow.makeKeyAndVisible()
+      lightWindow.makeKeyAndVisible()
+      log.reset()
+      darkWindow.addSubview(moving)
+      #expect(log.names == ["moving", "child"])
+      #expect(log.calls.allSatisfy { $0.previous == .resolvedLight && $0.current == .resolvedDark })
+      #expect(moving.window === darkWindow)
+      #expect(lightWindow.subviews.isEmpty)
+      log.reset()
+      lightWindow.overrideUserInterfaceStyle = .dark
+      darkWindow.insertSubview(LoggingView("new", log: log), at: 0)
+      lightWindow.addSubview(moving)
+      #expect(log.names == ["light", "new"])
+    }
+
+    @Test func controllerOverrideShadowsAGlobalChange() {
+      let (window, controller, a, _, _) = makeTree()
+      controller.overrideUserInterfaceStyle = .light
+      window.makeKeyAndVisible()
+      log.reset()
+      DMTraitCollection.setOverride(.dark, animated: false)
+      #expect(log.names == ["window"])
+      #expect(a.dmTraitCollection == .resolvedLight)
+      log.reset()
+      controller.overrideUserInterfaceStyle = .unspecified
+      #expect(log.names == ["controller", "root", "a", "a1", "b"])
+      #expect(a.dmTraitCollection == .resolvedDark)
+    }
+
+    @Test func hiddenWindowGetsNoCallsAndCatchesUpWhenShown() {
+      let (window, _, _, _, a1) = makeTree()
+      window.makeKeyAndVisible()
+      window.isHidden = true
+      #expect(DMApplication.shared.windows.isEmpty)
+      log.reset()
+      DMTraitCollection.setOverride(.dark, animated: false)
+      #expect(log.calls.isEmpty)
+      #expect(a1.dmTraitCollection == .resolvedDark)  // computed while hidden
+      window.isHidden = false
+      #expect(log.names == ["window", "controller", "root", "a", "a1", "b"])
+      #expect(log.calls.allSatisfy { $0.previous == .resolvedLight && $0.current == .resolvedDark })
+      window.isHidden = true
+      DMTraitCollection.setOverride(.light, animated: false)
+      DMTraitCollection.setOverride(.dark, animated: false)
+      log.reset()
+      window.isHidden = false
+      #expect(log.calls.isEmpty)  // same value as last reported
+    }
+
+    @Test func windowHiddenByACallbackDuringAChangeCatchesUpLater() {
+      let (window, _, _, _, a1) = makeTree()
+      window.makeKeyAndVisible()
+      let hider = LoggingWindow("hider", log: log)
+      hider.makeKeyAndVisible()
+      // Show `window` again so that it comes after `hider` in the window list.
+      window.isHidden = true
+      window.isHidden = false
+      hider.onChange = { _ in window.isHidden = true }
+      log.reset()
+      DMTraitCollection.setOverride(.dark, animated: false)
+      #expect(log.names == ["hider"])  // `hider` is first now and hides `window` before it is reached
+      #expect(window.isHidden)
+      log.reset()
+      window.isHidden = false
+      #expect(log.calls(of: "a1").map(\.previous) == [.resolvedLight])
+      #expect(a1.dmTraitCollection == .resolvedDark)
+    }
+
+    @Test func environmentsOutsideVisibleWindowsResolveFromTheGlobalCollectionWithoutCalls() {
+      let loose = LoggingView("loose", log: log)
+      let child = LoggingView("child", log: log)
+      loose.addSubview(child)
+      loose.overrideTraitCollection = DMTraitCollection(theme: "RED")
+      DMTraitCollection.setOverride(.dark, animated: false)
+      #expect(log.calls.isEmpty)
+      #expect(child.dmTraitCollection.userInterfaceStyle == .dark)
+      #expect(child.dmTraitCollection.theme == "RED")
+      let window = LoggingWindow("window", log: log)
+      window.makeKeyAndVisible()
+      log.reset()
+      window.addSubview(loose)
+      #expect(log.names == ["loose", "child"])
+      #expect(log.calls.allSatisfy { $0.previous == nil })
+      loose.removeFromSuperview()
+      log.reset()
+      DMTraitCollection.setOverride(.light, animated: false)
+      #expect(log.names == ["window"])
+      log.reset()
+      window.addSubview(loose)
+      #expect(log.names == ["loose", "child"])
+      #expect(log.calls.allSatisfy { $0.previous?.userInterfaceStyle == .dark })
+    }
+
+    @Test func currentInsideACallbackIsTheEnvironmentsCollection() {
+      let (window, _, a, b, _) = makeTree()
+      a.overrideUserInterfaceStyle = .dark
+      window.makeKeyAndVisible()
+      #expect(a.currentInsideCallback == .resolvedDark)
+      #expect(b.currentInsideCallback == .resolvedLight)
+      var scoped: DMTraitCollection?
+      b.onChange = { _ in
+        scoped = DMTraitCollection(theme: "INNER").performAsCurrent { DMTraitCollection.current }
+      }
+      DMTraitCollection.setOverride(DMTraitCollection(theme: "OUTER"), animated: false)
+      #expect(scoped?.theme == "INNER")
+      #expect(b.currentInsideCallback?.theme == "OUTER")
+      #expect(DMTraitCollection.current.theme == "OUTER")
+    }
+
+    @Test func setOverrideInsideACallbackIsAppliedAfterThePass() {
+      let (window, _, a, _, _) = makeTree()
+      window.makeKeyAndVisible()
+      a.onChange = { view in
+        if view.dmTraitCollection.userInterfaceStyle == .dark {
+          DMTraitCollection.setOverride(
+            DMTraitCollection(traitsFrom: [.dark, DMTraitCollection(theme: "RED")]), animated: false)
+        }
+      }
+      log.reset()
+      DMTraitCollection.setOverride(.dark, animated: false)
+      // The first pass finishes (b is dark, no theme) before the second one starts.
+      #expect(
+        log.names == ["window", "controller", "root", "a", "a1", "b"] + [
+          "window", "controller", "root", "a", "a1", "b",
+        ])
+      #expect(log.calls[5].current == .resolvedDark)
+      #expect(log.calls[11].previous == .resolvedDark)
+      #expect(log.calls[11].current.theme == "RED")
+      #expect(DMTraitCollection.current.theme == "RED")
+    }
+
+    @Test func viewOverrideSetInsideACallbackIsAppliedAfterThePass() {
+      let (window, _, a, b, _) = makeTree()
+      window.makeKeyAndVisible()
+      a.onChange = { _ in b.overrideUserInterfaceStyle = .light }
+      log.reset()
+      DMTraitCollection.setOverride(.dark, animated: false)
+      #expect(log.names == ["window", "controller", "root", "a", "a1", "b", "b"])
+      #expect(log.calls(of: "b").map(\.current.userInterfaceStyle) == [.dark, .light])
+      #expect(b.overrideUserInterfaceStyle == .light)
+      #expect(b.dmTraitCollection.userInterfaceStyle == .light)
+    }
+
+    @Test func viewRemovedByItsOwnCallbackIsNotWalkedFurther() {
+      let (window, _, a, b, a1) = makeTree()
+      window.makeKeyAndVisible()
+      a.onChange = { view in view.removeFromSuperview() }
+      log.reset()
+      DMTraitCollection.setOverride(.dark, animated: false)
+      #expect(log.names == ["window", "controller", "root", "a", "b"])
+      #expect(a.superview == nil)
+      log.reset()
+      DMTraitCollection.setOverride(.light, animated: false)
+      #expect(!log.names.contains("a"))
+      a.onChange = nil
+      log.reset()
+      b.addSubview(a)
+      // a last reported dark; a1 was never reached in the dark pass, so it last reported light.
+      #expect(log.names == ["a"])
+      #expect(log.calls.first?.previous == .resolvedDark)
+      #expect(a1.dmTraitCollection == .resolvedLight)
+    }
+
+    @Test func viewsAddedAndRemovedInsideCallbacksEndInTheRightState() {
+      let (window, _, a, b, a1) = makeTree()
+      window.makeKeyAndVisible()
+      let added = LoggingView("added", log: log)
+      a.onChange = { _ in
+        b.removeFromSuperview()  // a sibling still on the stack
+        a1.addSubview(added)
+        a1.removeFromSuperview()
+        b.addSubview(a1)
+      }
+      log.reset()
+      DMTraitCollection.setOverride(.dark, animated: false)
+      // b was taken out before it was reached; a1 moved into b, which is out of the window.
+      #expect(log.calls(of: "b").isEmpty)
+      #expect(log.calls(of: "added").isEmpty)
+      a.onChange = nil
+      a.addSubview(b)
+      #expect(log.calls(of: "b").count == 1)
+      #expect(log.calls(of: "a1").count == 1)
+      #expect(log.calls(of: "added").count == 1)
+      for view in [b, a1, added] { #expect(view.dmTraitCollection == .resolvedDark) }
+      #expect(added.window === window)
+    }
+
+    @Test func deepTreeOfTenThousandViewsDoesNotOverflowTheStack() {
+      let window = DMWindow()
+      var leaf: DMView = window
+      var views: [CountingView] = []
+      for _ in 0..<10_000 {
+        let view = CountingView()
+        leaf.addSubview(view)
+        views.append(view)
+        leaf = view
+      }
+      window.makeKeyAndVisible()
+      DMTraitCollection.setOverride(.dark, animated: false)
+      #expect(views.allSatisfy { $0.calls == 2 })
+      #expect(views.last?.dmTraitCollection == .resolvedDark)
+      window.isHidden = true
+      #expect(views.last?.window === window)
+    }
+
+    @Test func rootControllerViewBecomesTheFirstSubview() {
+      let window = LoggingWindow("window", log: log)
+      let existing = DMView()
+      window.addSubview(existing)
+      let first = LoggingController("first", log: log, viewName: "first.view")
+      window.rootViewController = first
+      #expect(window.subviews.first === first.view)
+      window.makeKeyAndVisible()
+      log.reset()
+      let second = LoggingController("second", log: log, viewName: "second.view")
+      second.overrideUserInterfaceStyle = .dark
+      window.rootViewController = second
+      #expect(window.subviews.count == 2)
+      #expect(window.subviews.first === second.view)
+      #expect(first.view.superview == nil)
+      #expect(log.names == ["second", "second.view"])
+      #expect(second.view.dmTraitCollection == .resolvedDark)
+    }
+
+    @Test func controllerChildrenAndParent() {
+      let parent = DMViewController()
+      let child = DMViewController()
+      parent.addChild(child)
+      #expect(parent.children.first === child)
+      #expect(child.parent === parent)
+      let other = DMViewController()
+      other.addChild(child)
+      #expect(parent.children.isEmpty)
+      child.removeFromParent()
+      #expect(other.children.isEmpty)
+      #expect(child.parent == nil)
+      #expect(!child.isViewLoaded)
+      _ = child.view
+      #expect(child.isViewLoaded)
+    }
+
+    @Test func insertingClampsTheIndexAndRefusesCycles() {
+      let root = DMView()
+      let a = DMView()
+      let b = DMView()
+      root.insertSubview(a, at: 99)
+      root.insertSubview(b, at: -3)
+      #expect(root.subviews.map(ObjectIdentifier.init) == [ObjectIdentifier(b), ObjectIdentifier(a)])
+      a.addSubview(root)  // root is an ancestor of a
+      a.addSubview(a)
+      #expect(root.superview == nil)
+      #expect(a.subviews.isEmpty)
+      root.addSubview(b)  // moves b to the front
+      #expect(root.subviews.last === b)
+      #expect(a.isDescendant(of: root))
+    }
+
+    @Test func visibleWindowsAreHeldAndReleasedWhenHidden() {
+      weak var weakWindow: DMWindow?
+      do {
+        let window = DMWindow()
+        weakWindow = window
+        window.makeKeyAndVisible()
+      }
+      #expect(weakWindow != nil)
+      weakWindow?.isHidden = true
+      #expect(weakWindow == nil)
+    }
+  }
+}
+
+@MainActor
+final class CountingView: DMView {
+  var calls = 0
+
+  override func dmTraitCollectionDidChange(_ previousTraitCollection: DMTraitCollection?) {
+    calls += 1
+  }
+}
