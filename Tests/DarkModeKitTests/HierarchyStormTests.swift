@@ -1,0 +1,234 @@
+import Testing
+
+@testable import DarkModeKit
+
+/// A replayable random generator (SplitMix64).
+struct SeededGenerator: RandomNumberGenerator {
+  private var state: UInt64
+
+  init(seed: UInt64) { state = seed }
+
+  mutating func next() -> UInt64 {
+    state &+= 0x9E37_79B9_7F4A_7C15
+    var z = state
+    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+    return z ^ (z >> 31)
+  }
+}
+
+/// Random sequences of structural and trait changes, checked after every step against a model that
+/// resolves each environment from scratch.
+@MainActor
+final class HierarchyStorm {
+  struct Call {
+    let node: ObjectIdentifier
+    let previous: DMTraitCollection?
+    let current: DMTraitCollection
+    let currentInside: DMTraitCollection
+  }
+
+  final class View: DMView {
+    unowned let storm: HierarchyStorm
+    init(_ storm: HierarchyStorm) { self.storm = storm }
+    override func dmTraitCollectionDidChange(_ previous: DMTraitCollection?) { storm.record(self, previous) }
+  }
+
+  final class Window: DMWindow {
+    unowned let storm: HierarchyStorm
+    init(_ storm: HierarchyStorm) { self.storm = storm }
+    override func dmTraitCollectionDidChange(_ previous: DMTraitCollection?) { storm.record(self, previous) }
+  }
+
+  final class Controller: DMViewController {
+    unowned let storm: HierarchyStorm
+    init(_ storm: HierarchyStorm) { self.storm = storm }
+    override func loadView() { view = View(storm) }
+    override func dmTraitCollectionDidChange(_ previous: DMTraitCollection?) { storm.record(self, previous) }
+  }
+
+  var random: SeededGenerator
+  let reentrant: Bool
+  var windows: [Window] = []
+  var controllers: [Controller] = []
+  var views: [View] = []
+  let source = DMManualAppearanceSource()
+  var calls: [Call] = []
+  var lastReported: [ObjectIdentifier: DMTraitCollection] = [:]
+  var reentrantBudget = 0
+  var failures: [String] = []
+
+  init(seed: UInt64, reentrant: Bool) {
+    random = SeededGenerator(seed: seed)
+    self.reentrant = reentrant
+    windows = (0..<3).map { _ in Window(self) }
+    controllers = (0..<4).map { _ in Controller(self) }
+    views = (0..<30).map { _ in View(self) }
+    DarkModeManager.setup(with: DMEnvironmentConfiguration(systemAppearanceSource: source))
+  }
+
+  var allNodes: [DMResponder] { windows + controllers + views + controllers.map(\.view) }
+
+  func record(_ node: DMResponder, _ previous: DMTraitCollection?) {
+    let id = ObjectIdentifier(node)
+    let current = node.dmTraitCollection
+    calls.append(
+      Call(node: id, previous: previous, current: current, currentInside: DMTraitCollection.current))
+    if previous != lastReported[id] {
+      failures.append(
+        "\(id): previous \(String(describing: previous)) but last reported \(String(describing: lastReported[id]))"
+      )
+    }
+    lastReported[id] = current
+    if reentrant && reentrantBudget > 0 && Int.random(in: 0..<8, using: &random) == 0 {
+      reentrantBudget -= 1
+      step()
+    }
+  }
+
+  // MARK: The model
+
+  func modelParent(_ node: DMResponder) -> DMResponder? {
+    if node is DMWindow { return nil }
+    if let view = node as? DMView { return view.owningController ?? view.superview }
+    return (node as? DMViewController)?.viewIfLoaded?.superview
+  }
+
+  /// The node's collection computed from scratch, and whether it is in a visible window.
+  func model(_ node: DMResponder) -> (DMTraitCollection, Bool) {
+    var chain: [DMResponder] = [node]
+    while let parent = modelParent(chain.last!) { chain.append(parent) }
+    var traits = DMTraitCollection(traitsFrom: [DMTraitCollection.system, DMTraitCollection.override])
+    traits = DMTraitCollection(traitsFrom: [
+      DMTraitCollection(userInterfaceStyle: .light), DMTraitCollection(accessibilityContrast: .normal),
+      DMTraitCollection(userInterfaceLevel: .base), traits,
+    ])
+    for link in chain.reversed() {
+      traits = DMTraitCollection(traitsFrom: [
+        traits, link.overrideTraitCollection ?? DMTraitCollection(),
+        DMTraitCollection(userInterfaceStyle: link.overrideUserInterfaceStyle),
+      ])
+    }
+    let visible = (chain.last as? DMWindow).map { !$0.isHidden } ?? false
+    return (traits, visible)
+  }
+
+  // MARK: Steps
+
+  func randomTraits() -> DMTraitCollection {
+    var traits = DMTraitCollection(
+      userInterfaceStyle: DMUserInterfaceStyle.allCases.randomElement(using: &random)!)
+    if Bool.random(using: &random) { traits.theme = ["A", "B"].randomElement(using: &random)! }
+    if Int.random(in: 0..<4, using: &random) == 0 { traits.accessibilityContrast = .high }
+    return traits
+  }
+
+  func randomContainer() -> DMView {
+    let containers: [DMView] = windows + views + controllers.map(\.view)
+    return containers.randomElement(using: &random)!
+  }
+
+  func step() {
+    switch Int.random(in: 0..<10, using: &random) {
+    case 0, 1:
+      randomContainer().addSubview(views.randomElement(using: &random)!)
+    case 2:
+      let container = randomContainer()
+      container.insertSubview(
+        views.randomElement(using: &random)!,
+        at: Int.random(in: -1...container.subviews.count + 1, using: &random))
+    case 3:
+      views.randomElement(using: &random)!.removeFromSuperview()
+    case 4:
+      allNodes.randomElement(using: &random)!.overrideUserInterfaceStyle =
+        DMUserInterfaceStyle.allCases.randomElement(using: &random)!
+    case 5:
+      allNodes.randomElement(using: &random)!.overrideTraitCollection =
+        Bool.random(using: &random) ? nil : randomTraits()
+    case 6:
+      let window = windows.randomElement(using: &random)!
+      window.isHidden.toggle()
+    case 7:
+      DMTraitCollection.setOverride(randomTraits(), animated: Bool.random(using: &random))
+    case 8:
+      windows.randomElement(using: &random)!.rootViewController =
+        Bool.random(using: &random) ? nil : controllers.randomElement(using: &random)!
+    default:
+      source.traitCollection = randomTraits()
+    }
+  }
+
+  /// Runs one top-level step and checks the invariants; returns the failures found.
+  func runStep(index: Int) {
+    let before = Dictionary(
+      uniqueKeysWithValues: allNodes.map { (ObjectIdentifier($0), lastReported[ObjectIdentifier($0)]) })
+    calls.removeAll()
+    reentrantBudget = 20
+    step()
+    for node in allNodes {
+      let id = ObjectIdentifier(node)
+      let (expected, visible) = model(node)
+      if node.dmTraitCollection != expected {
+        failures.append(
+          "step \(index): \(type(of: node)) resolves \(node.dmTraitCollection), model says \(expected)")
+      }
+      let nodeCalls = calls.filter { $0.node == id }
+      if visible && lastReported[id] != expected {
+        failures.append(
+          "step \(index): \(type(of: node)) last reported \(String(describing: lastReported[id])), is \(expected)"
+        )
+      }
+      if !reentrant {
+        let changed = visible && before[id]! != expected
+        if nodeCalls.count != (changed ? 1 : 0) {
+          failures.append(
+            "step \(index): \(type(of: node)) called \(nodeCalls.count) times, changed: \(changed)")
+        }
+        if !visible && !nodeCalls.isEmpty { failures.append("step \(index): hidden node called") }
+      }
+      for call in nodeCalls where call.currentInside != call.current {
+        failures.append("step \(index): current inside the callback was \(call.currentInside)")
+      }
+    }
+    if !reentrant {
+      // Parents before children.
+      let order = Dictionary(
+        calls.enumerated().map { ($0.element.node, $0.offset) }, uniquingKeysWith: { a, _ in a })
+      for node in allNodes {
+        if let parent = modelParent(node), let childIndex = order[ObjectIdentifier(node)],
+          let parentIndex = order[ObjectIdentifier(parent)], parentIndex > childIndex
+        {
+          failures.append("step \(index): child called before its parent")
+        }
+      }
+    }
+  }
+}
+
+extension GlobalStateTests {
+  @Suite @MainActor struct HierarchyStormTests {
+    init() { DarkModeManager.reset() }
+
+    @Test(arguments: [1 as UInt64, 2, 3, 0xDA4C])
+    func randomChangesKeepEveryEnvironmentExact(seed: UInt64) {
+      print("HierarchyStormTests: seed \(seed), no re-entrant changes")
+      let storm = HierarchyStorm(seed: seed, reentrant: false)
+      for index in 0..<1_500 where storm.failures.isEmpty {
+        storm.runStep(index: index)
+      }
+      #expect(storm.failures.first == nil, "seed \(seed)")
+      DarkModeManager.reset()
+    }
+
+    @Test(arguments: [11 as UInt64, 12, 13, 0xBEEF])
+    func randomReentrantChangesEndInTheStateLastSet(seed: UInt64) {
+      print("HierarchyStormTests: seed \(seed), with re-entrant changes")
+      let storm = HierarchyStorm(seed: seed, reentrant: true)
+      for index in 0..<1_500 where storm.failures.isEmpty {
+        storm.runStep(index: index)
+      }
+      #expect(storm.failures.first == nil, "seed \(seed)")
+      DarkModeManager.reset()
+    }
+  }
+}
