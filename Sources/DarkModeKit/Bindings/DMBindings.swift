@@ -69,3 +69,24 @@ public struct DMBindings<Root: AnyObject> {
     (object as? any DMTraitEnvironment)?.dmTraitCollection ?? TraitPropagator.shared.propagatedGlobal
   }
 }
+
+extension DMBindings {
+  /// Keeps an optional image property set to a dynamic image.
+  ///
+  /// A by-name image is loaded when its name is first resolved, and the previous image is let go.
+  /// - Parameters:
+  ///   - keyPath: The property to set.
+  ///   - image: The image to resolve for the object's traits.
+  public func bind<Image>(_ keyPath: ReferenceWritableKeyPath<Root, Image?>, to image: DMDynamicImage<Image>)
+  {
+    bind(keyPath, to: image.dynamic)
+  }
+
+  /// Sets an optional image property once, without following later changes.
+  /// - Parameters:
+  ///   - keyPath: The property to set.
+  ///   - image: The image to resolve for the object's traits now.
+  public func set<Image>(_ keyPath: ReferenceWritableKeyPath<Root, Image?>, to image: DMDynamicImage<Image>) {
+    set(keyPath, to: image.dynamic)
+  }
+}

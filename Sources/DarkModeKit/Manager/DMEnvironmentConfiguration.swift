@@ -24,21 +24,31 @@ public struct DMEnvironmentConfiguration {
   /// The duration, in seconds, that ``DMTransition/current`` gives animated changes; 0.25 by default.
   public var animationDuration: Double
 
+  /// Where the user's choice is remembered; `nil` to remember nothing.
+  ///
+  /// ``DarkModeManager/setup(with:)`` restores the saved choice as the override, and every later
+  /// ``DMTraitCollection/setOverride(_:animated:)`` that changes the override saves it. A file that
+  /// cannot be read is reported through ``DMDiagnostics`` and left alone.
+  public var preferenceStore: DMPreferenceStore?
+
   /// Creates a configuration.
   /// - Parameters:
   ///   - themeChangeHandler: Called after each change of the resolved global collection.
   ///   - windowThemeChangeHandler: Called for each visible window whose style changed.
   ///   - systemAppearanceSource: Where the system's traits come from.
   ///   - animationDuration: The duration of animated changes, in seconds.
+  ///   - preferenceStore: Where the user's choice is remembered.
   public init(
     themeChangeHandler: (@MainActor () -> Void)? = nil,
     windowThemeChangeHandler: (@MainActor (DMWindow) -> Void)? = nil,
     systemAppearanceSource: (any DMSystemAppearanceSource)? = nil,
-    animationDuration: Double = 0.25
+    animationDuration: Double = 0.25,
+    preferenceStore: DMPreferenceStore? = nil
   ) {
     self.themeChangeHandler = themeChangeHandler
     self.windowThemeChangeHandler = windowThemeChangeHandler
     self.systemAppearanceSource = systemAppearanceSource
     self.animationDuration = animationDuration
+    self.preferenceStore = preferenceStore
   }
 }

@@ -15,17 +15,45 @@ public enum DarkModeManager {
 
   /// Installs a configuration, replacing the earlier one.
   ///
-  /// The earlier configuration's source is stopped, and reports it still makes are ignored. The new
-  /// source is started at once; with no source, the system collection becomes unspecified again.
-  /// - Parameter configuration: The handlers and source to use.
+  /// The earlier configuration's source is stopped, and reports it still makes are ignored. The
+  /// user's choice saved in the configuration's preference store, if any, becomes the override.
+  /// The new source is started at once; with no source, the system collection becomes unspecified
+  /// again.
+  /// - Parameter configuration: The handlers, source and preference store to use.
   public static func setup(with configuration: DMEnvironmentConfiguration) {
     self.configuration.systemAppearanceSource?.stop()
     let generation = SystemReports.begin()
     self.configuration = configuration
+    if let store = configuration.preferenceStore {
+      restoreChoice(from: store)
+    }
     if let source = configuration.systemAppearanceSource {
       source.start(reporting: DMAppearanceReporter(generation: generation))
     } else {
       SystemReports.apply(DMTraitCollection())
+    }
+  }
+
+  /// Makes the saved choice the override; a file that cannot be read is reported and left alone,
+  /// and the override stays as it is.
+  private static func restoreChoice(from store: DMPreferenceStore) {
+    do {
+      guard let saved = try store.load() else { return }
+      GlobalTraits.state.withLock { $0.set(override: saved) }
+      TraitPropagator.shared.globalTraitsDidChange(animated: false)
+    } catch {
+      DMDiagnostics.report(
+        DMDiagnostic(kind: .preferenceFile, message: "\(error); the saved choice is ignored"))
+    }
+  }
+
+  /// Saves a new override in the configured preference store, if any.
+  static func overrideDidChange(to traits: DMTraitCollection) {
+    guard let store = configuration.preferenceStore else { return }
+    do {
+      try store.save(traits)
+    } catch {
+      DMDiagnostics.report(DMDiagnostic(kind: .preferenceFile, message: "\(error); the choice was not saved"))
     }
   }
 

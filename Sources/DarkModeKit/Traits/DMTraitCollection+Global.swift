@@ -32,7 +32,8 @@ extension DMTraitCollection {
 
   /// Chooses the app's collection, and updates every visible window before returning.
   ///
-  /// Unspecified traits follow the system. When the resolved global collection does not change,
+  /// Unspecified traits follow the system. With a preference store configured, a changed override
+  /// is saved. When the resolved global collection does not change,
   /// nothing is called. Called from inside a trait-change callback or a handler, the change is
   /// applied after the running pass ends, never in the middle of it.
   ///
@@ -46,7 +47,11 @@ extension DMTraitCollection {
   ///     ``DMTransition/current``.
   @MainActor
   public static func setOverride(_ traitCollection: DMTraitCollection, animated: Bool) {
-    GlobalTraits.state.withLock { $0.set(override: traitCollection) }
+    let previous = GlobalTraits.state.withLock { state in
+      defer { state.set(override: traitCollection) }
+      return state.override
+    }
+    if previous != traitCollection { DarkModeManager.overrideDidChange(to: traitCollection) }
     TraitPropagator.shared.globalTraitsDidChange(animated: animated)
   }
 

@@ -1,0 +1,152 @@
+import Foundation
+import Testing
+
+@testable import DarkModeKit
+
+/// A fresh folder under the system's temporary folder, removed by `remove()`.
+struct TemporaryFolder {
+  let url: URL
+
+  init() throws {
+    url = FileManager.default.temporaryDirectory.appendingPathComponent("dmkit-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+  }
+
+  func file(_ name: String) -> URL { url.appendingPathComponent(name) }
+
+  func remove() { try? FileManager.default.removeItem(at: url) }
+}
+
+/// Collects the reports sent to `DMDiagnostics` while installed.
+final class DiagnosticsRecorder: Sendable {
+  private let reports = Locked<[DMDiagnostic]>([])
+
+  var all: [DMDiagnostic] { reports.withLock { $0 } }
+
+  func install() {
+    DMDiagnostics.setHandler { [reports] diagnostic in reports.withLock { $0.append(diagnostic) } }
+  }
+
+  func uninstall() { DMDiagnostics.setHandler(nil) }
+}
+
+@Suite struct PreferenceStoreFileTests {
+  @Test func aMissingFileMeansNoChoice() throws {
+    let folder = try TemporaryFolder()
+    defer { folder.remove() }
+    #expect(try DMPreferenceStore(fileURL: folder.file("none.json")).load() == nil)
+  }
+
+  @Test func aSavedChoiceReadsBackAndIsPlainJSON() throws {
+    let folder = try TemporaryFolder()
+    defer { folder.remove() }
+    let store = DMPreferenceStore(fileURL: folder.url.appendingPathComponent("deep/er/appearance.json"))
+    var choice = DMTraitCollection(userInterfaceStyle: .dark)
+    choice.theme = "RED"
+    choice.accessibilityContrast = .high
+    try store.save(choice)
+    #expect(try store.load() == choice)
+    let text = try String(contentsOf: store.fileURL, encoding: .utf8)
+    #expect(text == #"{"contrast":"high","style":"dark","theme":"RED","version":1}"#)
+    try store.save(DMTraitCollection())
+    #expect(try store.load() == DMTraitCollection())
+    let leftovers = try FileManager.default.contentsOfDirectory(
+      atPath: store.fileURL.deletingLastPathComponent().path)
+    #expect(leftovers == ["appearance.json"])
+  }
+
+  @Test(arguments: [
+    ("", "corrupted: the file is empty"),
+    (#"{"contrast":"high","style":"da"#, "corrupted: the file is not a JSON object"),
+    ("\u{FF}\u{FE}garbage", "corrupted: the file is not a JSON object"),
+    (#"{"style":"dark","contrast":"normal"}"#, #"corrupted: "version" is missing"#),
+    (
+      #"{"version":1,"style":"dusk","contrast":"normal"}"#,
+      #"corrupted: "style" is "dusk"; expected one of "unspecified", "light", "dark""#
+    ),
+    (#"{"version":1,"style":"dark"}"#, #"corrupted: "contrast" is missing"#),
+    (
+      #"{"version":1,"style":"dark","contrast":"normal","theme":7}"#,
+      #"corrupted: "theme" must be a non-empty string or null"#
+    ),
+    (
+      #"{"version":9,"style":"dark","contrast":"normal"}"#,
+      "unsupported version: written by format version 9; this version reads up to 1"
+    ),
+  ])
+  func badFilesAreRejectedWithAMessageNamingTheFile(_ contents: String, _ message: String) throws {
+    let folder = try TemporaryFolder()
+    defer { folder.remove() }
+    let url = folder.file("appearance.json")
+    try Data(contents.utf8).write(to: url)
+    #expect {
+      try DMPreferenceStore(fileURL: url).load()
+    } throws: { error in
+      (error as? DMPreferenceStoreError)?.description == "\(url.path): \(message)"
+    }
+  }
+
+  @Test func anUnwritablePlaceIsAClearErrorAndTheOldFileStays() throws {
+    let folder = try TemporaryFolder()
+    defer { folder.remove() }
+    let blocker = folder.file("not-a-folder")
+    try Data("x".utf8).write(to: blocker)
+    let store = DMPreferenceStore(fileURL: blocker.appendingPathComponent("appearance.json"))
+    #expect {
+      try store.save(.dark)
+    } throws: { error in
+      let storeError = error as? DMPreferenceStoreError
+      return storeError?.kind == .unwritable && storeError?.description.contains("cannot write") == true
+    }
+    #expect(try String(contentsOf: blocker, encoding: .utf8) == "x")
+  }
+
+  @Test func theDefaultLocationFollowsXDGConfigHome() {
+    let xdg = DMPreferenceStore(
+      appName: "My/App", environment: ["XDG_CONFIG_HOME": "/cfg", "HOME": "/home/ann"])
+    #expect(xdg.fileURL.path == "/cfg/My_App/appearance.json")
+    let home = DMPreferenceStore(
+      appName: "MyApp", environment: ["XDG_CONFIG_HOME": "relative", "HOME": "/home/ann"])
+    #expect(home.fileURL.path == "/home/ann/.config/MyApp/appearance.json")
+  }
+}
+
+extension GlobalStateTests {
+  @Suite @MainActor struct PreferenceRestoreTests {
+    init() { DarkModeManager.reset() }
+
+    @Test func setupRestoresTheChoiceAndLaterChoicesAreSaved() throws {
+      let folder = try TemporaryFolder()
+      defer { folder.remove() }
+      let store = DMPreferenceStore(fileURL: folder.file("appearance.json"))
+      try store.save(DMTraitCollection(theme: "RED"))
+      DarkModeManager.setup(with: DMEnvironmentConfiguration(preferenceStore: store))
+      #expect(DMTraitCollection.override == DMTraitCollection(theme: "RED"))
+      #expect(DMTraitCollection.current.theme == "RED")
+      DMTraitCollection.setOverride(.dark, animated: false)
+      #expect(try store.load() == .dark)
+    }
+
+    @Test(arguments: [
+      "{\"version\":1,\"sty", "{\"version\":2,\"style\":\"dark\",\"contrast\":\"high\"}", "🙂",
+    ])
+    func aBadFileIsReportedIgnoredAndNotOverwrittenUntilTheUserChooses(_ contents: String) throws {
+      let folder = try TemporaryFolder()
+      defer { folder.remove() }
+      let url = folder.file("appearance.json")
+      try Data(contents.utf8).write(to: url)
+      let recorder = DiagnosticsRecorder()
+      recorder.install()
+      defer { recorder.uninstall() }
+      DarkModeManager.setup(
+        with: DMEnvironmentConfiguration(preferenceStore: DMPreferenceStore(fileURL: url)))
+      #expect(DMTraitCollection.override == DMTraitCollection())
+      #expect(recorder.all.count == 1)
+      #expect(recorder.all.first?.kind == .preferenceFile)
+      #expect(recorder.all.first?.message.hasPrefix(url.path) == true)
+      #expect(try Data(contentsOf: url) == Data(contents.utf8))
+      DMTraitCollection.setOverride(.light, animated: false)
+      #expect(try DMPreferenceStore(fileURL: url).load() == .light)
+    }
+  }
+}
