@@ -1,40 +1,29 @@
-/// One bound property: a key path and the dynamic value it follows.
+/// One bound property: its key path, and a closure that sets it for a trait collection.
+///
+/// The closure is made by the inlinable `DMBindings.bind` at the call site, where the root and
+/// value types are known, so that resolving and storing are specialized for them.
 @MainActor
-class AnyBinding {
+@usableFromInline
+struct Binding {
   let keyPath: AnyKeyPath
+  /// Sets the property of an object of the binding's root type for a trait collection.
+  let apply: (AnyObject, DMTraitCollection) -> Void
 
-  init(keyPath: AnyKeyPath) {
+  @usableFromInline
+  init(keyPath: AnyKeyPath, apply: @escaping (AnyObject, DMTraitCollection) -> Void) {
     self.keyPath = keyPath
-  }
-
-  /// Sets the property of `object` (which has the binding's root type) for `traits`.
-  func apply(to object: AnyObject, traits: DMTraitCollection) {}
-}
-
-@MainActor
-final class PropertyBinding<Root: AnyObject, Value: Sendable>: AnyBinding {
-  private let property: ReferenceWritableKeyPath<Root, Value>
-  private let dynamic: DMDynamic<Value>
-
-  init(keyPath: ReferenceWritableKeyPath<Root, Value>, dynamic: DMDynamic<Value>) {
-    property = keyPath
-    self.dynamic = dynamic
-    super.init(keyPath: keyPath)
-  }
-
-  override func apply(to object: AnyObject, traits: DMTraitCollection) {
-    unsafeDowncast(object, to: Root.self)[keyPath: property] = dynamic.resolved(with: traits)
+    self.apply = apply
   }
 }
 
 /// The bindings of one object, at most one per key path, in the order they were made.
 @MainActor
 struct BindingList {
-  private var entries: [AnyBinding] = []
+  private var entries: [Binding] = []
 
   var isEmpty: Bool { entries.isEmpty }
 
-  mutating func set(_ binding: AnyBinding) {
+  mutating func set(_ binding: Binding) {
     if let index = entries.firstIndex(where: { $0.keyPath == binding.keyPath }) {
       entries[index] = binding
     } else {
@@ -51,6 +40,6 @@ struct BindingList {
   }
 
   func apply(to object: AnyObject, traits: DMTraitCollection) {
-    for binding in entries { binding.apply(to: object, traits: traits) }
+    for binding in entries { binding.apply(object, traits) }
   }
 }

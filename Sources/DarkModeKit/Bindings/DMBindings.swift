@@ -11,7 +11,8 @@
 /// ```
 @MainActor
 public struct DMBindings<Root: AnyObject> {
-  private let object: Root
+  @usableFromInline
+  let object: Root
 
   init(_ object: Root) {
     self.object = object
@@ -24,15 +25,23 @@ public struct DMBindings<Root: AnyObject> {
   /// - Parameters:
   ///   - keyPath: The property to set.
   ///   - dynamic: The value to resolve for the object's traits.
+  @inlinable
   public func bind<Value>(_ keyPath: ReferenceWritableKeyPath<Root, Value>, to dynamic: DMDynamic<Value>) {
-    let binding = PropertyBinding(keyPath: keyPath, dynamic: dynamic)
+    install(
+      Binding(keyPath: keyPath) { object, traits in
+        unsafeDowncast(object, to: Root.self)[keyPath: keyPath] = dynamic.resolved(with: traits)
+      })
+  }
+
+  @usableFromInline
+  func install(_ binding: Binding) {
     let traits = traitCollection
     if let responder = object as? DMResponder {
       responder.bindings.set(binding)
     } else {
       ThemableRegistry.shared.bind(object, binding)
     }
-    PassContext.withCurrent(traits) { binding.apply(to: object, traits: traits) }
+    PassContext.withCurrent(traits) { binding.apply(object, traits) }
   }
 
   /// Removes the binding of a property; the property keeps its current value.

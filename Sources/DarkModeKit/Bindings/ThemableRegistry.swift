@@ -17,7 +17,7 @@ final class ThemableRegistry {
 
   private init() {}
 
-  func bind(_ object: AnyObject, _ binding: AnyBinding) {
+  func bind(_ object: AnyObject, _ binding: Binding) {
     let id = ObjectIdentifier(object)
     if entries[id]?.object !== object {
       if entries.count >= sweepThreshold { sweep() }

@@ -92,7 +92,7 @@ extension DMDynamic {
       self.kind = kind
     }
 
-    @usableFromInline
+    @inlinable
     func resolved(with traits: DMTraitCollection) -> Value {
       switch kind {
       case .constant(let value):
@@ -115,9 +115,11 @@ extension DMDynamic {
 }
 
 /// The rule that picks a named theme's entry for a trait collection.
+@usableFromInline
 enum ThemeChoice {
   /// The entry for the collection's theme; else, for the dark style, ``DMTheme/night``; else
   /// ``DMTheme/normal``.
+  @inlinable
   static func pick<Entry>(from entries: [DMTheme: Entry], for traits: DMTraitCollection) -> Entry? {
     if let theme = traits.theme, let entry = entries[theme] { return entry }
     if traits.userInterfaceStyle == .dark, let entry = entries[.night] { return entry }
