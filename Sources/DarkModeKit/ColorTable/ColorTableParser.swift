@@ -110,7 +110,7 @@ struct ColorTableParser {
       }
       if !tokens.isEmpty {
         if hasHeader {
-          try parseRow(tokens, lineEnd: lineEnd)
+          try parseRow(tokens)
         } else {
           try parseHeader(tokens)
         }
@@ -155,7 +155,7 @@ struct ColorTableParser {
       let token = Self.escaped(bytes[index..<badEnd])
       throw DMColorTableError(
         kind: .notUTF8, line: line, column: column(of: index), token: token,
-        message: "the file is not UTF-8 text: the bytes \(token) are not a UTF-8 character")
+        message: "the file is not UTF-8 text: the byte sequence \(token) is not valid UTF-8")
     }
     return index + length
   }
@@ -204,7 +204,7 @@ struct ColorTableParser {
     }
     var columns: [String: Int] = [:]
     for token in tokens {
-      if let problem = nameProblem(token) {
+      if let problem = nameProblem(token, noun: "theme name") {
         throw error(
           .badThemeName, at: token,
           "bad theme name \(quoted(token)): \(problem); \(Self.nameRule)")
@@ -221,7 +221,7 @@ struct ColorTableParser {
     hasHeader = true
   }
 
-  private mutating func parseRow(_ tokens: [Token], lineEnd: Int) throws(DMColorTableError) {
+  private mutating func parseRow(_ tokens: [Token]) throws(DMColorTableError) {
     let themeCount = table.themes.count
     for (position, token) in tokens.enumerated() {
       if position < themeCount {
@@ -229,7 +229,8 @@ struct ColorTableParser {
           if position == tokens.count - 1 {
             throw error(
               .tooFewColors, at: token,
-              "too few colours for key \(quoted(token)): expected \(expectedColors), found \(position)")
+              "too few colours for key \(quoted(token)): found \(position), expected "
+                + "\(Self.count(themeCount, "colour")), one per theme \(themeList)")
           }
           throw badColor(token)
         }
@@ -245,9 +246,9 @@ struct ColorTableParser {
           throw error(
             .tooManyColors, at: token,
             "too many colours: \(quoted(token)) is colour \(themeCount + 1) of \(found), but the header "
-              + "names \(expectedColors)")
+              + "names \(Self.count(themeCount, "theme")) \(themeList)")
         }
-        if let problem = nameProblem(token) {
+        if let problem = nameProblem(token, noun: "key") {
           throw error(.badKey, at: token, "bad key \(quoted(token)): \(problem); \(Self.nameRule)")
         }
         let key = string(token)
@@ -266,30 +267,35 @@ struct ColorTableParser {
             + "key, and comments start with \"//\"")
       }
     }
+    let rowEnd = tokens[tokens.count - 1].end
     if tokens.count < themeCount {
       throw DMColorTableError(
-        kind: .tooFewColors, line: line, column: column(of: lineEnd), token: "",
-        message: "too few colours and no key: expected \(expectedColors) and then a key, found "
-          + "\(tokens.count) and the end of the line")
+        kind: .tooFewColors, line: line, column: column(of: rowEnd), token: "",
+        message: "too few colours and no key: found \(Self.count(tokens.count, "colour")) and the end of "
+          + "the line, expected \(Self.count(themeCount, "colour")), one per theme \(themeList), then a key")
     }
     if tokens.count == themeCount {
       throw DMColorTableError(
-        kind: .missingKey, line: line, column: column(of: lineEnd), token: "",
-        message: "missing key: expected a key after the \(themeCount) "
-          + (themeCount == 1 ? "colour" : "colours") + ", found the end of the line")
+        kind: .missingKey, line: line, column: column(of: rowEnd), token: "",
+        message: "missing key: expected a key after the \(Self.count(themeCount, "colour")), found the "
+          + "end of the line")
     }
   }
 
   // MARK: - Helpers
 
-  /// `3 colours (NORMAL, NIGHT, RED)`.
-  private var expectedColors: String {
-    let names = table.themes.map(\.rawValue).joined(separator: ", ")
-    return "\(table.themes.count) \(table.themes.count == 1 ? "colour" : "colours") (\(names))"
+  /// `(NORMAL, NIGHT, RED)`.
+  private var themeList: String {
+    "(" + table.themes.map(\.rawValue).joined(separator: ", ") + ")"
+  }
+
+  /// `1 colour`, `2 colours`.
+  private static func count(_ number: Int, _ noun: String) -> String {
+    number == 1 ? "1 \(noun)" : "\(number) \(noun)s"
   }
 
   private static let nameRule =
-    "names and keys use ASCII letters, digits, \"_\", \".\" and \"-\", and start with a letter or \"_\""
+    "theme names and keys use ASCII letters, digits, \"_\", \".\" and \"-\", and start with a letter or \"_\""
 
   private func badColor(_ token: Token) -> DMColorTableError {
     let reason: String
@@ -313,7 +319,7 @@ struct ColorTableParser {
   }
 
   /// Why a token is not a name (`[A-Za-z_][A-Za-z0-9_.-]*`), or `nil` if it is one.
-  private func nameProblem(_ token: Token) -> String? {
+  private func nameProblem(_ token: Token, noun: String) -> String? {
     var index = token.start
     while index < token.end {
       let byte = bytes[index]
@@ -328,7 +334,7 @@ struct ColorTableParser {
         while end < token.end, bytes[end] & 0xC0 == 0x80 { end += 1 }
         let character = String(decoding: bytes[index..<end], as: UTF8.self)
         return index == token.start
-          ? "\"\(character)\" cannot start a name" : "\"\(character)\" is not allowed in a name"
+          ? "\"\(character)\" cannot start a \(noun)" : "\"\(character)\" is not allowed in a \(noun)"
       }
       index += 1
     }
