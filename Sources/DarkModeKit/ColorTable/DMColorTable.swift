@@ -192,6 +192,17 @@ public final class DMColorTable: Sendable {
     NotificationCenter.default.post(name: Self.didReloadNotification, object: self)
   }
 
+  /// Puts back contents saved from ``contents`` earlier, as a new version; for tests that borrow
+  /// ``shared``.
+  func restoreForTesting(_ saved: Contents) {
+    var parsed = ParsedColorTable()
+    parsed.themes = saved.themes
+    parsed.keys = saved.keys
+    parsed.keyIndex = saved.keyIndex
+    parsed.colors = saved.colors
+    publish(parsed)
+  }
+
   // MARK: - Missing keys
 
   /// Called once per key when a value made with ``DMDynamic/init(key:in:)`` asks this table for a

@@ -55,4 +55,9 @@ final class ColorTableKeyLookup: Sendable {
     }
     return contents.color(row: row, column: contents.column(for: traits))
   }
+
+  /// The cached row for a table version, or `nil` when the cache holds another version; for tests.
+  func cachedRow(generation: UInt64) -> Int? {
+    cache.withLock { $0.generation == generation ? $0.row : nil }
+  }
 }
