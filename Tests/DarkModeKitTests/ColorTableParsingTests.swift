@@ -67,6 +67,27 @@ import Testing
     #expect(table.color(forKey: "TINT", theme: .night) == rgb(0xFFFFFF))
   }
 
+  @Test func dkNightVersionShippedTableWithoutFinalLineEndLoads() throws {
+    let table = try DMColorTable(string: "NORMAL   NIGHT\n#ffffff  #343434 BG\n#aaaaaa  #313131 SEP")
+    #expect(table.keys == ["BG", "SEP"])
+    #expect(table.color(forKey: "SEP", theme: .night) == rgb(0x313131))
+  }
+
+  @Test func formatReferenceExampleLoads() throws {
+    let table = try DMColorTable(
+      string: """
+        // Brand colours, two themes and a custom one.
+        \tNORMAL\tNIGHT    High-Contrast      // the columns
+
+        #fff      #1c1c1e   #000        Surface.Background
+        0xFF3B30  0xFF453A  0xFF0000ff  Accent   // 8 digits: with alpha
+        #0000007f #ffffff7f #000000     Text_Secondary
+        """)
+    #expect(table.themes == ["NORMAL", "NIGHT", "High-Contrast"])
+    #expect(table.keys == ["Surface.Background", "Accent", "Text_Secondary"])
+    #expect(table.color(forKey: "Accent", theme: "High-Contrast") == rgb(0xFF0000))
+  }
+
   @Test func blankLinesAndWholeLineCommentsAreSkipped() throws {
     let table = try DMColorTable(
       string: "\n// header follows\n\n   \t\nNORMAL NIGHT\n\n// a row\n#fff #000 BG\n\n//\n")
