@@ -419,7 +419,7 @@ import Testing
       [0x0A], [0x0D], [0x0D, 0x0A], [0xEF, 0xBB, 0xBF], [0xFF], [0xC3], [0xC3, 0xA9], [0xE2, 0x82, 0xAC],
       [0xF0, 0x9F, 0x8C, 0x99], [0xED, 0xA0, 0x80], [0x00], Array("1x".utf8), Array("_a.b-c".utf8),
     ]
-    var generator = SplitMix64(seed: 0xDA4C_0DE)
+    var generator = SeededGenerator(seed: 0xDA4C_0DE)
     for _ in 0..<3000 {
       var bytes: [UInt8] = []
       for _ in 0..<Int(generator.next() % 40) {
@@ -436,21 +436,6 @@ import Testing
         #expect(!error.message.isEmpty)
       }
     }
-  }
-}
-
-/// A small deterministic random number generator for generated inputs.
-struct SplitMix64: RandomNumberGenerator {
-  private var state: UInt64
-
-  init(seed: UInt64) { state = seed }
-
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
   }
 }
 
