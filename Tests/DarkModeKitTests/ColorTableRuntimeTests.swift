@@ -5,8 +5,8 @@ import Testing
 
 /// Colour tables at run time: lookups, column choice, reloads and table-backed dynamic colours.
 ///
-/// Every test uses its own table; ``SharedColorTableTests`` is the only suite that loads
-/// ``DMColorTable/shared``.
+/// Every test uses its own table and its own missing-key handler; the tests that need
+/// ``DMColorTable/shared`` or ``DMDiagnostics`` are in `GlobalStateTests.SharedColorTableTests`.
 @Suite struct ColorTableRuntimeTests {
   private static let sample = """
     NORMAL   NIGHT    RED
@@ -281,19 +281,41 @@ import Testing
   }
 }
 
-/// The one suite that loads ``DMColorTable/shared``.
-@Suite(.serialized) struct SharedColorTableTests {
-  @Test func dynamicColorUsesTheSharedTableByDefault() throws {
-    let shared = DMColorTable.shared
-    #expect(shared === DMColorTable.shared)
-    let previous = shared.contents
-    defer { shared.restoreForTesting(previous) }
+extension GlobalStateTests {
+  /// The tests that load ``DMColorTable/shared`` or read the global diagnostics handler.
+  @Suite struct SharedColorTableTests {
+    @Test func dynamicColorUsesTheSharedTableByDefault() throws {
+      let shared = DMColorTable.shared
+      #expect(shared === DMColorTable.shared)
+      let previous = shared.contents
+      defer { shared.restoreForTesting(previous) }
 
-    try shared.reload(string: "NORMAL NIGHT\n#fefefe #0a0a0a SHARED_BG\n")
-    let background = DMDynamicColor(key: "SHARED_BG")
-    #expect(background.resolved(with: DMTraitCollection(userInterfaceStyle: .dark)) == DMColor(rgb: 0x0A0A0A))
-    try shared.reload(string: "NORMAL NIGHT\n#fefefe #0b0b0b SHARED_BG\n")
-    #expect(background.resolved(with: DMTraitCollection(userInterfaceStyle: .dark)) == DMColor(rgb: 0x0B0B0B))
+      try shared.reload(string: "NORMAL NIGHT\n#fefefe #0a0a0a SHARED_BG\n")
+      let background = DMDynamicColor(key: "SHARED_BG")
+      let dark = DMTraitCollection(userInterfaceStyle: .dark)
+      #expect(background.resolved(with: dark) == DMColor(rgb: 0x0A0A0A))
+      try shared.reload(string: "NORMAL NIGHT\n#fefefe #0b0b0b SHARED_BG\n")
+      #expect(background.resolved(with: dark) == DMColor(rgb: 0x0B0B0B))
+    }
+
+    @Test func missingKeyGoesToDMDiagnosticsWithoutATableHandler() throws {
+      let recorder = DiagnosticsRecorder()
+      recorder.install()
+      defer { recorder.uninstall() }
+      let table = try DMColorTable(string: "NORMAL\n#fff BG\n")
+      #expect(table.missingKeyHandler == nil)
+
+      let accent = DMDynamicColor(key: "ACCENT", in: table)
+      #expect(accent.resolved(with: DMTraitCollection()) == .magenta)
+      #expect(accent.resolved(with: DMTraitCollection()) == .magenta)
+      #expect(DMDynamicColor(key: "ACCENT", in: table).resolved(with: DMTraitCollection()) == .magenta)
+      #expect(
+        recorder.all == [
+          DMDiagnostic(
+            kind: .missingColorKey,
+            message: "no colour for key \"ACCENT\" in the colour table; it is shown in magenta")
+        ])
+    }
   }
 }
 

@@ -72,12 +72,12 @@ public final class DMColorTable: Sendable {
 
   /// The missing-key hook and the keys already reported.
   private struct Diagnostics {
-    var handler: @Sendable (String) -> Void
+    var handler: (@Sendable (String) -> Void)?
     var reported: Set<String> = []
   }
 
   private let state: Locked<Contents>
-  private let diagnostics = Locked(Diagnostics(handler: DMColorTable.printMissingKey))
+  private let diagnostics = Locked(Diagnostics())
 
   /// The app's table, used by ``DMDynamic/init(key:in:)`` when no table is given.
   ///
@@ -208,47 +208,38 @@ public final class DMColorTable: Sendable {
   /// Called once per key when a value made with ``DMDynamic/init(key:in:)`` asks this table for a
   /// key it does not have; the value shows as ``DMColor/magenta``.
   ///
+  /// When it is `nil`, the default, the key is reported through ``DMDiagnostics`` as a
+  /// ``DMDiagnostic/Kind/missingColorKey`` diagnostic with the message
+  /// `no colour for key "KEY" in the colour table; it is shown in magenta`, which the default
+  /// diagnostics handler writes to standard error as one line.
+  ///
   /// Each key is reported at most once in the table's lifetime, also across reloads. Nothing is
   /// reported while the table is empty (not loaded yet); the key is reported when a loaded
-  /// version lacks it. The hook may be called on any thread, outside the table's locks. The
-  /// default, ``printMissingKey(_:)``, writes one line to standard error.
+  /// version lacks it. The hook may be called on any thread, outside the table's locks.
   ///
   /// ```swift
   /// DMColorTable.shared.missingKeyHandler = { key in logger.warning("no colour for \(key)") }
   /// ```
-  public var missingKeyHandler: @Sendable (_ key: String) -> Void {
+  public var missingKeyHandler: (@Sendable (_ key: String) -> Void)? {
     get { diagnostics.withLock { $0.handler } }
     set { diagnostics.withLock { $0.handler = newValue } }
   }
 
-  /// The default ``missingKeyHandler``: writes
-  /// `DarkModeKit: no colour for key "KEY" in the colour table; it is shown in magenta` and a line
-  /// end to standard error.
-  /// - Parameter key: The missing key.
-  public static func printMissingKey(_ key: String) {
-    let line = "DarkModeKit: no colour for key \"\(key)\" in the colour table; it is shown in magenta\n"
-    let bytes = Array(line.utf8)
-    var offset = 0
-    while offset < bytes.count {
-      let written = bytes.withUnsafeBytes { buffer in
-        write(2, buffer.baseAddress! + offset, buffer.count - offset)
-      }
-      if written > 0 {
-        offset += written
-      } else if written < 0, errno == EINTR {
-        continue
-      } else {
-        return
-      }
-    }
-  }
-
-  /// Reports a missing key through ``missingKeyHandler`` unless it was reported before.
+  /// Reports a missing key, unless it was reported before, through ``missingKeyHandler`` or
+  /// ``DMDiagnostics``.
   func reportMissingKey(_ key: String) {
-    let handler = diagnostics.withLock { diagnostics in
-      diagnostics.reported.insert(key).inserted ? diagnostics.handler : nil
+    let (isNew, handler) = diagnostics.withLock { diagnostics in
+      (diagnostics.reported.insert(key).inserted, diagnostics.handler)
     }
-    handler?(key)
+    guard isNew else { return }
+    if let handler {
+      handler(key)
+    } else {
+      DMDiagnostics.report(
+        DMDiagnostic(
+          kind: .missingColorKey,
+          message: "no colour for key \"\(key)\" in the colour table; it is shown in magenta"))
+    }
   }
 
   // MARK: - Files
