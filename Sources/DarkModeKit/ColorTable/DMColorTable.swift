@@ -1,0 +1,286 @@
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#elseif canImport(Android)
+  import Android
+#endif
+
+/// A colour table: named themes in columns, keyed colours in rows, as in DKNightVersion's
+/// `DKColorTable.txt`.
+///
+/// ```
+/// // comment lines start with //
+/// NORMAL   NIGHT    RED
+/// #ffffff  #343434  #fafafa  BG
+/// #aaaaaa  #313131  #aaaaaa  SEP
+/// ```
+///
+/// ```swift
+/// let table = try DMColorTable(contentsOf: URL(filePath: "Colors.txt"))
+/// table.color(forKey: "BG", theme: .night)  // #343434
+/// view.dm.bind(\.backgroundColor, to: DMDynamicColor(key: "BG", in: table))
+/// ```
+///
+/// A table is safe to use from any thread. ``reload(contentsOf:)`` replaces all of its contents
+/// at once: a reader on another thread sees either the old or the new table, never a mix, and a
+/// file with an error leaves the old contents in place. The format and every error message are
+/// described in `Docs/ColorTableFormat.md`.
+public final class DMColorTable: Sendable {
+  /// One immutable version of a table's contents; a reload publishes a new one.
+  final class Contents: Sendable {
+    /// Increases with each version a table publishes; `0` for the empty table.
+    let generation: UInt64
+    let themes: [DMTheme]
+    let keys: [String]
+    let keyIndex: [String: Int]
+    /// Row by row: the colour of row `r` in column `c` is at `r * themes.count + c`.
+    let colors: [DMColor]
+    /// The `NIGHT` column, else the `DARK` column, if the table has one.
+    let darkColumn: Int?
+
+    init(_ parsed: ParsedColorTable, generation: UInt64) {
+      self.generation = generation
+      themes = parsed.themes
+      keys = parsed.keys
+      keyIndex = parsed.keyIndex
+      colors = parsed.colors
+      darkColumn = parsed.themes.firstIndex(of: .night) ?? parsed.themes.firstIndex(of: "DARK")
+    }
+
+    /// Whether the table was never loaded (it has no header).
+    var isEmpty: Bool { themes.isEmpty }
+
+    /// The column for a trait collection: its theme if the table has it; else, for the dark
+    /// style, `NIGHT` (or `DARK`); else the first column.
+    func column(for traits: DMTraitCollection) -> Int {
+      if let theme = traits.theme, let column = themes.firstIndex(of: theme) { return column }
+      if traits.userInterfaceStyle == .dark, let darkColumn { return darkColumn }
+      return 0
+    }
+
+    /// The colour of a row in a column; both must exist.
+    @inline(__always)
+    func color(row: Int, column: Int) -> DMColor {
+      colors[row * themes.count + column]
+    }
+  }
+
+  /// The missing-key hook and the keys already reported.
+  private struct Diagnostics {
+    var handler: (@Sendable (String) -> Void)?
+    var reported: Set<String> = []
+  }
+
+  private let state: Locked<Contents>
+  private let diagnostics = Locked(Diagnostics())
+
+  /// The app's table, used by ``DMDynamic/init(key:in:)`` when no table is given.
+  ///
+  /// It is empty until something loads it, with ``reload(contentsOf:)`` or through
+  /// `DarkModeManager`.
+  public static let shared = DMColorTable()
+
+  /// Posted on `NotificationCenter.default` after a reload replaced a table's contents, on the
+  /// thread that reloaded; the notification's `object` is the table.
+  ///
+  /// Values made with ``DMDynamic/init(key:in:)`` pick up the new colours the next time they
+  /// are resolved; observe this notification to resolve them again at once.
+  public static let didReloadNotification = Notification.Name("DMColorTableDidReloadNotification")
+
+  /// Creates an empty table, with no themes and no keys, to be loaded later with
+  /// ``reload(contentsOf:)`` or ``reload(string:)``.
+  public init() {
+    state = Locked(Contents(ParsedColorTable(), generation: 0))
+  }
+
+  /// Parses a table from text.
+  ///
+  /// ```swift
+  /// let table = try DMColorTable(string: """
+  ///   NORMAL  NIGHT
+  ///   #ffffff #343434 BG
+  ///   """)
+  /// ```
+  /// - Parameter string: The table in the colour-table format.
+  /// - Throws: ``DMColorTableError`` with the line, column and text of the first problem.
+  public init(string: String) throws(DMColorTableError) {
+    let parsed = try ColorTableParser.parse(Array(string.utf8), validatesUTF8: false)
+    state = Locked(Contents(parsed, generation: 1))
+  }
+
+  /// Reads a table from a UTF-8 file.
+  /// - Parameter url: A file URL.
+  /// - Throws: ``DMColorTableError``: ``DMColorTableError/Kind/unreadableFile`` when the file
+  ///   cannot be read, ``DMColorTableError/Kind/notUTF8`` when it is not UTF-8 text, or the first
+  ///   problem in its contents; the error's ``DMColorTableError/path`` is the file's path.
+  public init(contentsOf url: URL) throws(DMColorTableError) {
+    let parsed = try Self.parseFile(at: url)
+    state = Locked(Contents(parsed, generation: 1))
+  }
+
+  // MARK: - Reading
+
+  /// The themes, in the order of the header; empty until the table is loaded.
+  public var themes: [DMTheme] { contents.themes }
+
+  /// The keys, in file order; empty until the table is loaded.
+  public var keys: [String] { contents.keys }
+
+  /// The colour of a key in one theme's column.
+  /// - Parameters:
+  ///   - key: The key, case-sensitive.
+  ///   - theme: The column.
+  /// - Returns: The colour, or `nil` when the table has no such key or no such theme.
+  public func color(forKey key: String, theme: DMTheme) -> DMColor? {
+    let contents = contents
+    guard let row = contents.keyIndex[key], let column = contents.themes.firstIndex(of: theme) else {
+      return nil
+    }
+    return contents.color(row: row, column: column)
+  }
+
+  /// The colour of a key for a trait collection.
+  ///
+  /// The column is the collection's theme if the table has that column; otherwise, for the dark
+  /// style, the `NIGHT` column (or, without one, `DARK`); otherwise the first column.
+  /// - Parameters:
+  ///   - key: The key, case-sensitive.
+  ///   - traitCollection: The traits that choose the column.
+  /// - Returns: The colour, or `nil` when the table has no such key.
+  public func color(forKey key: String, traitCollection: DMTraitCollection) -> DMColor? {
+    let contents = contents
+    guard let row = contents.keyIndex[key] else { return nil }
+    return contents.color(row: row, column: contents.column(for: traitCollection))
+  }
+
+  /// The current contents; a reader keeps using the version it got, whatever reloads meanwhile.
+  var contents: Contents {
+    state.withLock { $0 }
+  }
+
+  // MARK: - Reloading
+
+  /// Replaces the table's contents with a file's, all at once.
+  ///
+  /// The file is read and parsed before anything changes; on success the new contents replace the
+  /// old in one step, so readers on other threads see either version but never a mix. Then
+  /// ``didReloadNotification`` is posted.
+  /// - Parameter url: A file URL.
+  /// - Throws: ``DMColorTableError`` as ``init(contentsOf:)`` does; the old contents stay.
+  public func reload(contentsOf url: URL) throws(DMColorTableError) {
+    publish(try Self.parseFile(at: url))
+  }
+
+  /// Replaces the table's contents with a table parsed from text, all at once.
+  ///
+  /// Works as ``reload(contentsOf:)`` does.
+  /// - Parameter string: The table in the colour-table format.
+  /// - Throws: ``DMColorTableError`` for the first problem; the old contents stay.
+  public func reload(string: String) throws(DMColorTableError) {
+    publish(try ColorTableParser.parse(Array(string.utf8), validatesUTF8: false))
+  }
+
+  private func publish(_ parsed: ParsedColorTable) {
+    state.withLock { contents in
+      contents = Contents(parsed, generation: contents.generation + 1)
+    }
+    NotificationCenter.default.post(name: Self.didReloadNotification, object: self)
+  }
+
+  /// Puts back contents saved from ``contents`` earlier, as a new version; for tests that borrow
+  /// ``shared``.
+  func restoreForTesting(_ saved: Contents) {
+    var parsed = ParsedColorTable()
+    parsed.themes = saved.themes
+    parsed.keys = saved.keys
+    parsed.keyIndex = saved.keyIndex
+    parsed.colors = saved.colors
+    publish(parsed)
+  }
+
+  // MARK: - Missing keys
+
+  /// Called once per key when a value made with ``DMDynamic/init(key:in:)`` asks this table for a
+  /// key it does not have; the value shows as ``DMColor/magenta``.
+  ///
+  /// When it is `nil`, the default, the key is reported through ``DMDiagnostics`` as a
+  /// ``DMDiagnostic/Kind/missingColorKey`` diagnostic with the message
+  /// `no colour for key "KEY" in the colour table; it is shown in magenta`, which the default
+  /// diagnostics handler writes to standard error as one line.
+  ///
+  /// Each key is reported at most once in the table's lifetime, also across reloads. Nothing is
+  /// reported while the table is empty (not loaded yet); the key is reported when a loaded
+  /// version lacks it. The hook may be called on any thread, outside the table's locks.
+  ///
+  /// ```swift
+  /// DMColorTable.shared.missingKeyHandler = { key in logger.warning("no colour for \(key)") }
+  /// ```
+  public var missingKeyHandler: (@Sendable (_ key: String) -> Void)? {
+    get { diagnostics.withLock { $0.handler } }
+    set { diagnostics.withLock { $0.handler = newValue } }
+  }
+
+  /// Reports a missing key, unless it was reported before, through ``missingKeyHandler`` or
+  /// ``DMDiagnostics``.
+  func reportMissingKey(_ key: String) {
+    let (isNew, handler) = diagnostics.withLock { diagnostics in
+      (diagnostics.reported.insert(key).inserted, diagnostics.handler)
+    }
+    guard isNew else { return }
+    if let handler {
+      handler(key)
+    } else {
+      DMDiagnostics.report(
+        DMDiagnostic(
+          kind: .missingColorKey,
+          message: "no colour for key \"\(key)\" in the colour table; it is shown in magenta"))
+    }
+  }
+
+  // MARK: - Files
+
+  private static func parseFile(at url: URL) throws(DMColorTableError) -> ParsedColorTable {
+    let (bytes, path) = try readFile(at: url)
+    do {
+      return try ColorTableParser.parse(bytes, validatesUTF8: true)
+    } catch {
+      throw error.withPath(path)
+    }
+  }
+
+  /// The bytes of a file, read with POSIX calls so that the error names the cause.
+  private static func readFile(at url: URL) throws(DMColorTableError) -> (bytes: [UInt8], path: String) {
+    guard url.isFileURL else {
+      throw unreadable(url.absoluteString, "it is not a file URL")
+    }
+    let path = url.withUnsafeFileSystemRepresentation { $0.map { String(cString: $0) } } ?? url.path
+    let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+    guard descriptor >= 0 else {
+      throw unreadable(path, String(cString: strerror(errno)))
+    }
+    defer { close(descriptor) }
+    var bytes: [UInt8] = []
+    var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+    while true {
+      let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+      if count > 0 {
+        bytes.append(contentsOf: chunk[0..<count])
+      } else if count == 0 {
+        return (bytes, path)
+      } else if errno != EINTR {
+        throw unreadable(path, String(cString: strerror(errno)))
+      }
+    }
+  }
+
+  private static func unreadable(_ path: String, _ reason: String) -> DMColorTableError {
+    DMColorTableError(
+      kind: .unreadableFile, line: 0, column: 0, token: path,
+      message: "cannot read the colour table \"\(path)\": \(reason)", path: path)
+  }
+}

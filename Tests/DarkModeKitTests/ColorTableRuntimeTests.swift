@@ -1,0 +1,325 @@
+import Foundation
+import Testing
+
+@testable import DarkModeKit
+
+/// Colour tables at run time: lookups, column choice, reloads and table-backed dynamic colours.
+///
+/// Every test uses its own table and its own missing-key handler; the tests that need
+/// ``DMColorTable/shared`` or ``DMDiagnostics`` are in `GlobalStateTests.SharedColorTableTests`.
+@Suite struct ColorTableRuntimeTests {
+  private static let sample = """
+    NORMAL   NIGHT    RED
+    #ffffff  #343434  #fafafa  BG
+    #aaaaaa  #313131  #aaaaaa  SEP
+    """
+
+  private func traits(
+    _ style: DMUserInterfaceStyle = .unspecified, theme: DMTheme? = nil
+  ) -> DMTraitCollection {
+    var traits = DMTraitCollection(userInterfaceStyle: style)
+    traits.theme = theme
+    return traits
+  }
+
+  // MARK: - Lookups
+
+  @Test func newTableIsEmptyUntilLoaded() {
+    let table = DMColorTable()
+    #expect(table.themes.isEmpty)
+    #expect(table.keys.isEmpty)
+    #expect(table.color(forKey: "BG", theme: .normal) == nil)
+    #expect(table.color(forKey: "BG", traitCollection: traits(.dark)) == nil)
+  }
+
+  @Test func unknownKeyOrThemeIsNil() throws {
+    let table = try DMColorTable(string: Self.sample)
+    #expect(table.color(forKey: "FG", theme: .normal) == nil)
+    #expect(table.color(forKey: "BG", theme: "BLUE") == nil)
+    #expect(table.color(forKey: "FG", traitCollection: traits(.dark)) == nil)
+  }
+
+  // MARK: - Column choice
+
+  @Test func traitThemeColumnWinsWhenTheTableHasIt() throws {
+    let table = try DMColorTable(string: Self.sample)
+    #expect(table.color(forKey: "BG", traitCollection: traits(.dark, theme: "RED")) == DMColor(rgb: 0xFAFAFA))
+    #expect(
+      table.color(forKey: "BG", traitCollection: traits(.light, theme: "NIGHT")) == DMColor(rgb: 0x343434))
+    #expect(table.color(forKey: "BG", traitCollection: traits(theme: "NORMAL")) == DMColor(rgb: 0xFFFFFF))
+  }
+
+  @Test func missingThemeWithDarkStyleFallsBackToNight() throws {
+    let table = try DMColorTable(string: Self.sample)
+    #expect(
+      table.color(forKey: "BG", traitCollection: traits(.dark, theme: "BLUE")) == DMColor(rgb: 0x343434))
+    #expect(table.color(forKey: "BG", traitCollection: traits(.dark)) == DMColor(rgb: 0x343434))
+  }
+
+  @Test func missingThemeWithLightOrUnspecifiedStyleFallsBackToTheFirstColumn() throws {
+    let table = try DMColorTable(string: "RED NIGHT NORMAL\n#f00 #000 #fff BG\n")
+    #expect(
+      table.color(forKey: "BG", traitCollection: traits(.light, theme: "BLUE")) == DMColor(rgb: 0xFF0000))
+    #expect(table.color(forKey: "BG", traitCollection: traits()) == DMColor(rgb: 0xFF0000))
+  }
+
+  @Test func darkStyleUsesTheDarkColumnWhenThereIsNoNightColumn() throws {
+    let table = try DMColorTable(string: "LIGHT DARK\n#fff #111 BG\n")
+    #expect(table.color(forKey: "BG", traitCollection: traits(.dark)) == DMColor(rgb: 0x111111))
+    #expect(table.color(forKey: "BG", traitCollection: traits(.light)) == DMColor(rgb: 0xFFFFFF))
+  }
+
+  @Test func nightColumnIsPreferredToDarkColumn() throws {
+    let table = try DMColorTable(string: "NORMAL DARK NIGHT\n#fff #111 #222 BG\n")
+    #expect(table.color(forKey: "BG", traitCollection: traits(.dark)) == DMColor(rgb: 0x222222))
+  }
+
+  @Test func darkStyleWithoutANightOrDarkColumnUsesTheFirstColumn() throws {
+    let table = try DMColorTable(string: "DAY DUSK\n#fff #888 BG\n")
+    #expect(table.color(forKey: "BG", traitCollection: traits(.dark)) == DMColor(rgb: 0xFFFFFF))
+  }
+
+  @Test func dynamicColorFollowsThemeAndStyle() throws {
+    let table = try DMColorTable(string: Self.sample)
+    let background = DMDynamicColor(key: "BG", in: table)
+    #expect(background.resolved(with: traits(theme: "RED")) == DMColor(rgb: 0xFAFAFA))
+    #expect(background.resolved(with: traits(.dark)) == DMColor(rgb: 0x343434))
+    #expect(background.resolved(with: traits(.dark, theme: "BLUE")) == DMColor(rgb: 0x343434))
+    #expect(background.resolved(with: traits(.light, theme: "BLUE")) == DMColor(rgb: 0xFFFFFF))
+  }
+
+  // MARK: - Reloading
+
+  @Test func reloadFromAFileReplacesEverything() throws {
+    let table = try DMColorTable(string: Self.sample)
+    let url = try TemporaryFile.write("LIGHT DARK\n#010101 #020202 FG\n")
+    defer { TemporaryFile.remove(url) }
+    try table.reload(contentsOf: url)
+    #expect(table.themes == ["LIGHT", "DARK"])
+    #expect(table.keys == ["FG"])
+    #expect(table.color(forKey: "BG", theme: .normal) == nil)
+    #expect(table.color(forKey: "FG", theme: "DARK") == DMColor(rgb: 0x020202))
+  }
+
+  @Test func failedReloadKeepsTheOldContents() throws {
+    let table = try DMColorTable(string: Self.sample)
+    let before = table.contents
+    let bad = try TemporaryFile.write("NORMAL NIGHT\n#fff #000 FG\n#fff #12G BG\n")
+    let latin1 = try TemporaryFile.write(Array("NORMAL\n#fff K\n// ".utf8) + [0xFF])
+    defer {
+      TemporaryFile.remove(bad)
+      TemporaryFile.remove(latin1)
+    }
+    let missing = bad.deletingLastPathComponent().appendingPathComponent("dmkit-missing-\(UUID()).txt")
+
+    #expect(throws: DMColorTableError.self) { try table.reload(contentsOf: bad) }
+    #expect(throws: DMColorTableError.self) { try table.reload(contentsOf: latin1) }
+    #expect(throws: DMColorTableError.self) { try table.reload(contentsOf: missing) }
+    #expect(throws: DMColorTableError.self) { try table.reload(string: "") }
+
+    #expect(table.contents === before)
+    #expect(table.themes == ["NORMAL", "NIGHT", "RED"])
+    #expect(table.keys == ["BG", "SEP"])
+    #expect(table.color(forKey: "FG", theme: .normal) == nil)
+    #expect(table.color(forKey: "BG", theme: .night) == DMColor(rgb: 0x343434))
+  }
+
+  @Test func reloadPostsANotificationOnlyOnSuccess() throws {
+    let table = try DMColorTable(string: Self.sample)
+    let count = Locked(0)
+    let observer = NotificationCenter.default.addObserver(
+      forName: DMColorTable.didReloadNotification, object: table, queue: nil
+    ) { _ in count.withLock { $0 += 1 } }
+    defer { NotificationCenter.default.removeObserver(observer) }
+
+    try table.reload(string: "A\n#000 K\n")
+    #expect(count.withLock { $0 } == 1)
+    _ = try? table.reload(string: "A\n#000 1K\n")
+    #expect(count.withLock { $0 } == 1)
+  }
+
+  @Test func dynamicColorFollowsAReload() throws {
+    let table = try DMColorTable(string: Self.sample)
+    let background = DMDynamicColor(key: "BG", in: table)
+    #expect(background.resolved(with: traits(.dark)) == DMColor(rgb: 0x343434))
+    try table.reload(string: "NORMAL NIGHT\n#eeeeee #101010 BG\n")
+    #expect(background.resolved(with: traits(.dark)) == DMColor(rgb: 0x101010))
+    #expect(background.resolved(with: traits(.light)) == DMColor(rgb: 0xEEEEEE))
+  }
+
+  @Test func dynamicColorFindsAKeyAddedByAReload() throws {
+    let table = try DMColorTable(string: Self.sample)
+    table.missingKeyHandler = { _ in }
+    let accent = DMDynamicColor(key: "ACCENT", in: table)
+    #expect(accent.resolved(with: traits()) == .magenta)
+    try table.reload(string: "NORMAL\n#123456 ACCENT\n")
+    #expect(accent.resolved(with: traits()) == DMColor(rgb: 0x123456))
+  }
+
+  @Test func keyLookupIsCachedPerTableVersion() throws {
+    let table = try DMColorTable(string: Self.sample)
+    let lookup = ColorTableKeyLookup(key: "SEP", table: table)
+    #expect(lookup.resolved(with: traits()) == DMColor(rgb: 0xAAAAAA))
+    let first = table.contents.generation
+    #expect(lookup.cachedRow(generation: first) == 1)
+    try table.reload(string: "NORMAL\n#000 BG\n#111 X\n#222 SEP\n")
+    #expect(lookup.cachedRow(generation: table.contents.generation) == nil)
+    #expect(lookup.resolved(with: traits()) == DMColor(rgb: 0x222222))
+    #expect(lookup.cachedRow(generation: table.contents.generation) == 2)
+  }
+
+  @Test func readersOnOtherThreadsSeeTheOldOrTheNewTableNeverAMix() async throws {
+    // Version v has v + 1 keys and every colour is DMColor(rgb: v), so a mixed table shows.
+    let versions = 60
+    let texts = (1...versions).map { version in
+      "A B C\n"
+        + (0...version).map { "#\(hex(version)) #\(hex(version)) #\(hex(version)) K\($0)" }
+        .joined(separator: "\n")
+    }
+    let urls = try texts.map { try TemporaryFile.write($0) }
+    defer { urls.forEach(TemporaryFile.remove) }
+    let table = try DMColorTable(string: texts[0])
+    let dynamic = DMDynamicColor(key: "K0", in: table)
+    let done = Locked(false)
+
+    try await withThrowingTaskGroup(of: Void.self) { group in
+      group.addTask {
+        defer { done.withLock { $0 = true } }
+        for (index, url) in urls.enumerated().dropFirst() {
+          if index.isMultiple(of: 2) {
+            try table.reload(contentsOf: url)
+          } else {
+            try table.reload(string: texts[index])
+          }
+          _ = try? table.reload(string: "A B C\n#000 #000 K0\n#000 #000 #000 K1\n")
+          await Task.yield()
+        }
+      }
+      for reader in 0..<16 {
+        group.addTask {
+          var lastVersion = 0
+          var reads = 0
+          while reads < 200 || !done.withLock({ $0 }) {
+            reads += 1
+            let contents = table.contents
+            let version = contents.keys.count - 1
+            #expect(contents.colors.allSatisfy { $0 == DMColor(rgb: UInt32(version)) })
+            #expect(contents.colors.count == contents.keys.count * 3)
+            #expect(version >= lastVersion, "reader \(reader) went back in time")
+            lastVersion = version
+
+            let trait = DMTraitCollection(theme: reader.isMultiple(of: 2) ? "B" : "C")
+            let viaKey = try #require(table.color(forKey: "K0", traitCollection: trait))
+            let viaDynamic = dynamic.resolved(with: trait)
+            #expect(viaDynamic != .magenta)
+            for color in [viaKey, viaDynamic] {
+              let marker = Int((color.blue * 255).rounded())
+              #expect((1...versions).contains(marker))
+              #expect(color == DMColor(rgb: UInt32(marker)))
+            }
+            await Task.yield()
+            if reads > 100_000 { break }
+          }
+        }
+      }
+      try await group.waitForAll()
+    }
+    #expect(table.keys.count == versions + 1)
+  }
+
+  // MARK: - Missing keys
+
+  @Test func missingKeyResolvesToMagentaAndIsReportedOncePerKey() throws {
+    let table = try DMColorTable(string: Self.sample)
+    let reports = Locked([String]())
+    table.missingKeyHandler = { key in reports.withLock { $0.append(key) } }
+
+    let first = DMDynamicColor(key: "NOPE", in: table)
+    let second = DMDynamicColor(key: "NOPE", in: table)
+    let other = DMDynamicColor(key: "ALSO_NOPE", in: table)
+    for _ in 0..<5 {
+      #expect(first.resolved(with: traits()) == .magenta)
+      #expect(second.resolved(with: traits(.dark)) == .magenta)
+    }
+    #expect(other.resolved(with: traits()) == .magenta)
+    #expect(reports.withLock { $0 } == ["NOPE", "ALSO_NOPE"])
+
+    try table.reload(string: "NORMAL\n#fff BG\n")
+    #expect(first.resolved(with: traits()) == .magenta)
+    #expect(reports.withLock { $0 } == ["NOPE", "ALSO_NOPE"])
+  }
+
+  @Test func missingKeyIsReportedOnceUnderConcurrentResolves() async throws {
+    let table = try DMColorTable(string: Self.sample)
+    let reports = Locked([String]())
+    table.missingKeyHandler = { key in reports.withLock { $0.append(key) } }
+    await withTaskGroup(of: Void.self) { group in
+      for _ in 0..<8 {
+        group.addTask {
+          let dynamic = DMDynamicColor(key: "RACE", in: table)
+          for _ in 0..<50 { _ = dynamic.resolved(with: DMTraitCollection()) }
+        }
+      }
+    }
+    #expect(reports.withLock { $0 } == ["RACE"])
+  }
+
+  @Test func emptyTableDoesNotReportUntilLoaded() throws {
+    let table = DMColorTable()
+    let reports = Locked([String]())
+    table.missingKeyHandler = { key in reports.withLock { $0.append(key) } }
+    let dynamic = DMDynamicColor(key: "BG", in: table)
+    let missing = DMDynamicColor(key: "FG", in: table)
+    #expect(dynamic.resolved(with: traits()) == .magenta)
+    #expect(missing.resolved(with: traits()) == .magenta)
+    #expect(reports.withLock { $0 }.isEmpty)
+
+    try table.reload(string: Self.sample)
+    #expect(dynamic.resolved(with: traits()) == DMColor(rgb: 0xFFFFFF))
+    #expect(missing.resolved(with: traits()) == .magenta)
+    #expect(reports.withLock { $0 } == ["FG"])
+  }
+}
+
+extension GlobalStateTests {
+  /// The tests that load ``DMColorTable/shared`` or read the global diagnostics handler.
+  @Suite struct SharedColorTableTests {
+    @Test func dynamicColorUsesTheSharedTableByDefault() throws {
+      let shared = DMColorTable.shared
+      #expect(shared === DMColorTable.shared)
+      let previous = shared.contents
+      defer { shared.restoreForTesting(previous) }
+
+      try shared.reload(string: "NORMAL NIGHT\n#fefefe #0a0a0a SHARED_BG\n")
+      let background = DMDynamicColor(key: "SHARED_BG")
+      let dark = DMTraitCollection(userInterfaceStyle: .dark)
+      #expect(background.resolved(with: dark) == DMColor(rgb: 0x0A0A0A))
+      try shared.reload(string: "NORMAL NIGHT\n#fefefe #0b0b0b SHARED_BG\n")
+      #expect(background.resolved(with: dark) == DMColor(rgb: 0x0B0B0B))
+    }
+
+    @Test func missingKeyGoesToDMDiagnosticsWithoutATableHandler() throws {
+      let recorder = DiagnosticsRecorder()
+      recorder.install()
+      defer { recorder.uninstall() }
+      let table = try DMColorTable(string: "NORMAL\n#fff BG\n")
+      #expect(table.missingKeyHandler == nil)
+
+      let accent = DMDynamicColor(key: "ACCENT", in: table)
+      #expect(accent.resolved(with: DMTraitCollection()) == .magenta)
+      #expect(accent.resolved(with: DMTraitCollection()) == .magenta)
+      #expect(DMDynamicColor(key: "ACCENT", in: table).resolved(with: DMTraitCollection()) == .magenta)
+      #expect(
+        recorder.all == [
+          DMDiagnostic(
+            kind: .missingColorKey,
+            message: "no colour for key \"ACCENT\" in the colour table; it is shown in magenta")
+        ])
+    }
+  }
+}
+
+private func hex(_ value: Int) -> String {
+  let digits = String(value, radix: 16)
+  return String(repeating: "0", count: 6 - digits.count) + digits
+}
