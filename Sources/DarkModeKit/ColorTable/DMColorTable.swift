@@ -169,7 +169,8 @@ public final class DMColorTable: Sendable {
   ///
   /// The file is read and parsed before anything changes; on success the new contents replace the
   /// old in one step, so readers on other threads see either version but never a mix. Then
-  /// ``didReloadNotification`` is posted.
+  /// ``didReloadNotification`` is posted, and soon after, on the main actor, every bound property
+  /// in visible windows and of themable objects is set again, so that table colours follow.
   /// - Parameter url: A file URL.
   /// - Throws: ``DMColorTableError`` as ``init(contentsOf:)`` does; the old contents stay.
   public func reload(contentsOf url: URL) throws(DMColorTableError) {
@@ -190,6 +191,7 @@ public final class DMColorTable: Sendable {
       contents = Contents(parsed, generation: contents.generation + 1)
     }
     NotificationCenter.default.post(name: Self.didReloadNotification, object: self)
+    BindingRefresh.schedule()
   }
 
   /// Puts back contents saved from ``contents`` earlier, as a new version; for tests that borrow

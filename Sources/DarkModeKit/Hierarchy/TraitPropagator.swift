@@ -19,6 +19,7 @@ final class TraitPropagator {
   private enum Event {
     case global(animated: Bool)
     case position(DMResponder)
+    case reapplyBindings
   }
 
   /// The resolved global collection the hierarchy was last brought up to date with.
@@ -42,6 +43,12 @@ final class TraitPropagator {
   /// The global state changed: bring every visible window up to date if the resolved collection did.
   func globalTraitsDidChange(animated: Bool) {
     perform(.global(animated: animated))
+  }
+
+  /// Values behind bindings changed (a colour table was reloaded): set every bound property in
+  /// visible windows, and of themable objects, again. No trait changed, so nothing is called.
+  func bindingSourcesDidChange() {
+    perform(.reapplyBindings)
   }
 
   /// A node's public overrides changed.
@@ -74,6 +81,7 @@ final class TraitPropagator {
       switch event {
       case .global(let animated): propagateGlobal(animated: animated)
       case .position(let node): reconcile(node)
+      case .reapplyBindings: reapplyBindings()
       }
     }
   }
@@ -96,6 +104,21 @@ final class TraitPropagator {
     reportRestyledWindows()
     configuration.themeChangeHandler?()
     GlobalChangeReporter.report(previous: previous, current: resolved)
+  }
+
+  private func reapplyBindings() {
+    for window in DMApplication.shared.windows where window.isAttached {
+      stack.append(Entry(node: window, parent: nil))
+    }
+    while let entry = stack.popLast() {
+      let node = entry.node
+      guard node.isAttached, let traits = node.reported else { continue }
+      if !node.bindings.isEmpty {
+        PassContext.withCurrent(traits) { node.bindings.apply(to: node, traits: traits) }
+      }
+      node.appendTraitChildren(to: &stack)
+    }
+    ThemableRegistry.shared.applyAll(propagatedGlobal)
   }
 
   private func reconcile(_ node: DMResponder) {

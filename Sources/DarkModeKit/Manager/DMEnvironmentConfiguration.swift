@@ -1,3 +1,5 @@
+import Foundation
+
 /// What ``DarkModeManager/setup(with:)`` installs: change handlers, the system appearance source
 /// and the animation duration.
 ///
@@ -31,6 +33,13 @@ public struct DMEnvironmentConfiguration {
   /// cannot be read is reported through ``DMDiagnostics`` and left alone.
   public var preferenceStore: DMPreferenceStore?
 
+  /// A colour-table file that ``DarkModeManager/setup(with:)`` loads into
+  /// ``DMColorTable/shared``; `nil` to load nothing.
+  ///
+  /// A file that cannot be loaded is reported through ``DMDiagnostics`` with its path, line and
+  /// column, and the shared table keeps its contents.
+  public var colorTableURL: URL?
+
   /// Creates a configuration.
   /// - Parameters:
   ///   - themeChangeHandler: Called after each change of the resolved global collection.
@@ -38,17 +47,20 @@ public struct DMEnvironmentConfiguration {
   ///   - systemAppearanceSource: Where the system's traits come from.
   ///   - animationDuration: The duration of animated changes, in seconds.
   ///   - preferenceStore: Where the user's choice is remembered.
+  ///   - colorTableURL: A colour-table file to load into ``DMColorTable/shared``.
   public init(
     themeChangeHandler: (@MainActor () -> Void)? = nil,
     windowThemeChangeHandler: (@MainActor (DMWindow) -> Void)? = nil,
     systemAppearanceSource: (any DMSystemAppearanceSource)? = nil,
     animationDuration: Double = 0.25,
-    preferenceStore: DMPreferenceStore? = nil
+    preferenceStore: DMPreferenceStore? = nil,
+    colorTableURL: URL? = nil
   ) {
     self.themeChangeHandler = themeChangeHandler
     self.windowThemeChangeHandler = windowThemeChangeHandler
     self.systemAppearanceSource = systemAppearanceSource
     self.animationDuration = animationDuration
     self.preferenceStore = preferenceStore
+    self.colorTableURL = colorTableURL
   }
 }

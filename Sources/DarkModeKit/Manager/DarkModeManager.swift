@@ -1,3 +1,5 @@
+import Foundation
+
 /// Installs the app's change handlers and system appearance source.
 ///
 /// Nothing requires it: without ``setup(with:)`` there are no handlers and no system source, and
@@ -16,7 +18,8 @@ public enum DarkModeManager {
   /// Installs a configuration, replacing the earlier one.
   ///
   /// The earlier configuration's source is stopped, and reports it still makes are ignored. The
-  /// user's choice saved in the configuration's preference store, if any, becomes the override.
+  /// configuration's colour table, if any, is loaded into ``DMColorTable/shared``. The user's
+  /// choice saved in the configuration's preference store, if any, becomes the override.
   /// The new source is started at once; with no source, the system collection becomes unspecified
   /// again.
   /// - Parameter configuration: The handlers, source and preference store to use.
@@ -24,6 +27,9 @@ public enum DarkModeManager {
     self.configuration.systemAppearanceSource?.stop()
     let generation = SystemReports.begin()
     self.configuration = configuration
+    if let url = configuration.colorTableURL {
+      loadColorTable(from: url)
+    }
     if let store = configuration.preferenceStore {
       restoreChoice(from: store)
     }
@@ -31,6 +37,21 @@ public enum DarkModeManager {
       source.start(reporting: DMAppearanceReporter(generation: generation))
     } else {
       SystemReports.apply(DMTraitCollection())
+    }
+  }
+
+  /// Loads a colour table into the shared table and sets bound properties again; a bad file is
+  /// reported with its place, and the shared table keeps its contents.
+  private static func loadColorTable(from url: URL) {
+    do {
+      try DMColorTable.shared.reload(contentsOf: url)
+      TraitPropagator.shared.bindingSourcesDidChange()
+    } catch {
+      let place =
+        error.line > 0 ? "\(error.path ?? url.path):\(error.line):\(error.column)" : error.path ?? url.path
+      DMDiagnostics.report(
+        DMDiagnostic(
+          kind: .colorTable, message: "\(place): \(error.message); the colour table was not loaded"))
     }
   }
 
