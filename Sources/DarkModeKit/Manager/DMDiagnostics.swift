@@ -15,7 +15,7 @@ public enum DMDiagnostics {
   }
 
   /// Sends a report to the handler.
-  static func report(_ diagnostic: DMDiagnostic) {
+  package static func report(_ diagnostic: DMDiagnostic) {
     let handler = state.withLock { $0 }
     if let handler {
       handler(diagnostic)

@@ -1,0 +1,94 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Asks a terminal for its background colour with OSC 11, in raw mode, with a timeout.
+///
+/// The query is followed by a primary device attributes request (`ESC [ c`), which every terminal
+/// answers: a terminal that answers that but not OSC 11 does not support it, and the wait ends at
+/// once instead of at the timeout. The terminal's settings are restored before returning, whatever
+/// happens.
+enum TerminalQuery {
+  enum Outcome: Equatable {
+    /// The terminal reported its background.
+    case reply([UInt8])
+    /// The terminal answered the attributes request but not OSC 11.
+    case unsupported
+    /// Nothing came back in time.
+    case timedOut
+    /// The descriptors are not a terminal, or its settings could not be changed.
+    case notATerminal
+  }
+
+  static let request: [UInt8] = Array("\u{1B}]11;?\u{1B}\\\u{1B}[c".utf8)
+
+  /// Sends the query on `output` and reads the reply from `input`.
+  static func backgroundReply(input: Int32, output: Int32, timeoutMilliseconds: Int) -> Outcome {
+    guard isatty(input) == 1, isatty(output) == 1 else { return .notATerminal }
+    var saved = termios()
+    guard tcgetattr(input, &saved) == 0 else { return .notATerminal }
+    var raw = saved
+    raw.c_lflag &= ~tcflag_t(ICANON | ECHO)
+    withUnsafeMutableBytes(of: &raw.c_cc) { cc in
+      cc[Int(VMIN)] = 0
+      cc[Int(VTIME)] = 0
+    }
+    guard tcsetattr(input, TCSANOW, &raw) == 0 else { return .notATerminal }
+    defer { _ = tcsetattr(input, TCSANOW, &saved) }
+
+    guard writeAll(request, to: output) else { return .notATerminal }
+    var received: [UInt8] = []
+    var buffer = [UInt8](repeating: 0, count: 256)
+    let deadline = monotonicMilliseconds() + timeoutMilliseconds
+    while true {
+      let remaining = deadline - monotonicMilliseconds()
+      guard remaining > 0 else { return .timedOut }
+      var descriptor = pollfd(fd: input, events: Int16(POLLIN), revents: 0)
+      let ready = poll(&descriptor, 1, Int32(remaining))
+      if ready < 0 && errno == EINTR { continue }
+      guard ready > 0 else { return .timedOut }
+      let count = read(input, &buffer, buffer.count)
+      if count < 0 && (errno == EINTR || errno == EAGAIN) { continue }
+      guard count > 0 else { return .timedOut }
+      received.append(contentsOf: buffer[0..<count])
+      // Bounded: a terminal that keeps sending without replying is cut off.
+      if received.count > 4_096 { return .timedOut }
+      if let start = TerminalBackground.find([0x1B, 0x5D, 0x31, 0x31, 0x3B], in: received),
+        received[start...].contains(where: { $0 == 0x07 })
+          || TerminalBackground.find([0x1B, 0x5C], in: Array(received[(start + 5)...])) != nil
+      {
+        return .reply(Array(received[start...]))
+      }
+      if hasDeviceAttributesReply(received) { return .unsupported }
+    }
+  }
+
+  /// Whether `bytes` holds a primary device attributes reply, `ESC [ ? … c`.
+  static func hasDeviceAttributesReply(_ bytes: [UInt8]) -> Bool {
+    guard let start = TerminalBackground.find([0x1B, 0x5B, 0x3F], in: bytes) else { return false }
+    return bytes[(start + 3)...].contains(UInt8(ascii: "c"))
+  }
+
+  private static func writeAll(_ bytes: [UInt8], to descriptor: Int32) -> Bool {
+    var offset = 0
+    while offset < bytes.count {
+      let written = bytes[offset...].withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+      if written < 0 {
+        if errno == EINTR { continue }
+        return false
+      }
+      offset += written
+    }
+    return true
+  }
+
+  private static func monotonicMilliseconds() -> Int {
+    var now = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &now)
+    return Int(now.tv_sec) * 1_000 + Int(now.tv_nsec) / 1_000_000
+  }
+}

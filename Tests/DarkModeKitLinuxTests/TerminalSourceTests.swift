@@ -1,0 +1,230 @@
+import DarkModeKit
+import Foundation
+import Testing
+
+@testable import DarkModeKitLinux
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// A pseudo-terminal: the program under test uses `terminal`; the test plays the terminal
+/// emulator on `emulator`.
+final class PseudoTerminal: @unchecked Sendable {
+  // Safe: the descriptors are set once in init and only passed to thread-safe system calls.
+  let emulator: Int32
+  let terminal: Int32
+
+  init() throws {
+    // posix_openpt and friends are not visible from Swift's Glibc module; these are the Linux
+    // ioctls they use (TIOCSPTLCK to unlock, TIOCGPTN for the terminal's number).
+    emulator = open("/dev/ptmx", O_RDWR | O_NOCTTY)
+    guard emulator >= 0 else { throw POSIXError(.ENOTTY) }
+    var unlock: Int32 = 0
+    var number: UInt32 = 0
+    guard ioctl(emulator, 0x4004_5431, &unlock) == 0, ioctl(emulator, 0x8004_5430, &number) == 0 else {
+      close(emulator)
+      throw POSIXError(.ENOTTY)
+    }
+    terminal = open("/dev/pts/\(number)", O_RDWR | O_NOCTTY)
+    guard terminal >= 0 else {
+      close(emulator)
+      throw POSIXError(.ENOTTY)
+    }
+  }
+
+  deinit {
+    close(terminal)
+    close(emulator)
+  }
+
+  /// Reads what the program wrote, waiting up to a second for `count` bytes.
+  func readFromProgram(atLeast count: Int) -> [UInt8] {
+    var received: [UInt8] = []
+    var buffer = [UInt8](repeating: 0, count: 256)
+    let deadline = Date().addingTimeInterval(1)
+    while received.count < count && Date() < deadline {
+      var descriptor = pollfd(fd: emulator, events: Int16(POLLIN), revents: 0)
+      guard poll(&descriptor, 1, 50) > 0 else { continue }
+      let got = read(emulator, &buffer, buffer.count)
+      if got > 0 { received.append(contentsOf: buffer[0..<got]) }
+    }
+    return received
+  }
+
+  func sendToProgram(_ text: String) {
+    let bytes = Array(text.utf8)
+    _ = bytes.withUnsafeBytes { write(emulator, $0.baseAddress, $0.count) }
+  }
+
+  var settings: termios {
+    var value = termios()
+    tcgetattr(terminal, &value)
+    return value
+  }
+}
+
+/// Runs a terminal query on another thread while the test answers as the emulator.
+func query(_ pty: PseudoTerminal, timeout: Int = 1_000, answer: @escaping @Sendable ([UInt8]) -> String?)
+  async
+  -> (TerminalQuery.Outcome, [UInt8], Duration)
+{
+  let clock = ContinuousClock()
+  let start = clock.now
+  let result = await onOwnThread {
+    TerminalQuery.backgroundReply(input: pty.terminal, output: pty.terminal, timeoutMilliseconds: timeout)
+  } whileDoing: {
+    let asked = pty.readFromProgram(atLeast: TerminalQuery.request.count)
+    if let reply = answer(asked) { pty.sendToProgram(reply) }
+    return asked
+  }
+  return (result.0, result.1, clock.now - start)
+}
+
+/// Runs `body` and `other` on two threads of their own (they block, so not on the task pool).
+func onOwnThread<A: Sendable, B: Sendable>(
+  _ body: @escaping @Sendable () -> A, whileDoing other: @escaping @Sendable () -> B
+) async -> (A, B) {
+  async let first = withCheckedContinuation { continuation in
+    Thread { continuation.resume(returning: body()) }.start()
+  }
+  async let second = withCheckedContinuation { continuation in
+    Thread { continuation.resume(returning: other()) }.start()
+  }
+  return await (first, second)
+}
+
+@Suite struct TerminalBackgroundTests {
+  @Test(arguments: [
+    ("15;0", DMUserInterfaceStyle.dark), ("0;15", .light), ("15;default;8", .dark), ("0;7", .light),
+    ("12;4", .dark), ("1;11", .light),
+  ])
+  func colorFGBGGivesTheStyleOfItsLastField(_ value: String, _ style: DMUserInterfaceStyle) {
+    #expect(TerminalBackground.style(fromColorFGBG: value) == style)
+  }
+
+  @Test(arguments: ["", "15;default", "15;16", "light", "0;-1"])
+  func unusableColorFGBGGivesNothing(_ value: String) {
+    #expect(TerminalBackground.style(fromColorFGBG: value) == nil)
+  }
+
+  @Test(arguments: [
+    ("\u{1B}]11;rgb:0000/0000/0000\u{07}", DMColor(rgb: 0x000000)),
+    ("\u{1B}]11;rgb:ffff/ffff/ffff\u{1B}\\", DMColor(rgb: 0xFFFFFF)),
+    ("\u{1B}]11;rgb:28/2c/34\u{07}", DMColor(rgb: 0x282C34)),
+    ("\u{1B}]11;rgb:f/f/f\u{07}", DMColor(rgb: 0xFFFFFF)),
+    ("\u{1B}]11;rgba:1e1e/1e1e/1e1e/ffff\u{07}", DMColor(rgb: 0x1E1E1E)),
+    ("\u{1B}]11;#fdf6e3\u{07}", DMColor(rgb: 0xFDF6E3)),
+  ])
+  func osc11RepliesParse(_ reply: String, _ expected: DMColor) throws {
+    let color = try #require(TerminalBackground.color(fromOSC11Reply: Array(reply.utf8)))
+    #expect(color.hexString == expected.hexString)
+  }
+
+  @Test(arguments: [
+    "", "\u{1B}]11;rgb:00/00\u{07}", "\u{1B}]11;rgb:zz/00/00\u{07}", "\u{1B}]10;rgb:0/0/0\u{07}",
+    "\u{1B}]11;rgb:00000/0/0\u{07}",
+  ])
+  func malformedRepliesGiveNothing(_ reply: String) {
+    #expect(TerminalBackground.color(fromOSC11Reply: Array(reply.utf8)) == nil)
+  }
+
+  @Test func darkBackgroundsAreDarkerThanMidGrey() throws {
+    #expect(TerminalBackground.style(forBackground: DMColor(rgb: 0x282C34)) == .dark)
+    #expect(TerminalBackground.style(forBackground: DMColor(rgb: 0x002B36)) == .dark)
+    #expect(TerminalBackground.style(forBackground: DMColor(rgb: 0xFDF6E3)) == .light)
+    #expect(TerminalBackground.style(forBackground: DMColor(rgb: 0x808080)) == .light)
+    #expect(TerminalBackground.style(forBackground: DMColor(rgb: 0x606060)) == .dark)
+  }
+}
+
+@Suite struct TerminalQueryTests {
+  @Test func aTerminalThatReportsItsBackgroundIsRead() async throws {
+    let pty = try PseudoTerminal()
+    let before = pty.settings
+    let (outcome, asked, _) = await query(pty) { _ in "\u{1B}]11;rgb:2828/2c2c/3434\u{07}\u{1B}[?62;c" }
+    #expect(asked == TerminalQuery.request)
+    guard case .reply(let reply) = outcome else {
+      Issue.record("expected a reply, got \(outcome)")
+      return
+    }
+    #expect(TerminalBackground.color(fromOSC11Reply: reply)?.hexString == "#282C34")
+    let after = pty.settings
+    #expect(after.c_lflag == before.c_lflag)
+  }
+
+  @Test func aTerminalWithoutOSC11IsRecognisedWithoutWaitingForTheTimeout() async throws {
+    let pty = try PseudoTerminal()
+    let (outcome, _, elapsed) = await query(pty, timeout: 5_000) { _ in "\u{1B}[?1;2c" }
+    #expect(outcome == .unsupported)
+    #expect(elapsed < .seconds(4))
+  }
+
+  @Test func aSilentTerminalTimesOutAndIsRestored() async throws {
+    let pty = try PseudoTerminal()
+    let before = pty.settings
+    let (outcome, _, elapsed) = await query(pty, timeout: 150) { _ in nil }
+    #expect(outcome == .timedOut)
+    #expect(elapsed >= .milliseconds(150))
+    #expect(pty.settings.c_lflag == before.c_lflag)
+    #expect(pty.settings.c_lflag & tcflag_t(ICANON) != 0)
+  }
+
+  @Test func pipesAreNotTerminals() throws {
+    var descriptors: [Int32] = [0, 0]
+    #expect(pipe(&descriptors) == 0)
+    defer {
+      close(descriptors[0])
+      close(descriptors[1])
+    }
+    let outcome = TerminalQuery.backgroundReply(
+      input: descriptors[0], output: descriptors[1], timeoutMilliseconds: 100)
+    #expect(outcome == .notATerminal)
+  }
+
+  @Test func theSourcePrefersTheTerminalsAnswerAndFallsBackToColorFGBG() async throws {
+    let pty = try PseudoTerminal()
+    let source = DMTerminalAppearanceSource(
+      environment: ["TERM": "xterm-256color", "COLORFGBG": "0;15"], input: pty.terminal, output: pty.terminal,
+      timeoutMilliseconds: 1_000)
+    let (detection, _) = await onOwnThread {
+      source.detect()
+    } whileDoing: {
+      _ = pty.readFromProgram(atLeast: TerminalQuery.request.count)
+      pty.sendToProgram("\u{1B}]11;rgb:0000/0000/0000\u{1B}\\")
+    }
+    #expect(detection?.style == .dark)
+    #expect(detection?.method == .backgroundQuery)
+    let dumb = DMTerminalAppearanceSource(
+      environment: ["TERM": "dumb", "COLORFGBG": "0;15"], input: pty.terminal, output: pty.terminal)
+    #expect(dumb.detect() == .init(style: .light, method: .colorFGBG, background: nil))
+    let nothing = DMTerminalAppearanceSource(
+      environment: ["TERM": "dumb"], input: pty.terminal, output: pty.terminal)
+    #expect(nothing.detect() == nil)
+  }
+}
+
+@Suite struct EnvironmentSourceTests {
+  @Test func variablesGiveStyleAndContrast() {
+    let source = DMEnvironmentAppearanceSource(environment: [
+      "DM_COLOR_SCHEME": "Dark", "DM_CONTRAST": "high",
+    ])
+    var expected = DMTraitCollection(userInterfaceStyle: .dark)
+    expected.accessibilityContrast = .high
+    #expect(source.traitCollection == expected)
+    #expect(source.problems.isEmpty)
+  }
+
+  @Test func unsetOrEmptyVariablesGiveNothing() {
+    #expect(DMEnvironmentAppearanceSource(environment: [:]).traitCollection == nil)
+    #expect(DMEnvironmentAppearanceSource(environment: ["DM_COLOR_SCHEME": " "]).traitCollection == nil)
+  }
+
+  @Test func badValuesAreNamedAndIgnored() {
+    let source = DMEnvironmentAppearanceSource(environment: [
+      "DM_COLOR_SCHEME": "purple", "DM_CONTRAST": "normal",
+    ])
+    #expect(source.traitCollection == DMTraitCollection(accessibilityContrast: .normal))
+    #expect(source.problems == ["DM_COLOR_SCHEME=purple is not \"light\" or \"dark\"; it is ignored"])
+  }
+}
