@@ -7,6 +7,9 @@ let usage = """
 
   Lint, preview and export colour tables, and follow the system appearance.
 
+  COMMANDS:
+    watch          Print the system appearance, and each change, until interrupted.
+
   OPTIONS:
     -h, --help     Show this help.
     --version      Show the version.
@@ -16,18 +19,12 @@ let usage = """
 let arguments = Array(CommandLine.arguments.dropFirst())
 switch arguments.first {
 case nil, "-h", "--help", "help":
-  print(usage, terminator: "")
+  Output.standard(usage)
 case "--version":
-  print("dmkit \(version)")
+  Output.standard("dmkit \(version)\n")
+case "watch":
+  WatchCommand.run(arguments: Array(arguments.dropFirst()))
 case let other?:
-  var standardError = StandardError()
-  print("error: unknown command or option '\(other)'\n", to: &standardError)
-  print(usage, terminator: "", to: &standardError)
+  Output.error("error: unknown command or option '\(other)'\n\n" + usage)
   exit(2)
-}
-
-struct StandardError: TextOutputStream {
-  mutating func write(_ string: String) {
-    FileHandle.standardError.write(Data(string.utf8))
-  }
 }

@@ -1,0 +1,118 @@
+import DarkModeKit
+import Foundation
+
+/// Picks the best system appearance source available: the environment variables, then the XDG
+/// Desktop Portal, then the terminal, then none.
+///
+/// - If `DM_COLOR_SCHEME` or `DM_CONTRAST` is set, the ``DMEnvironmentAppearanceSource`` answers,
+///   at once.
+/// - Otherwise, in the background: if the portal answers a read within its timeout, the
+///   ``DMPortalAppearanceSource`` follows it from then on; else, if the terminal says what its
+///   background is, the ``DMTerminalAppearanceSource`` answers once; else nothing does, and the
+///   defaults apply.
+///
+/// ``answeringSource`` tells which one answered, once decided.
+///
+/// ```swift
+/// let source = DMAutomaticAppearanceSource()
+/// DarkModeManager.setup(with: DMEnvironmentConfiguration(systemAppearanceSource: source))
+/// print(await source.decision())  // .portal on a desktop, .terminal over SSH, …
+/// ```
+@MainActor
+public final class DMAutomaticAppearanceSource: DMSystemAppearanceSource {
+  /// The kinds of source, in the order they are tried.
+  public enum Kind: String, Sendable, CaseIterable {
+    /// `DM_COLOR_SCHEME` / `DM_CONTRAST`.
+    case environment
+    /// The XDG Desktop Portal over D-Bus.
+    case portal
+    /// The terminal's background.
+    case terminal
+    /// No source answered.
+    case none
+  }
+
+  private let environmentSource: DMEnvironmentAppearanceSource
+  private let portal: DMPortalAppearanceSource
+  private let terminal: DMTerminalAppearanceSource
+  private var active: (any DMSystemAppearanceSource)?
+  private var deciding: Task<Void, Never>?
+  private var waiters: [CheckedContinuation<Kind, Never>] = []
+
+  /// The source that answered; `nil` while the choice is being made or before ``start(reporting:)``.
+  public private(set) var answeringSource: Kind?
+
+  /// Creates the source from the candidates it tries.
+  /// - Parameters:
+  ///   - environment: The variables for the environment source; the process's by default.
+  ///   - portal: The portal source to try.
+  ///   - terminal: The terminal source to try.
+  public init(
+    environment: [String: String] = ProcessInfo.processInfo.environment,
+    portal: DMPortalAppearanceSource = DMPortalAppearanceSource(),
+    terminal: DMTerminalAppearanceSource = DMTerminalAppearanceSource()
+  ) {
+    environmentSource = DMEnvironmentAppearanceSource(environment: environment)
+    self.portal = portal
+    self.terminal = terminal
+  }
+
+  /// Waits until the choice is made.
+  /// - Returns: The source that answered.
+  public func decision() async -> Kind {
+    if let answeringSource { return answeringSource }
+    return await withCheckedContinuation { waiters.append($0) }
+  }
+
+  /// Chooses a source and starts it with `reporter`.
+  /// - Parameter reporter: Where the chosen source reports.
+  public func start(reporting reporter: DMAppearanceReporter) {
+    stop()
+    if environmentSource.traitCollection != nil {
+      use(environmentSource, as: .environment, reporter: reporter)
+      return
+    }
+    deciding = Task { [portal, terminal] in
+      if let current = try? await portal.read() {
+        guard !Task.isCancelled else { return }
+        // Report what was read at once; the portal source re-reads and then follows changes.
+        reporter.report(current)
+        use(portal, as: .portal, reporter: reporter)
+        return
+      }
+      let detection = await withCheckedContinuation { continuation in
+        Thread { continuation.resume(returning: terminal.detect()) }.start()
+      }
+      guard !Task.isCancelled else { return }
+      if let detection {
+        answeringSource = .terminal
+        reporter.report(DMTraitCollection(userInterfaceStyle: detection.style))
+        decided(.terminal)
+      } else {
+        decided(.none)
+      }
+    }
+  }
+
+  /// Stops the chosen source, or the choosing.
+  public func stop() {
+    deciding?.cancel()
+    deciding = nil
+    active?.stop()
+    active = nil
+    answeringSource = nil
+  }
+
+  private func use(_ source: any DMSystemAppearanceSource, as kind: Kind, reporter: DMAppearanceReporter) {
+    active = source
+    source.start(reporting: reporter)
+    decided(kind)
+  }
+
+  private func decided(_ kind: Kind) {
+    answeringSource = kind
+    let waiting = waiters
+    waiters.removeAll()
+    for waiter in waiting { waiter.resume(returning: kind) }
+  }
+}

@@ -1,0 +1,126 @@
+import DarkModeKit
+import Foundation
+
+/// Follows the desktop's appearance setting through the XDG Desktop Portal, over D-Bus.
+///
+/// It reads `color-scheme` and `contrast` in the `org.freedesktop.appearance` namespace of
+/// `org.freedesktop.portal.Settings`, with `ReadOne` (interface version 2 and later) or the older
+/// `Read` (version 1, as on Debian 12), and follows the `SettingChanged` signal. A setting the
+/// portal does not know counts as "no preference".
+///
+/// It never blocks the main actor: all D-Bus work runs in a task of its own, and every call has a
+/// timeout. When the bus or the portal is missing, or the connection drops, it reports the problem
+/// once through `DMDiagnostics`, keeps the last value, and tries again after a delay that doubles
+/// up to ``maximumRetryDelay``; once connected again it reports the current value.
+///
+/// ```swift
+/// DarkModeManager.setup(with: DMEnvironmentConfiguration(
+///   systemAppearanceSource: DMPortalAppearanceSource()))
+/// ```
+@MainActor
+public final class DMPortalAppearanceSource: DMSystemAppearanceSource {
+  /// The bus address; `nil` for the session bus (`DBUS_SESSION_BUS_ADDRESS`).
+  public nonisolated let address: String?
+  /// The limit of connecting and of each call.
+  public nonisolated let timeout: Duration
+  /// The first delay before trying again after a failure.
+  public nonisolated let initialRetryDelay: Duration
+  /// The longest delay between two tries.
+  public nonisolated let maximumRetryDelay: Duration
+
+  private var session: Task<Void, Never>?
+
+  /// Creates a source; nothing connects until it is started.
+  /// - Parameters:
+  ///   - address: A D-Bus address, or `nil` for the session bus.
+  ///   - timeout: The limit of connecting and of each call; 2 seconds by default.
+  ///   - initialRetryDelay: The first delay before trying again after a failure.
+  ///   - maximumRetryDelay: The longest delay between two tries.
+  public nonisolated init(
+    address: String? = nil, timeout: Duration = .seconds(2), initialRetryDelay: Duration = .milliseconds(250),
+    maximumRetryDelay: Duration = .seconds(10)
+  ) {
+    self.address = address
+    self.timeout = timeout
+    self.initialRetryDelay = initialRetryDelay
+    self.maximumRetryDelay = maximumRetryDelay
+  }
+
+  /// Asks the portal once, with the source's timeout.
+  /// - Returns: The collection the desktop's settings give.
+  /// - Throws: `DBusError` when the bus or the portal cannot be reached or answers wrongly.
+  public nonisolated func read() async throws -> DMTraitCollection {
+    let bus = try await DBusConnection.connect(to: address, timeout: timeout)
+    defer { bus.close() }
+    return try await PortalSettings.readAll(on: bus, timeout: timeout).traitCollection
+  }
+
+  /// Connects in the background, reports the current settings and then every change.
+  /// - Parameter reporter: Where the settings go.
+  public func start(reporting reporter: DMAppearanceReporter) {
+    session?.cancel()
+    session = Task.detached { [address, timeout, initialRetryDelay, maximumRetryDelay] in
+      await PortalSession(
+        address: address, timeout: timeout, initialRetryDelay: initialRetryDelay,
+        maximumRetryDelay: maximumRetryDelay, reporter: reporter
+      ).run()
+    }
+  }
+
+  /// Disconnects and stops trying.
+  public func stop() {
+    session?.cancel()
+    session = nil
+  }
+}
+
+/// One started portal source: connect, read, follow, and on failure wait and start over.
+struct PortalSession: Sendable {
+  let address: String?
+  let timeout: Duration
+  let initialRetryDelay: Duration
+  let maximumRetryDelay: Duration
+  let reporter: DMAppearanceReporter
+
+  func run() async {
+    var delay = initialRetryDelay
+    var isFailing = false
+    while !Task.isCancelled {
+      do {
+        try await follow { isFailing = false; delay = initialRetryDelay }
+        if Task.isCancelled { return }
+        throw DBusError.disconnected(reason: "the portal's signals ended")
+      } catch {
+        if Task.isCancelled { return }
+        if !isFailing {
+          isFailing = true
+          DMDiagnostics.report(
+            DMDiagnostic(
+              kind: .systemAppearance,
+              message: "the desktop portal cannot be reached (\(error)); keeping the last appearance and retrying"))
+        }
+        try? await Task.sleep(for: delay)
+        delay = min(delay * 2, maximumRetryDelay)
+      }
+    }
+  }
+
+  /// Connects, subscribes, reports the current values, then each change, until the connection ends.
+  private func follow(connected: () -> Void) async throws {
+    let bus = try await DBusConnection.connect(to: address, timeout: timeout)
+    defer { bus.close() }
+    // Subscribe before reading, so that a change between the two is not lost.
+    let changes = try await bus.signals(matching: PortalSettings.settingChangedRule, timeout: timeout)
+    var values = try await PortalSettings.readAll(on: bus, timeout: timeout)
+    connected()
+    reporter.send(values.traitCollection)
+    for try await signal in changes {
+      guard signal.body.count == 3, signal.body[0].stringValue == PortalSettings.namespace,
+        let key = signal.body[1].stringValue
+      else { continue }
+      if values.update(key: key, value: signal.body[2]) {
+        reporter.send(values.traitCollection)
+      }
+    }
+  }
+}

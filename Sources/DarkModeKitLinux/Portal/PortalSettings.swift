@@ -1,0 +1,84 @@
+import DarkModeKit
+
+/// What the XDG Desktop Portal's `org.freedesktop.appearance` settings mean, and how to read them.
+enum PortalSettings {
+  static let destination = "org.freedesktop.portal.Desktop"
+  static let path = "/org/freedesktop/portal/desktop"
+  static let interface = "org.freedesktop.portal.Settings"
+  static let namespace = "org.freedesktop.appearance"
+  static let colorSchemeKey = "color-scheme"
+  static let contrastKey = "contrast"
+  static let notFoundError = "org.freedesktop.portal.Error.NotFound"
+
+  /// The two settings, as the portal numbers them.
+  struct Values: Equatable, Sendable {
+    /// 0 no preference, 1 prefer dark, 2 prefer light; anything else counts as 0.
+    var colorScheme: Int64 = 0
+    /// 0 normal, 1 higher contrast; anything else counts as 0.
+    var contrast: Int64 = 0
+
+    var traitCollection: DMTraitCollection {
+      var traits = DMTraitCollection()
+      switch colorScheme {
+      case 1: traits.userInterfaceStyle = .dark
+      case 2: traits.userInterfaceStyle = .light
+      default: traits.userInterfaceStyle = .unspecified
+      }
+      traits.accessibilityContrast = contrast == 1 ? .high : .normal
+      return traits
+    }
+
+    /// Takes a setting's new value; returns whether it was one of ours.
+    mutating func update(key: String, value: DBusValue) -> Bool {
+      let number = value.unwrappingVariants.integerValue ?? 0
+      switch key {
+      case colorSchemeKey: colorScheme = number
+      case contrastKey: contrast = number
+      default: return false
+      }
+      return true
+    }
+  }
+
+  /// The interface version: 2 and later have `ReadOne`; 1 only the deprecated `Read`.
+  static func version(on bus: DBusConnection, timeout: Duration) async throws -> Int64 {
+    do {
+      let value = try await bus.property(
+        "version", interface: interface, destination: destination, path: path, timeout: timeout)
+      return value.integerValue ?? 1
+    } catch let error as DBusError where error.remoteName != nil {
+      // A portal too old to have the property is version 1.
+      return 1
+    }
+  }
+
+  /// Reads one setting; a setting the portal does not know is 0, "no preference".
+  static func read(_ key: String, version: Int64, on bus: DBusConnection, timeout: Duration) async throws
+    -> Int64
+  {
+    do {
+      let reply = try await bus.call(
+        destination: destination, path: path, interface: interface, member: version >= 2 ? "ReadOne" : "Read",
+        arguments: [.string(namespace), .string(key)], timeout: timeout)
+      // `Read` wraps the value in one more variant than `ReadOne`; unwrapping all of them reads both.
+      return reply.first?.unwrappingVariants.integerValue ?? 0
+    } catch let error as DBusError where error.remoteName == notFoundError {
+      return 0
+    }
+  }
+
+  /// Both settings.
+  static func readAll(on bus: DBusConnection, timeout: Duration) async throws -> Values {
+    let version = try await version(on: bus, timeout: timeout)
+    return Values(
+      colorScheme: try await read(colorSchemeKey, version: version, on: bus, timeout: timeout),
+      contrast: try await read(contrastKey, version: version, on: bus, timeout: timeout))
+  }
+
+  /// The rule for `SettingChanged` signals of the appearance namespace.
+  static var settingChangedRule: DBusMatchRule {
+    DBusMatchRule(
+      interface: interface, member: "SettingChanged", path: path,
+      arguments: [0: namespace])
+  }
+}
