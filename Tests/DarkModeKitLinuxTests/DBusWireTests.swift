@@ -37,7 +37,9 @@ private func dbusError(_ body: () throws -> Void) -> DBusError? {
 /// specification (fixed header, `a(yv)` fields each 8-aligned, header padded to 8, then the body).
 private func handWrittenCall(bigEndian: Bool) -> [UInt8] {
   func u32(_ value: UInt32) -> [UInt8] {
-    let bytes = [UInt8(value >> 24), UInt8(value >> 16 & 0xFF), UInt8(value >> 8 & 0xFF), UInt8(value & 0xFF)]
+    let bytes = [
+      UInt8(value >> 24), UInt8(value >> 16 & 0xFF), UInt8(value >> 8 & 0xFF), UInt8(value & 0xFF),
+    ]
     return bigEndian ? bytes : bytes.reversed()
   }
   var bytes: [UInt8] = [bigEndian ? 0x42 : 0x6C, 1, 0, 1]  // 'B' or 'l', METHOD_CALL, flags, version
@@ -121,7 +123,8 @@ private func richMessage() throws -> [UInt8] {
   }
 
   @Test func encoderProducesTheHandWrittenLittleEndianBytes() throws {
-    let message = DBusMessage(type: .methodCall, serial: 7, path: "/a", member: "M", body: [.uint32(0x0102_0304)])
+    let message = DBusMessage(
+      type: .methodCall, serial: 7, path: "/a", member: "M", body: [.uint32(0x0102_0304)])
     #expect(try message.encoded() == handWrittenCall(bigEndian: false))
   }
 
@@ -152,7 +155,9 @@ private func richMessage() throws -> [UInt8] {
     #expect(try decode("at", array, bigEndian: true) == .array(element: .uint64, [.uint64(1), .uint64(2)]))
     // "a{yy}": length 10 (entry at 8, pad to 16, entry at 16 … wait: entries are 2 bytes each).
     let dict: [UInt8] = [10, 0, 0, 0, 0, 0, 0, 0, 1, 2, 0, 0, 0, 0, 0, 0, 3, 4]
-    #expect(try decode("a{yy}", dict) == .dictionary(key: .byte, value: .byte, [(.byte(1), .byte(2)), (.byte(3), .byte(4))]))
+    #expect(
+      try decode("a{yy}", dict)
+        == .dictionary(key: .byte, value: .byte, [(.byte(1), .byte(2)), (.byte(3), .byte(4))]))
   }
 
   // MARK: Alignment and padding
@@ -215,17 +220,23 @@ private func richMessage() throws -> [UInt8] {
 
   @Test func hugeStringLengthIsRejectedBeforeAllocating() {
     let error = dbusError { _ = try decode("s", [0xF0, 0xFF, 0xFF, 0xFF, 0x61, 0]) }
-    #expect(error == .malformedMessage(offset: 0, reason: "string length 4294967280 is more than the 2 bytes that remain"))
+    #expect(
+      error
+        == .malformedMessage(
+          offset: 0, reason: "string length 4294967280 is more than the 2 bytes that remain"))
   }
 
   @Test func arrayLengthOverTheSpecLimitIsRejected() {
     let error = dbusError { _ = try decode("ay", [0x01, 0x00, 0x00, 0x04, 1]) }  // 64 MiB + 1
-    #expect(error == .malformedMessage(offset: 0, reason: "array length 67108865 is over the limit of 67108864 bytes"))
+    #expect(
+      error
+        == .malformedMessage(offset: 0, reason: "array length 67108865 is over the limit of 67108864 bytes"))
   }
 
   @Test func arrayLengthBeyondTheInputIsRejected() {
     let error = dbusError { _ = try decode("ay", [100, 0, 0, 0, 1, 2]) }
-    #expect(error == .malformedMessage(offset: 0, reason: "array length 100 is more than the 2 bytes that remain"))
+    #expect(
+      error == .malformedMessage(offset: 0, reason: "array length 100 is more than the 2 bytes that remain"))
   }
 
   @Test func arrayElementsMustEndExactlyAtTheArrayLength() {
@@ -236,14 +247,19 @@ private func richMessage() throws -> [UInt8] {
   @Test func messageLengthsOverTheSpecLimitAreRejected() {
     var header = handWrittenCall(bigEndian: false)
     header[4...7] = [0x01, 0x00, 0x00, 0x08]  // body length 128 MiB + 1
-    #expect(dbusError { _ = try DBusMessage.frameLength(header) }
-      == .malformedMessage(offset: 4, reason: "body length 134217729 is over the limit of 134217728 bytes"))
+    #expect(
+      dbusError { _ = try DBusMessage.frameLength(header) }
+        == .malformedMessage(offset: 4, reason: "body length 134217729 is over the limit of 134217728 bytes"))
     header[4...7] = [0, 0, 0, 0x08]
-    #expect(dbusError { _ = try DBusMessage.frameLength(header) }
-      == .malformedMessage(offset: 4, reason: "message length 134217784 is over the limit of 134217728 bytes"))
+    #expect(
+      dbusError { _ = try DBusMessage.frameLength(header) }
+        == .malformedMessage(
+          offset: 4, reason: "message length 134217784 is over the limit of 134217728 bytes"))
     header = handWrittenCall(bigEndian: false)
     header[12...15] = [0xFF, 0xFF, 0xFF, 0xFF]
-    #expect(dbusError { _ = try DBusMessage.frameLength(header) }?.description.contains("header field array length 4294967295") == true)
+    #expect(
+      dbusError { _ = try DBusMessage.frameLength(header) }?.description.contains(
+        "header field array length 4294967295") == true)
   }
 
   @Test func frameLengthNeedsSixteenBytes() throws {
@@ -263,35 +279,51 @@ private func richMessage() throws -> [UInt8] {
   }
 
   @Test func stringsNeedATerminatingNulAndNoInteriorNul() {
-    #expect(dbusError { _ = try decode("s", [2, 0, 0, 0, 0x61, 0x62, 0x63]) }
-      == .malformedMessage(offset: 6, reason: "string is not terminated by a NUL byte"))
-    #expect(dbusError { _ = try decode("s", [2, 0, 0, 0, 0x61, 0, 0]) }
-      == .malformedMessage(offset: 5, reason: "string contains a NUL character"))
-    #expect(dbusError { _ = try decode("g", [1, 0x79, 0x79]) }
-      == .malformedMessage(offset: 2, reason: "signature is not terminated by a NUL byte"))
-    #expect(dbusError { var encoder = DBusEncoder(); try encoder.encode(.string("a\u{0}b")) }
-      == .invalidValue("string contains a NUL character"))
+    #expect(
+      dbusError { _ = try decode("s", [2, 0, 0, 0, 0x61, 0x62, 0x63]) }
+        == .malformedMessage(offset: 6, reason: "string is not terminated by a NUL byte"))
+    #expect(
+      dbusError { _ = try decode("s", [2, 0, 0, 0, 0x61, 0, 0]) }
+        == .malformedMessage(offset: 5, reason: "string contains a NUL character"))
+    #expect(
+      dbusError { _ = try decode("g", [1, 0x79, 0x79]) }
+        == .malformedMessage(offset: 2, reason: "signature is not terminated by a NUL byte"))
+    #expect(
+      dbusError {
+        var encoder = DBusEncoder(); try encoder.encode(.string("a\u{0}b"))
+      }
+        == .invalidValue("string contains a NUL character"))
   }
 
   @Test func booleansMustBeZeroOrOne() {
-    #expect(dbusError { _ = try decode("b", [2, 0, 0, 0]) }
-      == .malformedMessage(offset: 0, reason: "boolean is 2, not 0 or 1"))
+    #expect(
+      dbusError { _ = try decode("b", [2, 0, 0, 0]) }
+        == .malformedMessage(offset: 0, reason: "boolean is 2, not 0 or 1"))
     #expect(dbusError { _ = try decode("b", [1, 0, 0, 0], bigEndian: true) } != nil)
   }
 
   @Test func objectPathsAreValidated() {
-    #expect(dbusError { _ = try decode("o", [3, 0, 0, 0, 0x2F, 0x61, 0x2F, 0]) }
-      == .malformedMessage(offset: 0, reason: "object path '/a/' ends with '/'"))
-    #expect(dbusError { var encoder = DBusEncoder(); try encoder.encode(.objectPath("a//b")) }
-      == .invalidValue("object path 'a//b' does not start with '/'"))
-    #expect(dbusError { var encoder = DBusEncoder(); try encoder.encode(.objectPath("/a//b")) }
-      == .invalidValue("object path '/a//b' has an empty element"))
+    #expect(
+      dbusError { _ = try decode("o", [3, 0, 0, 0, 0x2F, 0x61, 0x2F, 0]) }
+        == .malformedMessage(offset: 0, reason: "object path '/a/' ends with '/'"))
+    #expect(
+      dbusError {
+        var encoder = DBusEncoder(); try encoder.encode(.objectPath("a//b"))
+      }
+        == .invalidValue("object path 'a//b' does not start with '/'"))
+    #expect(
+      dbusError {
+        var encoder = DBusEncoder(); try encoder.encode(.objectPath("/a//b"))
+      }
+        == .invalidValue("object path '/a//b' has an empty element"))
   }
 
   @Test func variantMustHoldOneCompleteType() {
-    #expect(dbusError { _ = try decode("v", [2, 0x79, 0x79, 0, 1, 2]) }
-      == .malformedMessage(offset: 0, reason: "variant signature 'yy' must hold exactly one complete type"))
-    #expect(dbusError { _ = try decode("v", [0, 0]) }?.description.contains("exactly one complete type") == true)
+    #expect(
+      dbusError { _ = try decode("v", [2, 0x79, 0x79, 0, 1, 2]) }
+        == .malformedMessage(offset: 0, reason: "variant signature 'yy' must hold exactly one complete type"))
+    #expect(
+      dbusError { _ = try decode("v", [0, 0]) }?.description.contains("exactly one complete type") == true)
   }
 
   @Test func arrayElementsMustMatchTheElementType() {
@@ -303,9 +335,16 @@ private func richMessage() throws -> [UInt8] {
   }
 
   @Test func emptyStructsAndLooseDictEntriesCannotBeSent() {
-    #expect(dbusError { var encoder = DBusEncoder(); try encoder.encode([.struct([])]) } != nil)
-    #expect(dbusError { var encoder = DBusEncoder(); try encoder.encode([.dictEntry("a", "b")]) }
-      == .invalidSignature("{ss}", reason: "dictionary entry at offset 0 is not the element type of an array"))
+    #expect(
+      dbusError {
+        var encoder = DBusEncoder(); try encoder.encode([.struct([])])
+      } != nil)
+    #expect(
+      dbusError {
+        var encoder = DBusEncoder(); try encoder.encode([.dictEntry("a", "b")])
+      }
+        == .invalidSignature(
+          "{ss}", reason: "dictionary entry at offset 0 is not the element type of an array"))
   }
 
   // MARK: Signatures
@@ -330,35 +369,41 @@ private func richMessage() throws -> [UInt8] {
 
   @Test func signaturesParseToTypes() throws {
     let signature = try DBusSignature("sa{sv}(iad)hv")
-    #expect(signature.types == [
-      .string, .array(.dictEntry(key: .string, value: .variant)), .struct([.int32, .array(.double)]),
-      .unixFD, .variant,
-    ])
+    #expect(
+      signature.types == [
+        .string, .array(.dictEntry(key: .string, value: .variant)), .struct([.int32, .array(.double)]),
+        .unixFD, .variant,
+      ])
     #expect(try DBusSignature(types: signature.types) == signature)
     #expect(try DBusSignature("").types.isEmpty)
   }
 
   @Test func signatureLengthIsLimitedTo255() throws {
     _ = try DBusSignature(String(repeating: "y", count: 255))
-    #expect(dbusError { _ = try DBusSignature(String(repeating: "y", count: 256)) }
-      == .invalidSignature(String(repeating: "y", count: 256), reason: "it is 256 bytes long, the limit is 255"))
+    #expect(
+      dbusError { _ = try DBusSignature(String(repeating: "y", count: 256)) }
+        == .invalidSignature(
+          String(repeating: "y", count: 256), reason: "it is 256 bytes long, the limit is 255"))
   }
 
   @Test func nestingDepthLimitsFollowTheSpecification() throws {
     _ = try DBusSignature(String(repeating: "a", count: 32) + "y")
-    #expect(dbusError { _ = try DBusSignature(String(repeating: "a", count: 33) + "y") }?.description
-      .contains("more than 32 nested arrays at offset 32") == true)
+    #expect(
+      dbusError { _ = try DBusSignature(String(repeating: "a", count: 33) + "y") }?.description
+        .contains("more than 32 nested arrays at offset 32") == true)
     _ = try DBusSignature(String(repeating: "(", count: 32) + "y" + String(repeating: ")", count: 32))
-    #expect(dbusError {
-      _ = try DBusSignature(String(repeating: "(", count: 33) + "y" + String(repeating: ")", count: 33))
-    }?.description.contains("more than 32 nested structs at offset 32") == true)
+    #expect(
+      dbusError {
+        _ = try DBusSignature(String(repeating: "(", count: 33) + "y" + String(repeating: ")", count: 33))
+      }?.description.contains("more than 32 nested structs at offset 32") == true)
     // 32 arrays around 32 structs is 64 in total, which is allowed; dict entries count as structs.
     _ = try DBusSignature(String(repeating: "a(", count: 32) + "y" + String(repeating: ")", count: 32))
     _ = try DBusSignature(String(repeating: "a{y", count: 32) + "y" + String(repeating: "}", count: 32))
     _ = try DBusSignature(String(repeating: "(", count: 31) + "a{yy}" + String(repeating: ")", count: 31))
-    #expect(dbusError {
-      _ = try DBusSignature(String(repeating: "(", count: 32) + "a{yy}" + String(repeating: ")", count: 32))
-    }?.description.contains("more than 32 nested structs at offset 33") == true)
+    #expect(
+      dbusError {
+        _ = try DBusSignature(String(repeating: "(", count: 32) + "a{yy}" + String(repeating: ")", count: 32))
+      }?.description.contains("more than 32 nested structs at offset 33") == true)
   }
 
   @Test func variantNestingCountsTowardsTheTotalDepth() throws {
@@ -366,15 +411,19 @@ private func richMessage() throws -> [UInt8] {
     for _ in 0..<64 { value = .variant(value) }
     #expect(try roundTrip([value]) == [value])
     let tooDeep = DBusValue.variant(value)
-    #expect(dbusError { var encoder = DBusEncoder(); try encoder.encode([tooDeep]) }
-      == .invalidValue("values nest more than 64 containers deep"))
+    #expect(
+      dbusError {
+        var encoder = DBusEncoder(); try encoder.encode([tooDeep])
+      }
+        == .invalidValue("values nest more than 64 containers deep"))
     // The same depth, hand-built, is refused by the decoder: 65 variants of "v", then "y".
     var bytes: [UInt8] = []
     for _ in 0..<65 { bytes += [1, 0x76, 0] }
     bytes += [1, 0x79, 0, 7]
     var decoder = DBusDecoder(bytes: bytes, bigEndian: false)
-    #expect(dbusError { _ = try decoder.decode(.variant) }
-      == .malformedMessage(offset: 192, reason: "values nest more than 64 containers deep"))
+    #expect(
+      dbusError { _ = try decoder.decode(.variant) }
+        == .malformedMessage(offset: 192, reason: "values nest more than 64 containers deep"))
   }
 
   // MARK: Headers
@@ -382,70 +431,87 @@ private func richMessage() throws -> [UInt8] {
   @Test func headerProblemsAreNamed() throws {
     var bytes = handWrittenCall(bigEndian: false)
     bytes[0] = 0x58
-    #expect(dbusError { _ = try DBusMessage(decoding: bytes) }
-      == .malformedMessage(offset: 0, reason: "byte-order mark is 88, not 'l' or 'B'"))
+    #expect(
+      dbusError { _ = try DBusMessage(decoding: bytes) }
+        == .malformedMessage(offset: 0, reason: "byte-order mark is 88, not 'l' or 'B'"))
     bytes = handWrittenCall(bigEndian: false)
     bytes[1] = 9
-    #expect(dbusError { _ = try DBusMessage(decoding: bytes) }
-      == .malformedMessage(offset: 1, reason: "unknown message type 9"))
+    #expect(
+      dbusError { _ = try DBusMessage(decoding: bytes) }
+        == .malformedMessage(offset: 1, reason: "unknown message type 9"))
     bytes = handWrittenCall(bigEndian: false)
     bytes[3] = 2
-    #expect(dbusError { _ = try DBusMessage(decoding: bytes) }
-      == .malformedMessage(offset: 3, reason: "protocol version is 2, not 1"))
+    #expect(
+      dbusError { _ = try DBusMessage(decoding: bytes) }
+        == .malformedMessage(offset: 3, reason: "protocol version is 2, not 1"))
     bytes = handWrittenCall(bigEndian: false)
     bytes[8] = 0
-    #expect(dbusError { _ = try DBusMessage(decoding: bytes) }
-      == .malformedMessage(offset: 8, reason: "message serial is 0"))
+    #expect(
+      dbusError { _ = try DBusMessage(decoding: bytes) }
+        == .malformedMessage(offset: 8, reason: "message serial is 0"))
     bytes = handWrittenCall(bigEndian: false)
     bytes[34] = 0x6F  // MEMBER declared as an object path
-    #expect(dbusError { _ = try DBusMessage(decoding: bytes) }
-      == .malformedMessage(offset: 36, reason: "object path 'M' does not start with '/'"))
+    #expect(
+      dbusError { _ = try DBusMessage(decoding: bytes) }
+        == .malformedMessage(offset: 36, reason: "object path 'M' does not start with '/'"))
     bytes = handWrittenCall(bigEndian: false)
     bytes[50] = 0x75  // SIGNATURE declared as a uint32 ("u"), whose bytes follow
     #expect(dbusError { _ = try DBusMessage(decoding: bytes) } != nil)
     bytes = handWrittenCall(bigEndian: false)
     bytes[32] = 1  // MEMBER field relabelled as a second PATH
-    #expect(dbusError { _ = try DBusMessage(decoding: bytes) }
-      == .malformedMessage(offset: 16, reason: "header field PATH appears more than once"))
+    #expect(
+      dbusError { _ = try DBusMessage(decoding: bytes) }
+        == .malformedMessage(offset: 16, reason: "header field PATH appears more than once"))
     bytes = handWrittenCall(bigEndian: false)
     bytes[32] = 2  // MEMBER relabelled INTERFACE: the call has no member now, and "M" is no interface
-    #expect(dbusError { _ = try DBusMessage(decoding: bytes) }
-      == .malformedMessage(offset: 16, reason: "interface name 'M' needs at least two elements"))
+    #expect(
+      dbusError { _ = try DBusMessage(decoding: bytes) }
+        == .malformedMessage(offset: 16, reason: "interface name 'M' needs at least two elements"))
     bytes = handWrittenCall(bigEndian: false)
     bytes[32] = 200  // unknown fields are ignored, but then MEMBER is missing
-    #expect(dbusError { _ = try DBusMessage(decoding: bytes) }
-      == .malformedMessage(offset: 16, reason: "a methodCall message needs the MEMBER header field"))
+    #expect(
+      dbusError { _ = try DBusMessage(decoding: bytes) }
+        == .malformedMessage(offset: 16, reason: "a methodCall message needs the MEMBER header field"))
   }
 
   @Test func bodyMustMatchItsLengthAndSignature() throws {
     var bytes = handWrittenCall(bigEndian: false)
     bytes[4] = 8  // announce a longer body than the signature uses
     bytes += [0, 0, 0, 0]
-    #expect(dbusError { _ = try DBusMessage(decoding: bytes) }
-      == .malformedMessage(offset: 60, reason: "4 bytes remain after the body 'u'"))
+    #expect(
+      dbusError { _ = try DBusMessage(decoding: bytes) }
+        == .malformedMessage(offset: 60, reason: "4 bytes remain after the body 'u'"))
     bytes = handWrittenCall(bigEndian: false)
-    #expect(dbusError { _ = try DBusMessage(decoding: bytes + [0]) }
-      == .malformedMessage(offset: 60, reason: "the header announces 60 bytes but 61 were given"))
+    #expect(
+      dbusError { _ = try DBusMessage(decoding: bytes + [0]) }
+        == .malformedMessage(offset: 60, reason: "the header announces 60 bytes but 61 were given"))
   }
 
   @Test func messagesToSendAreChecked() {
     let noPath = DBusMessage(type: .methodCall, serial: 1, member: "M")
-    #expect(dbusError { _ = try noPath.encoded() }
-      == .invalidValue("a methodCall message needs the PATH header field"))
+    #expect(
+      dbusError { _ = try noPath.encoded() }
+        == .invalidValue("a methodCall message needs the PATH header field"))
     let badMember = DBusMessage(type: .methodCall, serial: 1, path: "/", member: "1x")
-    #expect(dbusError { _ = try badMember.encoded() } == .invalidValue("member name '1x' must be [A-Za-z_][A-Za-z0-9_]*"))
-    let badDestination = DBusMessage(type: .methodCall, serial: 1, path: "/", member: "M", destination: "nodots")
-    #expect(dbusError { _ = try badDestination.encoded() } == .invalidValue("bus name 'nodots' needs at least two elements"))
+    #expect(
+      dbusError { _ = try badMember.encoded() }
+        == .invalidValue("member name '1x' must be [A-Za-z_][A-Za-z0-9_]*"))
+    let badDestination = DBusMessage(
+      type: .methodCall, serial: 1, path: "/", member: "M", destination: "nodots")
+    #expect(
+      dbusError { _ = try badDestination.encoded() }
+        == .invalidValue("bus name 'nodots' needs at least two elements"))
   }
 
   // MARK: Addresses and rules
 
   @Test func addressesAreParsedWithEscapes() throws {
     let addresses = try DBusAddress.parseList("unix:path=/tmp/a%20b%2cc,guid=01ab;;unix:abstract=/x")
-    #expect(addresses == [
-      DBusAddress(transport: "unix", parameters: ["path": "/tmp/a b,c", "guid": "01ab"]),
-      DBusAddress(transport: "unix", parameters: ["abstract": "/x"]),
-    ])
+    #expect(
+      addresses == [
+        DBusAddress(transport: "unix", parameters: ["path": "/tmp/a b,c", "guid": "01ab"]),
+        DBusAddress(transport: "unix", parameters: ["abstract": "/x"]),
+      ])
     #expect(DBusAddress.escape("/tmp/a b") == "/tmp/a%20b")
   }
 
@@ -454,21 +520,28 @@ private func richMessage() throws -> [UInt8] {
     ("path=/x", "invalid D-Bus address 'path=/x': it has no 'transport:' prefix"),
     ("unix:path", "invalid D-Bus address 'unix:path': parameter 'path' is not key=value"),
     ("unix:path=/a,path=/b", "invalid D-Bus address 'unix:path=/a,path=/b': parameter 'path' appears twice"),
-    ("unix:path=/a%2", "invalid D-Bus address 'unix:path=/a%2': '%' in '/a%2' is not followed by two hex digits"),
+    (
+      "unix:path=/a%2",
+      "invalid D-Bus address 'unix:path=/a%2': '%' in '/a%2' is not followed by two hex digits"
+    ),
   ])
   func badAddressesAreRejected(address: String, message: String) {
     #expect(dbusError { _ = try DBusAddress.parseList(address) }?.description == message)
   }
 
   @Test func matchRulesQuoteTheirValues() {
-    let rule = DBusMatchRule(interface: "org.freedesktop.portal.Settings", member: "SettingChanged", arguments: [0: "it's"])
-    #expect(rule.description
-      == "type='signal',interface='org.freedesktop.portal.Settings',member='SettingChanged',arg0='it'\\''s'")
+    let rule = DBusMatchRule(
+      interface: "org.freedesktop.portal.Settings", member: "SettingChanged", arguments: [0: "it's"])
+    #expect(
+      rule.description
+        == "type='signal',interface='org.freedesktop.portal.Settings',member='SettingChanged',arg0='it'\\''s'"
+    )
   }
 
   @Test func matchRulesFilterSignalsLocally() {
     let rule = DBusMatchRule(sender: ":1.5", interface: "a.b", member: "C", arguments: [1: "x"])
-    var signal = DBusMessage(type: .signal, path: "/", interface: "a.b", member: "C", sender: ":1.5", body: ["w", "x"])
+    var signal = DBusMessage(
+      type: .signal, path: "/", interface: "a.b", member: "C", sender: ":1.5", body: ["w", "x"])
     #expect(rule.matches(signal))
     signal.sender = ":1.6"
     #expect(!rule.matches(signal))
@@ -482,8 +555,9 @@ private func richMessage() throws -> [UInt8] {
   @Test func valueAccessorsUnwrapPortalReplies() {
     let read = DBusValue.variant(.variant(.uint32(1)))
     #expect(read.unwrappingVariants.integerValue == 1)
-    #expect(DBusValue.dictionary(key: .string, value: .variant, [("a", .variant(true))]).dictionaryValue
-      == ["a": .variant(true)])
+    #expect(
+      DBusValue.dictionary(key: .string, value: .variant, [("a", .variant(true))]).dictionaryValue
+        == ["a": .variant(true)])
     #expect(DBusValue.string("s").stringValue == "s")
     #expect(DBusValue.uint64(.max).integerValue == nil)
   }

@@ -57,9 +57,12 @@ public final class DBusConnection: Sendable {
 
   /// Connects to a bus; see ``init(address:timeout:)``.
   ///
-  /// - Parameter repliesToMethodCalls: Whether calls addressed to this connection get an
-  ///   `UnknownMethod` error reply (`Peer.Ping` a return). Tests turn it off to build a peer that
-  ///   never answers.
+  /// - Parameters:
+  ///   - address: A D-Bus address; several may be separated by `;`.
+  ///   - timeout: The limit for connecting, authenticating and `Hello` together.
+  ///   - repliesToMethodCalls: Whether calls addressed to this connection get an `UnknownMethod`
+  ///     error reply (`Peer.Ping` a return). Tests turn it off to build a peer that never answers.
+  /// - Throws: A ``DBusError``, as ``init(address:timeout:)`` does.
   package init(address: String, timeout: Duration, repliesToMethodCalls: Bool) throws {
     let deadline = ContinuousClock.now.advanced(by: timeout)
     let entries = try DBusAddress.parseList(address)
@@ -250,20 +253,20 @@ public final class DBusConnection: Sendable {
   ///   - rule: The signals to receive.
   ///   - timeout: How long to wait for `AddMatch`.
   /// - Returns: A stream of signal messages.
-  /// - Throws: As ``addMatch(_:timeout:)`` does.
+  /// - Throws: As ``addMatch(_:timeout:)`` does, and ``DBusError/disconnected(reason:)`` when the
+  ///   connection is already closed.
   public func signals(
     matching rule: DBusMatchRule, timeout: Duration = DBusConnection.defaultTimeout
   ) async throws -> AsyncThrowingStream<DBusMessage, any Error> {
     try rule.validate()
     let (stream, continuation) = AsyncThrowingStream.makeStream(
       of: DBusMessage.self, throwing: (any Error).self, bufferingPolicy: .bufferingNewest(256))
-    let id = core.subscribe(rule) { event in
+    let id = try core.subscribe(rule) { event in
       switch event {
       case .signal(let message): continuation.yield(message)
       case .ended(let error): continuation.finish(throwing: error)
       }
     }
-    guard let id else { return stream }
     let core = core
     let matchAdded = Locked(false)
     continuation.onTermination = { _ in

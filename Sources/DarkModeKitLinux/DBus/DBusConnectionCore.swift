@@ -202,10 +202,11 @@ final class DBusConnectionCore: Sendable {
 
   // MARK: Signals
 
-  /// Registers a signal handler; it gets `.ended` at once when the connection is already closed.
+  /// Registers a signal handler.
   ///
-  /// - Returns: An identifier for ``unsubscribe(_:)``, or `nil` when closed.
-  func subscribe(_ rule: DBusMatchRule, handler: @escaping SignalHandler) -> UInt64? {
+  /// - Returns: An identifier for ``unsubscribe(_:)``.
+  /// - Throws: ``DBusError/disconnected(reason:)`` (or why it ended) when the connection is closed.
+  func subscribe(_ rule: DBusMatchRule, handler: @escaping SignalHandler) throws -> UInt64 {
     let result: Result<UInt64, DBusError> = state.withLock { state in
       if state.isClosed { return .failure(state.closedError) }
       let id = state.nextSubscriberID
@@ -213,12 +214,7 @@ final class DBusConnectionCore: Sendable {
       state.subscribers[id] = Subscriber(rule: rule, handler: handler)
       return .success(id)
     }
-    switch result {
-    case .success(let id): return id
-    case .failure(let error):
-      handler(.ended(state.withLock { $0.endError } == nil ? nil : error))
-      return nil
-    }
+    return try result.get()
   }
 
   /// Removes a signal handler; it gets no further events.
