@@ -307,3 +307,110 @@ struct DBusConnectionTests {
     #expect(start.duration(to: .now) < .seconds(3))
   }
 }
+
+/// What a broken or hostile server does to the client: errors, never a crash or a hang.
+@Suite struct DBusHostileServerTests {
+  private func getID(_ connection: DBusConnection) async throws -> [DBusValue] {
+    try await connection.call(
+      destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus",
+      interface: "org.freedesktop.DBus", member: "GetId", timeout: .seconds(5))
+  }
+
+  @Test func rejectedAuthenticationIsReported() async throws {
+    let bus = try FakeBus { peer in
+      _ = try peer.readLine()
+      peer.write("REJECTED EXTERNAL DBUS_COOKIE_SHA1\r\n")
+      _ = try? peer.readLine()
+    }
+    defer { bus.close() }
+    await #expect(
+      throws: DBusError.authenticationFailed(
+        reason: "the bus rejected EXTERNAL for uid \(getuid()); it offers: EXTERNAL DBUS_COOKIE_SHA1")
+    ) {
+      _ = try await DBusConnection.connect(to: bus.address)
+    }
+  }
+
+  @Test func anOverlongAuthenticationLineIsRefused() async throws {
+    let bus = try FakeBus { peer in
+      _ = try peer.readLine()
+      peer.write([UInt8](repeating: UInt8(ascii: "O"), count: 20_000))
+      _ = try? peer.readLine()
+    }
+    defer { bus.close() }
+    await #expect(
+      throws: DBusError.authenticationFailed(reason: "the server's line is longer than 16384 bytes")
+    ) {
+      _ = try await DBusConnection.connect(to: bus.address)
+    }
+  }
+
+  @Test func aMalformedReplyClosesTheConnectionWithItsOffset() async throws {
+    let bus = try FakeBus { peer in
+      try peer.acceptClient()
+      let call = try peer.readMessage()
+      var bytes = try peer.reply(to: call, body: [.bool(true)])
+      bytes[bytes.count - 4] = 2
+      peer.write(bytes)
+      _ = try? peer.readBytes(1)
+    }
+    defer { bus.close() }
+    let connection = try await DBusConnection.connect(to: bus.address)
+    #expect(connection.uniqueName == ":1.1")
+    let error = await #expect(throws: DBusError.self) { try await getID(connection) }
+    guard case .malformedMessage(let offset, let reason) = error else {
+      Issue.record("expected a malformed-message error, got \(String(describing: error))")
+      return
+    }
+    #expect(reason == "boolean is 2, not 0 or 1")
+    #expect(offset > 16)
+    #expect(!connection.isConnected)
+  }
+
+  @Test func messagesOfUnknownTypeAreIgnored() async throws {
+    let bus = try FakeBus { peer in
+      try peer.acceptClient()
+      let call = try peer.readMessage()
+      var unknown = try peer.reply(to: call, body: ["ignored"])
+      unknown[1] = 9
+      peer.write(unknown)
+      peer.write(try peer.reply(to: call, body: ["0123"]))
+      _ = try? peer.readBytes(1)
+    }
+    defer { bus.close() }
+    let connection = try await DBusConnection.connect(to: bus.address)
+    #expect(try await getID(connection) == ["0123"])
+  }
+
+  @Test func aConnectionDroppedMidMessageFailsThePendingCall() async throws {
+    let bus = try FakeBus { peer in
+      try peer.acceptClient()
+      let call = try peer.readMessage()
+      let reply = try peer.reply(to: call, body: ["0123"])
+      peer.write(Array(reply.prefix(20)))
+    }
+    defer { bus.close() }
+    let connection = try await DBusConnection.connect(to: bus.address)
+    await #expect(throws: DBusError.disconnected(reason: "the bus closed the connection")) {
+      try await getID(connection)
+    }
+  }
+
+  @Test func anAbsurdLengthFromTheServerIsRefusedBeforeReading() async throws {
+    let bus = try FakeBus { peer in
+      try peer.acceptClient()
+      _ = try peer.readMessage()
+      // A header announcing a 4 GiB body.
+      peer.write([0x6C, 2, 0, 1, 0xFF, 0xFF, 0xFF, 0xFF, 1, 0, 0, 0, 0, 0, 0, 0])
+      _ = try? peer.readBytes(1)
+    }
+    defer { bus.close() }
+    let connection = try await DBusConnection.connect(to: bus.address)
+    await #expect(
+      throws: DBusError.malformedMessage(
+        offset: 4, reason: "body length 4294967295 is over the limit of 134217728 bytes")
+    ) {
+      try await getID(connection)
+    }
+  }
+}

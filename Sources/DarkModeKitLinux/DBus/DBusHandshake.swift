@@ -37,7 +37,8 @@ struct DBusHandshake {
     }
     if reply.hasPrefix("REJECTED") {
       throw DBusError.authenticationFailed(
-        reason: "the bus rejected EXTERNAL for uid \(uid); it offers: \(reply.dropFirst(8))")
+        reason: "the bus rejected EXTERNAL for uid \(uid); it offers: "
+          + reply.dropFirst(8).drop(while: { $0 == " " }))
     }
     throw DBusError.authenticationFailed(reason: "unexpected reply '\(reply.prefix(200))' to AUTH")
   }
