@@ -455,8 +455,15 @@ private func richMessage() throws -> [UInt8] {
       dbusError { _ = try DBusMessage(decoding: bytes) }
         == .malformedMessage(offset: 36, reason: "object path 'M' does not start with '/'"))
     bytes = handWrittenCall(bigEndian: false)
-    bytes[50] = 0x75  // SIGNATURE declared as a uint32 ("u"), whose bytes follow
-    #expect(dbusError { _ = try DBusMessage(decoding: bytes) } != nil)
+    bytes[50] = 0x75  // SIGNATURE declared as a uint32 ("u"), which runs past the field array
+    #expect(
+      dbusError { _ = try DBusMessage(decoding: bytes) }
+        == .malformedMessage(offset: 12, reason: "the last array element runs past the array length 39"))
+    bytes = handWrittenCall(bigEndian: false)
+    bytes[18] = 0x73  // PATH declared as a string
+    #expect(
+      dbusError { _ = try DBusMessage(decoding: bytes) }
+        == .malformedMessage(offset: 16, reason: "header field PATH has type 's', expected 'o'"))
     bytes = handWrittenCall(bigEndian: false)
     bytes[32] = 1  // MEMBER field relabelled as a second PATH
     #expect(
