@@ -203,23 +203,19 @@ enum DBusSocket {
 
   /// Appends whatever is available (up to 64 KiB) to `buffer`.
   static func receive(_ fd: Int32, into buffer: inout [UInt8]) throws -> ReadResult {
-    let chunk = 64 * 1024
-    let oldCount = buffer.count
-    buffer.append(contentsOf: repeatElement(0, count: chunk))
-    while true {
-      let result = buffer.withUnsafeMutableBytes { raw in
-        recv(fd, raw.baseAddress! + oldCount, chunk, 0)
+    try withUnsafeTemporaryAllocation(byteCount: 64 * 1024, alignment: 16) { chunk in
+      while true {
+        let result = recv(fd, chunk.baseAddress, chunk.count, 0)
+        if result > 0 {
+          buffer.append(contentsOf: UnsafeRawBufferPointer(rebasing: chunk[..<result]))
+          return .data
+        }
+        let code = errno
+        if result < 0 && code == EINTR { continue }
+        if result == 0 { return .endOfFile }
+        if code == EAGAIN || code == EWOULDBLOCK { return .wouldBlock }
+        throw DBusError.disconnected(reason: "recv: \(describe(code))")
       }
-      if result > 0 {
-        buffer.removeLast(chunk - result)
-        return .data
-      }
-      let code = errno
-      if result < 0 && code == EINTR { continue }
-      buffer.removeLast(chunk)
-      if result == 0 { return .endOfFile }
-      if code == EAGAIN || code == EWOULDBLOCK { return .wouldBlock }
-      throw DBusError.disconnected(reason: "recv: \(describe(code))")
     }
   }
 }
