@@ -12,10 +12,10 @@ import Foundation
 /// The shared machinery of a connection: the socket, the reader thread, pending calls and signal
 /// subscribers.
 ///
-/// Locks, always taken in this order and never held while a callback runs: `sendLock` (one writer at
-/// a time), then `state` or `descriptors` (held briefly). The reader thread alone reads the socket
-/// and, on its way out, closes the descriptors under `sendLock` and `descriptors`, so no writer ever
-/// uses a closed (or reused) descriptor number.
+/// Three locks, none held while a callback runs: `socketOpen` is held by the one writer at a time
+/// (and `state` may be taken inside it, never the reverse); `state` and `wakeWrite` are held briefly.
+/// The reader thread alone reads the socket and, on its way out, closes it under `socketOpen` and the
+/// wake pipe under `wakeWrite`, so no writer ever uses a closed (or reused) descriptor number.
 final class DBusConnectionCore: Sendable {
   typealias Completion = @Sendable (Result<DBusMessage, any Error>) -> Void
 
@@ -61,18 +61,15 @@ final class DBusConnectionCore: Sendable {
     }
   }
 
-  private struct Descriptors {
-    var socketOpen = true
-    var wakeWrite: Int32?
-  }
-
   let uniqueName: String
   let repliesToMethodCalls: Bool
   private let socketFD: Int32
   private let wakeRead: Int32
   private let state = Locked(State())
-  private let sendLock = Locked(())
-  private let descriptors: Locked<Descriptors>
+  /// Whether the socket is open; held while writing.
+  private let socketOpen = Locked(true)
+  /// The write end of the wake pipe, `nil` once closed.
+  private let wakeWrite: Locked<Int32?>
 
   init(socket: Int32, uniqueName: String, repliesToMethodCalls: Bool) throws {
     let pipe = try DBusSocket.makeWakePipe()
@@ -80,7 +77,7 @@ final class DBusConnectionCore: Sendable {
     self.uniqueName = uniqueName
     self.repliesToMethodCalls = repliesToMethodCalls
     self.wakeRead = pipe.read
-    self.descriptors = Locked(Descriptors(wakeWrite: pipe.write))
+    self.wakeWrite = Locked(pipe.write)
   }
 
   /// Starts the reader thread, which owns the descriptors from now on.
@@ -162,8 +159,8 @@ final class DBusConnectionCore: Sendable {
       case timedOut(partial: Bool)
       case failed(DBusError)
     }
-    let outcome: Outcome = sendLock.withLock { _ in
-      guard descriptors.withLock({ $0.socketOpen }) else { return .closed }
+    let outcome: Outcome = socketOpen.withLock { isOpen in
+      guard isOpen else { return .closed }
       do {
         let sent = try DBusSocket.sendAll(socketFD, bytes, deadline: deadline) {
           state.withLock { $0.isClosed }
@@ -193,8 +190,8 @@ final class DBusConnectionCore: Sendable {
   }
 
   private func wakeReader() {
-    descriptors.withLock { descriptors in
-      guard let fd = descriptors.wakeWrite else { return }
+    wakeWrite.withLock { fd in
+      guard let fd else { return }
       var byte: UInt8 = 1
       _ = writeDescriptor(fd, &byte, 1)  // a full pipe already means "wake up"
     }
@@ -279,13 +276,13 @@ final class DBusConnectionCore: Sendable {
     } catch {
       shutDown(error: .disconnected(reason: "\(error)"))
     }
-    sendLock.withLock { _ in
-      descriptors.withLock { descriptors in
-        descriptors.socketOpen = false
-        _ = close(socketFD)
-        if let fd = descriptors.wakeWrite { _ = close(fd) }
-        descriptors.wakeWrite = nil
-      }
+    socketOpen.withLock { isOpen in
+      isOpen = false
+      _ = close(socketFD)
+    }
+    wakeWrite.withLock { fd in
+      if let fd { _ = close(fd) }
+      fd = nil
     }
     _ = close(wakeRead)
   }
