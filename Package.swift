@@ -13,7 +13,7 @@ let package = Package(
     .target(name: "DarkModeKitLinux", dependencies: ["DarkModeKit"]),
     .executableTarget(name: "dmkit", dependencies: ["DarkModeKit", "DarkModeKitLinux"]),
     .testTarget(name: "DarkModeKitTests", dependencies: ["DarkModeKit"]),
-    .testTarget(name: "DarkModeKitLinuxTests", dependencies: ["DarkModeKitLinux"]),
+    .testTarget(name: "DarkModeKitLinuxTests", dependencies: ["DarkModeKit", "DarkModeKitLinux"]),
   ],
   swiftLanguageModes: [.v6]
 )
