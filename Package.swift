@@ -12,7 +12,7 @@ let package = Package(
     .target(name: "DarkModeKit"),
     .target(name: "DarkModeKitLinux", dependencies: ["DarkModeKit"]),
     .executableTarget(name: "dmkit", dependencies: ["DarkModeKit", "DarkModeKitLinux"]),
-    .testTarget(name: "DarkModeKitTests", dependencies: ["DarkModeKit"]),
+    .testTarget(name: "DarkModeKitTests", dependencies: ["DarkModeKit", "DarkModeKitLinux"]),
     .testTarget(name: "DarkModeKitLinuxTests", dependencies: ["DarkModeKit", "DarkModeKitLinux"]),
   ],
   swiftLanguageModes: [.v6]

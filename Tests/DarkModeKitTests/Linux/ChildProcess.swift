@@ -1,0 +1,125 @@
+import DarkModeKit
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// A program started by a test, with the environment it is given, stopped by its pid.
+final class ChildProcess: Sendable {
+  let pid: pid_t
+  /// The read end of the child's standard output, when it was captured.
+  let output: Int32?
+  private let ended = Locked<Int32?>(nil)
+
+  /// Starts `path` with `arguments`. Standard error goes to /dev/null; standard output too unless
+  /// `capturesOutput`.
+  init(_ path: String, _ arguments: [String], environment: [String: String], capturesOutput: Bool = false) throws {
+    var pipeEnds: [Int32] = [-1, -1]
+    if capturesOutput { guard pipe(&pipeEnds) == 0 else { throw ChildProcessError("pipe failed") } }
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    if capturesOutput {
+      posix_spawn_file_actions_adddup2(&actions, pipeEnds[1], 1)
+      posix_spawn_file_actions_addclose(&actions, pipeEnds[0])
+      posix_spawn_file_actions_addclose(&actions, pipeEnds[1])
+    } else {
+      posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+    }
+    posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+    // Threads of the test process may block signals; the child starts with none blocked.
+    var attributes = posix_spawnattr_t()
+    posix_spawnattr_init(&attributes)
+    defer { posix_spawnattr_destroy(&attributes) }
+    var none = sigset_t()
+    sigemptyset(&none)
+    posix_spawnattr_setsigmask(&attributes, &none)
+    var defaults = sigset_t()
+    sigemptyset(&defaults)
+    for number in [SIGTERM, SIGINT, SIGPIPE] { sigaddset(&defaults, number) }
+    posix_spawnattr_setsigdefault(&attributes, &defaults)
+    posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+    var argv: [UnsafeMutablePointer<CChar>?] = ([path] + arguments).map { strdup($0) } + [nil]
+    var envp: [UnsafeMutablePointer<CChar>?] = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+    defer { for pointer in argv + envp { free(pointer) } }
+    var child: pid_t = 0
+    let status = posix_spawn(&child, path, &actions, &attributes, &argv, &envp)
+    if capturesOutput { close(pipeEnds[1]) }
+    guard status == 0 else {
+      if capturesOutput { close(pipeEnds[0]) }
+      throw ChildProcessError("cannot start \(path): \(String(cString: strerror(status)))")
+    }
+    pid = child
+    output = capturesOutput ? pipeEnds[0] : nil
+  }
+
+  deinit {
+    stop()
+    if let output { close(output) }
+  }
+
+  /// Reads one line of standard output, waiting at most `seconds`.
+  func readLine(seconds: Double) -> String? {
+    guard let output else { return nil }
+    let deadline = Date().addingTimeInterval(seconds)
+    var bytes: [UInt8] = []
+    while Date() < deadline {
+      var entry = pollfd(fd: output, events: Int16(POLLIN), revents: 0)
+      guard poll(&entry, 1, 50) > 0 else { continue }
+      var byte: UInt8 = 0
+      guard read(output, &byte, 1) == 1 else { return nil }
+      if byte == UInt8(ascii: "\n") { return String(decoding: bytes, as: UTF8.self) }
+      bytes.append(byte)
+    }
+    return nil
+  }
+
+  /// Sends a signal, if the child still runs.
+  func signal(_ number: Int32) {
+    if ended.withLock({ $0 }) == nil { kill(pid, number) }
+  }
+
+  /// Waits for the child to end, at most `seconds`; returns its exit status, or `nil` if it runs on.
+  @discardableResult
+  func wait(seconds: Double) -> Int32? {
+    let deadline = Date().addingTimeInterval(seconds)
+    repeat {
+      if let status = reap() { return status }
+      usleep(10_000)
+    } while Date() < deadline
+    return nil
+  }
+
+  /// Stops the child: SIGTERM, then SIGKILL after two seconds.
+  func stop() {
+    guard reap() == nil else { return }
+    kill(pid, SIGTERM)
+    if wait(seconds: 2) == nil {
+      kill(pid, SIGKILL)
+      _ = wait(seconds: 2)
+    }
+  }
+
+  /// Kills the child at once, as a crash would.
+  func crash() {
+    guard reap() == nil else { return }
+    kill(pid, SIGKILL)
+    _ = wait(seconds: 2)
+  }
+
+  private func reap() -> Int32? {
+    ended.withLock { ended in
+      if let ended { return ended }
+      var status: Int32 = 0
+      guard waitpid(pid, &status, WNOHANG) == pid else { return nil }
+      ended = (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
+      return ended
+    }
+  }
+}
+
+struct ChildProcessError: Error, CustomStringConvertible {
+  let description: String
+  init(_ description: String) { self.description = description }
+}
