@@ -115,8 +115,10 @@ enum DBusSocket {
   private static func systemConnect(
     _ fd: Int32, _ address: UnsafePointer<sockaddr>, _ length: socklen_t
   ) -> Int32 {
-    #if canImport(Glibc) || canImport(Musl)
+    #if canImport(Glibc)
       Glibc.connect(fd, address, length)
+    #elseif canImport(Musl)
+      Musl.connect(fd, address, length)
     #else
       Darwin.connect(fd, address, length)
     #endif
