@@ -3,6 +3,7 @@ import PackageDescription
 
 let package = Package(
   name: "DarkModeKit",
+  platforms: [.macOS(.v14), .iOS(.v17), .tvOS(.v17), .watchOS(.v10), .visionOS(.v1)],
   products: [
     .library(name: "DarkModeKit", targets: ["DarkModeKit"]),
     .library(name: "DarkModeKitLinux", targets: ["DarkModeKitLinux"]),
@@ -12,7 +13,9 @@ let package = Package(
     .target(name: "DarkModeKit"),
     .target(name: "DarkModeKitLinux", dependencies: ["DarkModeKit"]),
     .executableTarget(name: "dmkit", dependencies: ["DarkModeKit", "DarkModeKitLinux"]),
-    .testTarget(name: "DarkModeKitTests", dependencies: ["DarkModeKit", "DarkModeKitLinux"]),
+    .testTarget(
+      name: "DarkModeKitTests", dependencies: ["DarkModeKit", "DarkModeKitLinux"],
+      exclude: ["Linux/Fixtures"]),
     .testTarget(name: "DarkModeKitLinuxTests", dependencies: ["DarkModeKit", "DarkModeKitLinux"]),
   ],
   swiftLanguageModes: [.v6]

@@ -57,9 +57,11 @@ enum WatchCommand {
   /// `2026-11-30T09:15:02Z source=portal style=dark contrast=normal`
   static func line(for traits: DMTraitCollection, source: DMAutomaticAppearanceSource.Kind) -> String {
     let time = ISO8601DateFormatter().string(from: Date())
-    let style = traits.userInterfaceStyle == .unspecified ? "no-preference" : traits.userInterfaceStyle.description
+    let style =
+      traits.userInterfaceStyle == .unspecified ? "no-preference" : traits.userInterfaceStyle.description
     let contrast =
-      traits.accessibilityContrast == .unspecified ? "no-preference" : traits.accessibilityContrast.description
+      traits.accessibilityContrast == .unspecified
+      ? "no-preference" : traits.accessibilityContrast.description
     return "\(time) source=\(source.rawValue) style=\(style) contrast=\(contrast)\n"
   }
 }

@@ -38,7 +38,7 @@ public struct DMAppearanceReporter: Sendable {
   @MainActor
   public func report(_ traitCollection: DMTraitCollection) {
     guard SystemReports.isCurrent(generation) else { return }
-    SystemReports.apply(traitCollection)
+    SystemReports.apply(traitCollection, generation: generation)
   }
 
   /// Reports a new system collection from any thread; it reaches the hierarchy on the main actor

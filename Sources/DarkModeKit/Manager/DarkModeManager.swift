@@ -33,10 +33,10 @@ public enum DarkModeManager {
     if let store = configuration.preferenceStore {
       restoreChoice(from: store)
     }
-    if let source = configuration.systemAppearanceSource {
-      source.start(reporting: DMAppearanceReporter(generation: generation))
-    } else {
-      SystemReports.apply(DMTraitCollection())
+    configuration.systemAppearanceSource?.start(reporting: DMAppearanceReporter(generation: generation))
+    // Until the new source reports, the system's traits are unknown.
+    if !SystemReports.hasReported(generation) {
+      SystemReports.apply(DMTraitCollection(), generation: generation)
     }
   }
 
@@ -94,6 +94,7 @@ public enum DarkModeManager {
 enum SystemReports {
   private struct State {
     var generation: UInt64 = 0
+    var reportedGeneration: UInt64 = 0
     var pending: DMTraitCollection?
     var isDrainScheduled = false
   }
@@ -111,6 +112,11 @@ enum SystemReports {
 
   static func isCurrent(_ generation: UInt64) -> Bool {
     state.withLock { $0.generation == generation }
+  }
+
+  /// Whether the source of `generation` has reported yet.
+  static func hasReported(_ generation: UInt64) -> Bool {
+    state.withLock { $0.reportedGeneration == generation }
   }
 
   /// A report from the source of `generation`, on any thread: applied by the next drain.
@@ -133,13 +139,15 @@ enum SystemReports {
         state.pending = nil
         state.isDrainScheduled = false
       }
-      return state.pending
+      return state.pending.map { ($0, state.generation) }
     }
-    if let traits { apply(traits) }
+    if let (traits, generation) = traits { apply(traits, generation: generation) }
   }
 
+  /// Makes `traits` the system collection, on behalf of the source of `generation`.
   @MainActor
-  static func apply(_ traits: DMTraitCollection) {
+  static func apply(_ traits: DMTraitCollection, generation: UInt64) {
+    state.withLock { $0.reportedGeneration = generation }
     GlobalTraits.state.withLock { $0.set(system: traits) }
     TraitPropagator.shared.globalTraitsDidChange(animated: false)
   }

@@ -87,7 +87,9 @@ struct PortalSession: Sendable {
     var isFailing = false
     while !Task.isCancelled {
       do {
-        try await follow { isFailing = false; delay = initialRetryDelay }
+        try await follow {
+          isFailing = false; delay = initialRetryDelay
+        }
         if Task.isCancelled { return }
         throw DBusError.disconnected(reason: "the portal's signals ended")
       } catch {
@@ -97,7 +99,8 @@ struct PortalSession: Sendable {
           DMDiagnostics.report(
             DMDiagnostic(
               kind: .systemAppearance,
-              message: "the desktop portal cannot be reached (\(error)); keeping the last appearance and retrying"))
+              message:
+                "the desktop portal cannot be reached (\(error)); keeping the last appearance and retrying"))
         }
         try? await Task.sleep(for: delay)
         delay = min(delay * 2, maximumRetryDelay)
@@ -105,22 +108,37 @@ struct PortalSession: Sendable {
     }
   }
 
-  /// Connects, subscribes, reports the current values, then each change, until the connection ends.
+  /// Connects, subscribes, reports the current values, then each change, until the connection
+  /// ends or the portal leaves the bus.
   private func follow(connected: () -> Void) async throws {
     let bus = try await DBusConnection.connect(to: address, timeout: timeout)
     defer { bus.close() }
     // Subscribe before reading, so that a change between the two is not lost.
     let changes = try await bus.signals(matching: PortalSettings.settingChangedRule, timeout: timeout)
-    var values = try await PortalSettings.readAll(on: bus, timeout: timeout)
+    let departures = try await bus.signals(matching: PortalSettings.ownerChangedRule, timeout: timeout)
+    let values = try await PortalSettings.readAll(on: bus, timeout: timeout)
     connected()
     reporter.send(values.traitCollection)
-    for try await signal in changes {
-      guard signal.body.count == 3, signal.body[0].stringValue == PortalSettings.namespace,
-        let key = signal.body[1].stringValue
-      else { continue }
-      if values.update(key: key, value: signal.body[2]) {
-        reporter.send(values.traitCollection)
+    try await withThrowingTaskGroup(of: Void.self) { group in
+      group.addTask { [reporter] in
+        var values = values
+        for try await signal in changes {
+          guard signal.body.count == 3, signal.body[0].stringValue == PortalSettings.namespace,
+            let key = signal.body[1].stringValue
+          else { continue }
+          if values.update(key: key, value: signal.body[2]) {
+            reporter.send(values.traitCollection)
+          }
+        }
       }
+      group.addTask {
+        for try await signal in departures where signal.body.count == 3 && signal.body[2].stringValue == "" {
+          throw DBusError.disconnected(reason: "the portal left the bus")
+        }
+      }
+      // Whichever ends first ends the session; the caller reconnects.
+      try await group.next()
+      group.cancelAll()
     }
   }
 }

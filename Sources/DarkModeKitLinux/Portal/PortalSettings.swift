@@ -81,4 +81,11 @@ enum PortalSettings {
       interface: interface, member: "SettingChanged", path: path,
       arguments: [0: namespace])
   }
+
+  /// The rule for the bus's `NameOwnerChanged` signals about the portal's name.
+  static var ownerChangedRule: DBusMatchRule {
+    DBusMatchRule(
+      sender: DBusConnection.busName, interface: DBusConnection.busName, member: "NameOwnerChanged",
+      path: "/org/freedesktop/DBus", arguments: [0: destination])
+  }
 }

@@ -14,7 +14,9 @@ final class ChildProcess: Sendable {
 
   /// Starts `path` with `arguments`. Standard error goes to /dev/null; standard output too unless
   /// `capturesOutput`.
-  init(_ path: String, _ arguments: [String], environment: [String: String], capturesOutput: Bool = false) throws {
+  init(_ path: String, _ arguments: [String], environment: [String: String], capturesOutput: Bool = false)
+    throws
+  {
     var pipeEnds: [Int32] = [-1, -1]
     if capturesOutput { guard pipe(&pipeEnds) == 0 else { throw ChildProcessError("pipe failed") } }
     var actions = posix_spawn_file_actions_t()

@@ -27,9 +27,11 @@ final class DesktopSession: Sendable {
 
   /// Why the test-portal tests cannot run here (they need dbus-daemon and Debian's python3-gi).
   static let testPortalMissing: String? = {
-    let hasGi = (try? ChildProcess("/usr/bin/python3", ["-c", "import gi"], environment: [:]))?.wait(seconds: 10) == 0
+    let hasGi =
+      (try? ChildProcess("/usr/bin/python3", ["-c", "import gi"], environment: [:]))?.wait(seconds: 10) == 0
     guard access("/usr/bin/dbus-daemon", X_OK) == 0, hasGi else {
-      let reason = "Skipping test-portal tests: dbus-daemon or /usr/bin/python3 with python3-gi is not installed"
+      let reason =
+        "Skipping test-portal tests: dbus-daemon or /usr/bin/python3 with python3-gi is not installed"
       print(reason)
       return reason
     }
@@ -39,12 +41,14 @@ final class DesktopSession: Sendable {
   let folder: URL
   let environment: [String: String]
   let address: String
+  private let configuration: String?
   private let display: ChildProcess?
-  private let bus: ChildProcess
+  private let bus: Locked<ChildProcess>
 
   /// Starts the session. With `withDisplay` false there is no X display (enough for a test portal).
   init(withDisplay: Bool = true) throws {
-    folder = FileManager.default.temporaryDirectory.appendingPathComponent("dmkit-desktop-\(UUID().uuidString)")
+    folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "dmkit-desktop-\(UUID().uuidString)")
     let home = folder.appendingPathComponent("home")
     let runtime = folder.appendingPathComponent("runtime")
     try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
@@ -58,7 +62,8 @@ final class DesktopSession: Sendable {
     if withDisplay {
       let displayFile = folder.appendingPathComponent("display").path
       let display = try ChildProcess(
-        "/bin/sh", ["-c", "exec Xvfb -displayfd 3 -nolisten tcp 3>\"$0\"", displayFile], environment: environment)
+        "/bin/sh", ["-c", "exec Xvfb -displayfd 3 -nolisten tcp 3>\"$0\"", displayFile],
+        environment: environment)
       self.display = display
       var number: String?
       for _ in 0..<500 {
@@ -80,15 +85,64 @@ final class DesktopSession: Sendable {
     }
     address = "unix:path=\(runtime.path)/bus"
     environment["DBUS_SESSION_BUS_ADDRESS"] = address
-    bus = try ChildProcess(
-      "/usr/bin/dbus-daemon", ["--session", "--nofork", "--nopidfile", "--address=\(address)", "--print-address=1"],
+    self.environment = environment
+    // Without a display this is a bus for a stand-in portal: give it no service folders, so that
+    // calls to the portal's name never start the real portal.
+    let configuration: String?
+    if withDisplay {
+      configuration = nil
+    } else {
+      configuration = folder.appendingPathComponent("bus.conf").path
+      try Self.isolatedBusConfiguration(address: address).write(
+        toFile: configuration!, atomically: true, encoding: .utf8)
+    }
+    self.configuration = configuration
+    do {
+      bus = Locked(
+        try Self.startBus(address: address, configuration: configuration, environment: environment))
+    } catch {
+      display?.stop()
+      throw error
+    }
+  }
+
+  private static func isolatedBusConfiguration(address: String) -> String {
+    """
+    <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
+     "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
+    <busconfig>
+      <type>session</type>
+      <listen>\(address)</listen>
+      <auth>EXTERNAL</auth>
+      <policy context="default">
+        <allow send_destination="*" eavesdrop="true"/>
+        <allow eavesdrop="true"/>
+        <allow own="*"/>
+      </policy>
+    </busconfig>
+    """
+  }
+
+  private static func startBus(address: String, configuration: String?, environment: [String: String]) throws
+    -> ChildProcess
+  {
+    let busKind = configuration.map { "--config-file=\($0)" } ?? "--session"
+    let bus = try ChildProcess(
+      "/usr/bin/dbus-daemon",
+      [busKind, "--nofork", "--nopidfile", "--address=\(address)", "--print-address=1"],
       environment: environment, capturesOutput: true)
     guard bus.readLine(seconds: 5) != nil else {
       bus.stop()
-      display?.stop()
       throw ChildProcessError("dbus-daemon printed no address within 5 seconds")
     }
-    self.environment = environment
+    return bus
+  }
+
+  /// Starts a new bus daemon at the same address, after ``crashBus()``.
+  func restartBus() throws {
+    unlink(String(address.dropFirst("unix:path=".count)))
+    let new = try Self.startBus(address: address, configuration: configuration, environment: environment)
+    bus.withLock { $0 = new }
   }
 
   /// Runs a program in the session and waits for it; returns its exit status.
@@ -115,11 +169,11 @@ final class DesktopSession: Sendable {
 
   /// Kills the bus daemon, as a crash would; the services it started lose their bus and end.
   func crashBus() {
-    bus.crash()
+    bus.withLock { $0.crash() }
   }
 
   func stop() {
-    bus.stop()
+    bus.withLock { $0.stop() }
     display?.stop()
     try? FileManager.default.removeItem(at: folder)
   }

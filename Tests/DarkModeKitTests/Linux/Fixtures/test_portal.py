@@ -1,0 +1,114 @@
+#!/usr/bin/python3
+"""A stand-in for org.freedesktop.portal.Desktop's Settings interface, for DarkModeKit's tests.
+
+It shows what Debian's portal cannot: interface version 2 with ReadOne, the contrast key, unknown
+values, a portal that never answers, one that leaves the bus, and one that answers malformed
+replies. Usage (with DBUS_SESSION_BUS_ADDRESS set):
+
+  test_portal.py [--version N] [--color-scheme N] [--contrast N|absent] [--mode MODE]
+
+MODE is one of: normal, silent (never answers reads), malformed (answers reads with a string),
+exit-after-read (leaves the bus once both settings were read).
+It prints "ready" once it owns the name. org.dmkit.TestPortal.Set(s key, v value) changes a
+setting and emits SettingChanged; org.dmkit.TestPortal.SendBadSignal() emits a malformed one.
+"""
+import argparse
+import sys
+
+from gi.repository import Gio, GLib
+
+parser = argparse.ArgumentParser()
+parser.add_argument("--version", type=int, default=2)
+parser.add_argument("--color-scheme", type=int, default=0)
+parser.add_argument("--contrast", default="0")
+parser.add_argument("--mode", default="normal")
+options = parser.parse_args()
+
+NAMESPACE = "org.freedesktop.appearance"
+values = {"color-scheme": GLib.Variant("u", options.color_scheme)}
+if options.contrast != "absent":
+    values["contrast"] = GLib.Variant("u", int(options.contrast))
+
+# A malformed portal declares (and so may send) a string where a variant belongs.
+OUT = "s" if options.mode == "malformed" else "v"
+XML = """
+<node>
+  <interface name="org.freedesktop.portal.Settings">
+    <method name="ReadAll"><arg type="as" direction="in"/><arg type="a{sa{sv}}" direction="out"/></method>
+    <method name="Read"><arg type="s" direction="in"/><arg type="s" direction="in"/><arg type="%s" direction="out"/></method>
+    %s
+    <signal name="SettingChanged"><arg type="s"/><arg type="s"/><arg type="v"/></signal>
+    <property name="version" type="u" access="read"/>
+  </interface>
+  <interface name="org.dmkit.TestPortal">
+    <method name="Set"><arg type="s" direction="in"/><arg type="v" direction="in"/></method>
+    <method name="SendBadSignal"/>
+  </interface>
+</node>
+""" % (OUT, '<method name="ReadOne"><arg type="s" direction="in"/><arg type="s" direction="in"/>'
+       '<arg type="%s" direction="out"/></method>' % OUT if options.version >= 2 else "")
+
+loop = GLib.MainLoop()
+reads = set()
+held = []  # invocations never answered, kept alive so that no error reply goes out
+
+
+def emit(connection, key, value):
+    connection.emit_signal(None, "/org/freedesktop/portal/desktop", "org.freedesktop.portal.Settings",
+                           "SettingChanged", GLib.Variant("(ssv)", (NAMESPACE, key, value)))
+
+
+def on_call(connection, sender, path, interface, method, parameters, invocation):
+    if interface == "org.dmkit.TestPortal":
+        if method == "Set":
+            key, value = parameters.unpack()[0], parameters.get_child_value(1).get_variant()
+            values[key] = value
+            invocation.return_value(None)
+            emit(connection, key, value)
+        else:
+            invocation.return_value(None)
+            connection.emit_signal(None, "/org/freedesktop/portal/desktop", "org.freedesktop.portal.Settings",
+                                   "SettingChanged", GLib.Variant("(s)", (NAMESPACE,)))
+        return
+    if method == "ReadAll":
+        invocation.return_value(GLib.Variant("(a{sa{sv}})", ({NAMESPACE: values},)))
+        return
+    namespace, key = parameters.unpack()
+    if options.mode == "silent":
+        held.append(invocation)
+        return
+    if namespace != NAMESPACE or key not in values:
+        invocation.return_dbus_error("org.freedesktop.portal.Error.NotFound", "Requested setting not found")
+        return
+    if options.mode == "malformed":
+        invocation.return_value(GLib.Variant("(s)", ("dark",)))
+    elif method == "Read":
+        invocation.return_value(GLib.Variant("(v)", (GLib.Variant("v", values[key]),)))
+    else:
+        invocation.return_value(GLib.Variant("(v)", (values[key],)))
+    reads.add(key)
+    if options.mode == "exit-after-read" and reads >= {"color-scheme", "contrast"} & set(values):
+        GLib.timeout_add(50, loop.quit)
+
+
+def on_get_property(connection, sender, path, interface, name):
+    return GLib.Variant("u", options.version)
+
+
+def on_bus(connection, name):
+    node = Gio.DBusNodeInfo.new_for_xml(XML)
+    for info in node.interfaces:
+        connection.register_object("/org/freedesktop/portal/desktop", info, on_call, on_get_property, None)
+
+
+def on_name(connection, name):
+    print("ready", flush=True)
+
+
+def on_lost(connection, name):
+    sys.exit(3)
+
+
+Gio.bus_own_name(Gio.BusType.SESSION, "org.freedesktop.portal.Desktop", Gio.BusNameOwnerFlags.NONE,
+                 on_bus, on_name, on_lost)
+loop.run()

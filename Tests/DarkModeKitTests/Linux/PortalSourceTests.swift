@@ -1,0 +1,119 @@
+import DarkModeKit
+import DarkModeKitLinux
+import Foundation
+import Testing
+
+@testable import DarkModeKit
+
+extension GlobalStateTests {
+  /// The portal source against the real xdg-desktop-portal and its GTK backend, on a private bus
+  /// and display, driven by gsettings.
+  @Suite(.enabled(if: DesktopSession.missing == nil)) @MainActor struct RealPortalTests {
+    init() { DarkModeManager.reset() }
+
+    @Test func theSourceReadsTheDesktopSettingAndFollowsItsChanges() async throws {
+      let desktop = try DesktopSession()
+      defer {
+        DarkModeManager.reset()
+        desktop.stop()
+      }
+      try desktop.setColorScheme("prefer-dark")
+      let window = DMWindow()
+      let view = CountingView()
+      window.addSubview(view)
+      window.makeKeyAndVisible()
+      let source = DMPortalAppearanceSource(address: desktop.address)
+      DarkModeManager.setup(with: DMEnvironmentConfiguration(systemAppearanceSource: source))
+      #expect(await eventually { DMTraitCollection.system.userInterfaceStyle == .dark })
+      #expect(view.dmTraitCollection.userInterfaceStyle == .dark)
+      let callsBefore = view.calls
+      try desktop.setColorScheme("prefer-light")
+      #expect(await eventually { DMTraitCollection.system.userInterfaceStyle == .light })
+      #expect(view.calls == callsBefore + 1)
+      try desktop.setColorScheme("default")
+      #expect(await eventually { DMTraitCollection.system.userInterfaceStyle == .unspecified })
+      // Debian 12's portal is version 1 and has no `contrast`: that reads as normal.
+      #expect(DMTraitCollection.system.accessibilityContrast == .normal)
+    }
+
+    @Test func readAsksOnceWithATimeout() async throws {
+      let desktop = try DesktopSession()
+      defer { desktop.stop() }
+      try desktop.setColorScheme("prefer-dark")
+      let traits = try await DMPortalAppearanceSource(address: desktop.address).read()
+      #expect(traits.userInterfaceStyle == .dark)
+    }
+
+    @Test func theAutomaticSourcePicksThePortalOnADesktop() async throws {
+      let desktop = try DesktopSession()
+      defer {
+        DarkModeManager.reset()
+        desktop.stop()
+      }
+      try desktop.setColorScheme("prefer-dark")
+      let source = DMAutomaticAppearanceSource(
+        environment: [:], portal: DMPortalAppearanceSource(address: desktop.address),
+        terminal: DMTerminalAppearanceSource(environment: ["TERM": "dumb"]))
+      DarkModeManager.setup(with: DMEnvironmentConfiguration(systemAppearanceSource: source))
+      #expect(await source.decision() == .portal)
+      #expect(DMTraitCollection.system.userInterfaceStyle == .dark)
+    }
+  }
+
+  @Suite @MainActor struct AutomaticSourceTests {
+    init() { DarkModeManager.reset() }
+
+    @Test func environmentVariablesWinOverEverything() async {
+      let source = DMAutomaticAppearanceSource(
+        environment: ["DM_COLOR_SCHEME": "dark"],
+        portal: DMPortalAppearanceSource(address: "unix:path=/nonexistent"),
+        terminal: DMTerminalAppearanceSource(environment: ["TERM": "dumb", "COLORFGBG": "0;15"]))
+      DarkModeManager.setup(with: DMEnvironmentConfiguration(systemAppearanceSource: source))
+      #expect(source.answeringSource == .environment)
+      #expect(await source.decision() == .environment)
+      #expect(DMTraitCollection.current.userInterfaceStyle == .dark)
+      DarkModeManager.reset()
+    }
+
+    @Test func withoutAPortalTheTerminalAnswersThenNothing() async {
+      let recorder = DiagnosticsRecorder()
+      recorder.install()
+      defer {
+        recorder.uninstall()
+        DarkModeManager.reset()
+      }
+      let terminal = DMAutomaticAppearanceSource(
+        environment: [:], portal: DMPortalAppearanceSource(address: "unix:path=/nonexistent/bus"),
+        terminal: DMTerminalAppearanceSource(environment: ["TERM": "dumb", "COLORFGBG": "15;0"]))
+      DarkModeManager.setup(with: DMEnvironmentConfiguration(systemAppearanceSource: terminal))
+      #expect(await terminal.decision() == .terminal)
+      #expect(DMTraitCollection.system.userInterfaceStyle == .dark)
+      let nothing = DMAutomaticAppearanceSource(
+        environment: [:], portal: DMPortalAppearanceSource(address: "unix:path=/nonexistent/bus"),
+        terminal: DMTerminalAppearanceSource(environment: ["TERM": "dumb"]))
+      DarkModeManager.setup(with: DMEnvironmentConfiguration(systemAppearanceSource: nothing))
+      #expect(await nothing.decision() == DMAutomaticAppearanceSource.Kind.none)
+      #expect(DMTraitCollection.system == DMTraitCollection())
+      #expect(recorder.all.isEmpty)  // probing is quiet
+    }
+
+    @Test func aMissingBusIsReportedOnceAndRetriedWithoutBlocking() async throws {
+      let recorder = DiagnosticsRecorder()
+      recorder.install()
+      defer {
+        recorder.uninstall()
+        DarkModeManager.reset()
+      }
+      let started = ContinuousClock.now
+      let source = DMPortalAppearanceSource(
+        address: "unix:path=/nonexistent/bus", initialRetryDelay: .milliseconds(10),
+        maximumRetryDelay: .milliseconds(20))
+      DarkModeManager.setup(with: DMEnvironmentConfiguration(systemAppearanceSource: source))
+      #expect(ContinuousClock.now - started < .milliseconds(100))  // setup does not wait for the bus
+      try await Task.sleep(for: .milliseconds(300))
+      #expect(recorder.all.count == 1)
+      #expect(recorder.all.first?.kind == .systemAppearance)
+      #expect(recorder.all.first?.message.contains("desktop portal cannot be reached") == true)
+    }
+  }
+}

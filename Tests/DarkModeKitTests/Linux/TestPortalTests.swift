@@ -1,0 +1,176 @@
+import DarkModeKit
+import DarkModeKitLinux
+import Foundation
+import Testing
+
+@testable import DarkModeKit
+
+/// A stand-in portal (Tests/DarkModeKitTests/Linux/Fixtures/test_portal.py) on a private bus.
+final class TestPortal: Sendable {
+  static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+    .appendingPathComponent("Fixtures/test_portal.py").path
+
+  let process: ChildProcess
+  let session: DesktopSession
+
+  init(in session: DesktopSession, _ arguments: [String]) throws {
+    self.session = session
+    process = try session.start("/usr/bin/python3", [Self.script] + arguments, capturesOutput: true)
+    guard process.readLine(seconds: 10) == "ready" else {
+      process.stop()
+      throw ChildProcessError("the test portal did not start")
+    }
+  }
+
+  /// Changes a setting, which emits SettingChanged.
+  func set(_ key: String, _ value: DBusValue) async throws {
+    let bus = try await DBusConnection.connect(to: session.address, timeout: .seconds(5))
+    defer { bus.close() }
+    _ = try await bus.call(
+      destination: "org.freedesktop.portal.Desktop", path: "/org/freedesktop/portal/desktop",
+      interface: "org.dmkit.TestPortal", member: "Set", arguments: [.string(key), .variant(value)])
+  }
+
+  func sendBadSignal() async throws {
+    let bus = try await DBusConnection.connect(to: session.address, timeout: .seconds(5))
+    defer { bus.close() }
+    _ = try await bus.call(
+      destination: "org.freedesktop.portal.Desktop", path: "/org/freedesktop/portal/desktop",
+      interface: "org.dmkit.TestPortal", member: "SendBadSignal")
+  }
+}
+
+extension GlobalStateTests {
+  @Suite(.enabled(if: DesktopSession.testPortalMissing == nil)) @MainActor struct TestPortalTests {
+    init() { DarkModeManager.reset() }
+
+    private func traits(_ style: DMUserInterfaceStyle, _ contrast: DMAccessibilityContrast)
+      -> DMTraitCollection
+    {
+      var traits = DMTraitCollection(userInterfaceStyle: style)
+      traits.accessibilityContrast = contrast
+      return traits
+    }
+
+    @Test(arguments: [
+      (
+        ["--version", "2", "--color-scheme", "1", "--contrast", "1"], DMUserInterfaceStyle.dark,
+        DMAccessibilityContrast.high
+      ),
+      (["--version", "2", "--color-scheme", "2", "--contrast", "0"], .light, .normal),
+      (["--version", "1", "--color-scheme", "1", "--contrast", "absent"], .dark, .normal),
+      (["--version", "1", "--color-scheme", "2", "--contrast", "1"], .light, .high),
+      (["--version", "2", "--color-scheme", "7", "--contrast", "5"], .unspecified, .normal),
+      (["--version", "2", "--color-scheme", "1", "--mode", "malformed"], .unspecified, .normal),
+    ])
+    func readingUsesReadOneOrReadAndCountsUnknownValuesAsNoPreference(
+      _ arguments: [String], _ style: DMUserInterfaceStyle, _ contrast: DMAccessibilityContrast
+    ) async throws {
+      let session = try DesktopSession(withDisplay: false)
+      defer { session.stop() }
+      let portal = try TestPortal(in: session, arguments)
+      defer { portal.process.stop() }
+      let read = try await DMPortalAppearanceSource(address: session.address).read()
+      #expect(read == traits(style, contrast))
+    }
+
+    @Test func changesArriveAsSignalsAndBadSignalsAreIgnored() async throws {
+      let session = try DesktopSession(withDisplay: false)
+      defer {
+        DarkModeManager.reset()
+        session.stop()
+      }
+      let portal = try TestPortal(in: session, ["--version", "2", "--color-scheme", "2", "--contrast", "0"])
+      defer { portal.process.stop() }
+      let window = DMWindow()
+      let view = CountingView()
+      window.addSubview(view)
+      window.makeKeyAndVisible()
+      DarkModeManager.setup(
+        with: DMEnvironmentConfiguration(
+          systemAppearanceSource: DMPortalAppearanceSource(address: session.address)))
+      #expect(await eventually { DMTraitCollection.system == traits(.light, .normal) })
+      try await portal.sendBadSignal()
+      try await portal.set("unrelated-key", .uint32(1))
+      try await portal.set("contrast", .uint32(1))
+      #expect(await eventually { DMTraitCollection.system == traits(.light, .high) })
+      try await portal.set("color-scheme", .uint32(1))
+      #expect(await eventually { view.dmTraitCollection.userInterfaceStyle == .dark })
+      #expect(DMTraitCollection.current.accessibilityContrast == .high)
+    }
+
+    @Test func aPortalThatNeverAnswersTimesOutWithoutBlockingTheMainActor() async throws {
+      let session = try DesktopSession(withDisplay: false)
+      defer {
+        DarkModeManager.reset()
+        session.stop()
+      }
+      let portal = try TestPortal(in: session, ["--mode", "silent"])
+      defer { portal.process.stop() }
+      let clock = ContinuousClock()
+      let started = clock.now
+      await #expect(throws: DBusError.self) {
+        try await DMPortalAppearanceSource(address: session.address, timeout: .milliseconds(300)).read()
+      }
+      #expect(clock.now - started < .seconds(3))
+      let recorder = DiagnosticsRecorder()
+      recorder.install()
+      defer { recorder.uninstall() }
+      let setupStarted = clock.now
+      DarkModeManager.setup(
+        with: DMEnvironmentConfiguration(
+          systemAppearanceSource: DMPortalAppearanceSource(
+            address: session.address, timeout: .milliseconds(200))))
+      #expect(clock.now - setupStarted < .milliseconds(100))
+      #expect(await eventually { !recorder.all.isEmpty })
+      #expect(recorder.all.first?.message.contains("timed out") == true)
+    }
+
+    @Test func aPortalThatLeavesIsReportedOnceAndFollowedAgainWhenItReturns() async throws {
+      let session = try DesktopSession(withDisplay: false)
+      defer {
+        DarkModeManager.reset()
+        session.stop()
+      }
+      let recorder = DiagnosticsRecorder()
+      recorder.install()
+      defer { recorder.uninstall() }
+      let first = try TestPortal(in: session, ["--color-scheme", "1", "--mode", "exit-after-read"])
+      DarkModeManager.setup(
+        with: DMEnvironmentConfiguration(
+          systemAppearanceSource: DMPortalAppearanceSource(
+            address: session.address, timeout: .milliseconds(500), initialRetryDelay: .milliseconds(20),
+            maximumRetryDelay: .milliseconds(100))))
+      #expect(await eventually { DMTraitCollection.system.userInterfaceStyle == .dark })
+      #expect(first.process.wait(seconds: 5) != nil)  // it left the bus
+      #expect(await eventually { recorder.all.count == 1 })
+      try await Task.sleep(for: .milliseconds(300))
+      #expect(recorder.all.count == 1)  // reported once, however many retries
+      #expect(DMTraitCollection.system.userInterfaceStyle == .dark)  // the last value is kept
+      let second = try TestPortal(in: session, ["--color-scheme", "2"])
+      defer { second.process.stop() }
+      #expect(await eventually { DMTraitCollection.system.userInterfaceStyle == .light })
+    }
+
+    @Test func theSourceReconnectsAfterTheBusDaemonIsKilledAndRestarted() async throws {
+      let session = try DesktopSession(withDisplay: false)
+      defer {
+        DarkModeManager.reset()
+        session.stop()
+      }
+      let first = try TestPortal(in: session, ["--color-scheme", "1"])
+      DarkModeManager.setup(
+        with: DMEnvironmentConfiguration(
+          systemAppearanceSource: DMPortalAppearanceSource(
+            address: session.address, timeout: .milliseconds(500), initialRetryDelay: .milliseconds(20),
+            maximumRetryDelay: .milliseconds(100))))
+      #expect(await eventually { DMTraitCollection.system.userInterfaceStyle == .dark })
+      session.crashBus()
+      first.process.stop()
+      try session.restartBus()
+      let second = try TestPortal(in: session, ["--color-scheme", "2"])
+      defer { second.process.stop() }
+      #expect(await eventually { DMTraitCollection.system.userInterfaceStyle == .light })
+    }
+  }
+}
