@@ -14,7 +14,7 @@ let package = Package(
     .target(name: "DarkModeKitLinux", dependencies: ["DarkModeKit"]),
     .executableTarget(name: "dmkit", dependencies: ["DarkModeKit", "DarkModeKitLinux"]),
     .testTarget(
-      name: "DarkModeKitTests", dependencies: ["DarkModeKit", "DarkModeKitLinux"],
+      name: "DarkModeKitTests", dependencies: ["DarkModeKit", "DarkModeKitLinux", "dmkit"],
       exclude: ["Linux/Fixtures"]),
     .testTarget(name: "DarkModeKitLinuxTests", dependencies: ["DarkModeKit", "DarkModeKitLinux"]),
   ],

@@ -1,0 +1,69 @@
+import DarkModeKit
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// The `dmkit` executable built beside the tests.
+enum DMKit {
+  static var path: String {
+    var folder = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+    for _ in 0..<4 {
+      let candidate = folder.appendingPathComponent("dmkit").path
+      if access(candidate, X_OK) == 0 { return candidate }
+      folder = folder.deletingLastPathComponent()
+    }
+    return URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../../.build/debug/dmkit")
+      .standardizedFileURL.path
+  }
+}
+
+@Suite struct WatchCommandTests {
+  private let linePattern = #/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ source=(\w+) style=([\w-]+) contrast=([\w-]+)$/#
+
+  @Test func watchPrintsTheEnvironmentsAppearanceAndEndsCleanlyOnSIGTERM() throws {
+    let watch = try ChildProcess(
+      DMKit.path, ["watch"], environment: ["DM_COLOR_SCHEME": "dark", "DM_CONTRAST": "high", "TERM": "dumb"],
+      capturesOutput: true)
+    let line = try #require(watch.readLine(seconds: 10))
+    let match = try #require(line.wholeMatch(of: linePattern))
+    #expect(match.output.1 == "environment")
+    #expect(match.output.2 == "dark")
+    #expect(match.output.3 == "high")
+    watch.signal(SIGTERM)
+    #expect(watch.wait(seconds: 5) == 0)
+  }
+
+  @Test func watchWithNothingToAskSaysSoAndEndsOnSIGINT() throws {
+    let watch = try ChildProcess(
+      DMKit.path, ["watch"],
+      environment: ["TERM": "dumb", "DBUS_SESSION_BUS_ADDRESS": "unix:path=/nonexistent/bus"], capturesOutput: true)
+    let line = try #require(watch.readLine(seconds: 10))
+    #expect(line.hasSuffix("source=none style=no-preference contrast=no-preference"))
+    watch.signal(SIGINT)
+    #expect(watch.wait(seconds: 5) == 0)
+  }
+
+  @Test func watchRejectsUnknownOptions() throws {
+    let watch = try ChildProcess(DMKit.path, ["watch", "--bogus"], environment: [:])
+    #expect(watch.wait(seconds: 10) == 2)
+  }
+
+  @Test(.enabled(if: DesktopSession.missing == nil))
+  func watchFollowsTheDesktopPortalLineByLine() throws {
+    let desktop = try DesktopSession()
+    defer { desktop.stop() }
+    try desktop.setColorScheme("prefer-dark")
+    let watch = try desktop.start(DMKit.path, ["watch"], capturesOutput: true)
+    defer { watch.stop() }
+    let first = try #require(watch.readLine(seconds: 10))
+    #expect(first.hasSuffix("source=portal style=dark contrast=normal"))
+    try desktop.setColorScheme("prefer-light")
+    let second = try #require(watch.readLine(seconds: 10))
+    #expect(second.hasSuffix("source=portal style=light contrast=normal"))
+    watch.signal(SIGTERM)
+    #expect(watch.wait(seconds: 5) == 0)
+  }
+}
