@@ -15,13 +15,16 @@ enum DMKit {
       if access(candidate, X_OK) == 0 { return candidate }
       folder = folder.deletingLastPathComponent()
     }
-    return URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../../.build/debug/dmkit")
-      .standardizedFileURL.path
+    return URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
+      "../../../.build/debug/dmkit"
+    )
+    .standardizedFileURL.path
   }
 }
 
 @Suite struct WatchCommandTests {
-  private let linePattern = #/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ source=(\w+) style=([\w-]+) contrast=([\w-]+)$/#
+  private let linePattern =
+    #/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ source=(\w+) style=([\w-]+) contrast=([\w-]+)$/#
 
   @Test func watchPrintsTheEnvironmentsAppearanceAndEndsCleanlyOnSIGTERM() throws {
     let watch = try ChildProcess(
@@ -39,7 +42,8 @@ enum DMKit {
   @Test func watchWithNothingToAskSaysSoAndEndsOnSIGINT() throws {
     let watch = try ChildProcess(
       DMKit.path, ["watch"],
-      environment: ["TERM": "dumb", "DBUS_SESSION_BUS_ADDRESS": "unix:path=/nonexistent/bus"], capturesOutput: true)
+      environment: ["TERM": "dumb", "DBUS_SESSION_BUS_ADDRESS": "unix:path=/nonexistent/bus"],
+      capturesOutput: true)
     let line = try #require(watch.readLine(seconds: 10))
     #expect(line.hasSuffix("source=none style=no-preference contrast=no-preference"))
     watch.signal(SIGINT)
