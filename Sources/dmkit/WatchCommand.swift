@@ -5,25 +5,20 @@ import Foundation
 /// `dmkit watch`: prints the system appearance, then one line per change, until SIGINT or SIGTERM.
 @MainActor
 enum WatchCommand {
-  static let usage = """
-    USAGE: dmkit watch
+  static let spec = CommandSpec(
+    name: "watch", summary: "Print the system appearance, and each change, until interrupted.",
+    usage: """
+      USAGE: dmkit watch
 
-    Prints the system appearance as the automatic source sees it (environment variables, then the
-    desktop portal, then the terminal), then one line for each change, until interrupted:
+      Prints the system appearance as the automatic source sees it (the DM_COLOR_SCHEME and
+      DM_CONTRAST variables, then the desktop portal, then the terminal), then one line for each
+      change, until Ctrl-C or SIGTERM:
 
-      2026-11-30T09:15:02Z source=portal style=dark contrast=normal
+        2026-11-30T09:15:02Z source=portal style=dark contrast=normal
 
-    """
+      """)
 
-  static func run(arguments: [String]) -> Never {
-    if let first = arguments.first {
-      if first == "-h" || first == "--help" {
-        Output.standard(usage)
-        exit(0)
-      }
-      Output.error("error: unknown option '\(first)' for 'watch'\n\n" + usage)
-      exit(2)
-    }
+  static func run(_ arguments: ParsedArguments, console: Console) -> Int32 {
     let source = DMAutomaticAppearanceSource()
     var printed: DMTraitCollection?
     var kind = DMAutomaticAppearanceSource.Kind.none
@@ -31,7 +26,7 @@ enum WatchCommand {
       let system = DMTraitCollection.system
       guard system != printed else { return }
       printed = system
-      Output.standard(line(for: system, source: kind))
+      console.out(line(for: system, source: kind))
     }
     DarkModeManager.setup(
       with: DMEnvironmentConfiguration(

@@ -8,6 +8,8 @@ struct ParsedColorTable: Sendable {
   var keyIndex: [String: Int] = [:]
   /// The colours row by row: the colour of key `k` in column `c` is at `k * themes.count + c`.
   var colors: [DMColor] = []
+  /// The 1-based line that defines each key of ``keys``.
+  var keyLines: [Int] = []
 }
 
 /// Parses the colour-table format in one pass over UTF-8 bytes.
@@ -28,7 +30,13 @@ struct ColorTableParser {
   private var table = ParsedColorTable()
   private var hasHeader = false
   /// The line on which each key was defined, for duplicate-key messages.
-  private var keyLines: [Int] = []
+  private var keyLines: [Int] {
+    get { table.keyLines }
+    set { table.keyLines = newValue }
+  }
+
+  /// In lint mode, the row errors found so far; the parser then skips a bad row and goes on.
+  private var rowErrors: [DMColorTableError]?
 
   private var line = 1
   /// The byte offset at which the current line starts (after the byte order mark on line 1).
@@ -49,6 +57,20 @@ struct ColorTableParser {
   static func parse(_ bytes: [UInt8], validatesUTF8: Bool) throws(DMColorTableError) -> ParsedColorTable {
     var parser = ColorTableParser(bytes: bytes, validatesUTF8: validatesUTF8)
     return try parser.run()
+  }
+
+  /// Finds every problem: a bad row is reported and skipped, and the parse goes on; a problem that
+  /// leaves nothing to go on with (no header, a bad header, text that is not UTF-8) ends it.
+  /// - Returns: The problems, in the order they occur; empty for a valid table.
+  static func lint(_ bytes: [UInt8], validatesUTF8: Bool) -> [DMColorTableError] {
+    var parser = ColorTableParser(bytes: bytes, validatesUTF8: validatesUTF8)
+    parser.rowErrors = []
+    do {
+      _ = try parser.run()
+      return parser.rowErrors ?? []
+    } catch {
+      return (parser.rowErrors ?? []) + [error]
+    }
   }
 
   // MARK: - Lines and tokens
@@ -109,7 +131,20 @@ struct ColorTableParser {
         }
       }
       if !tokens.isEmpty {
-        if hasHeader {
+        if hasHeader, rowErrors != nil {
+          let colorCount = table.colors.count
+          let keyCount = table.keys.count
+          do {
+            try parseRow(tokens)
+          } catch {
+            rowErrors?.append(error)
+            // Take the bad row back out, so that later rows are checked against the good ones.
+            table.colors.removeSubrange(colorCount...)
+            for key in table.keys[keyCount...] { table.keyIndex[key] = nil }
+            table.keys.removeSubrange(keyCount...)
+            keyLines.removeSubrange(keyCount...)
+          }
+        } else if hasHeader {
           try parseRow(tokens)
         } else {
           try parseHeader(tokens)

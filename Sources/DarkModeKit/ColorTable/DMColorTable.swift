@@ -38,6 +38,8 @@ public final class DMColorTable: Sendable {
     let themes: [DMTheme]
     let keys: [String]
     let keyIndex: [String: Int]
+    /// The line that defines each key.
+    let keyLines: [Int]
     /// Row by row: the colour of row `r` in column `c` is at `r * themes.count + c`.
     let colors: [DMColor]
     /// The `NIGHT` column, else the `DARK` column, if the table has one.
@@ -48,6 +50,7 @@ public final class DMColorTable: Sendable {
       themes = parsed.themes
       keys = parsed.keys
       keyIndex = parsed.keyIndex
+      keyLines = parsed.keyLines
       colors = parsed.colors
       darkColumn = parsed.themes.firstIndex(of: .night) ?? parsed.themes.firstIndex(of: "DARK")
     }
@@ -163,6 +166,39 @@ public final class DMColorTable: Sendable {
     state.withLock { $0 }
   }
 
+  /// The 1-based line of the loaded file or text that defines a key.
+  /// - Parameter key: The key, case-sensitive.
+  /// - Returns: The line, or `nil` when the table does not have the key.
+  public func line(ofKey key: String) -> Int? {
+    let contents = contents
+    return contents.keyIndex[key].map { contents.keyLines[$0] }
+  }
+
+  // MARK: - Linting
+
+  /// Every problem in a colour-table file, not only the first: a bad row is reported and the check
+  /// goes on with the next one.
+  ///
+  /// A problem that leaves nothing to check further (no header, a bad header, text that is not
+  /// UTF-8, a file that cannot be read) ends the list.
+  /// - Parameter url: A file URL.
+  /// - Returns: The problems, in file order, each with the file's path; empty for a valid table.
+  public static func lint(contentsOf url: URL) -> [DMColorTableError] {
+    do {
+      let (bytes, path) = try readFile(at: url)
+      return ColorTableParser.lint(bytes, validatesUTF8: true).map { $0.withPath(path) }
+    } catch {
+      return [error]
+    }
+  }
+
+  /// Every problem in a colour table given as text; see ``lint(contentsOf:)``.
+  /// - Parameter string: The table in the colour-table format.
+  /// - Returns: The problems, in order; empty for a valid table.
+  public static func lint(string: String) -> [DMColorTableError] {
+    ColorTableParser.lint(Array(string.utf8), validatesUTF8: false)
+  }
+
   // MARK: - Reloading
 
   /// Replaces the table's contents with a file's, all at once.
@@ -202,6 +238,7 @@ public final class DMColorTable: Sendable {
     parsed.keys = saved.keys
     parsed.keyIndex = saved.keyIndex
     parsed.colors = saved.colors
+    parsed.keyLines = saved.keyLines
     publish(parsed)
   }
 

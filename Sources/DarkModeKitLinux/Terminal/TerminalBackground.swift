@@ -36,15 +36,7 @@ enum TerminalBackground {
 
   /// Dark when the colour's relative luminance is below that of mid grey (L* 50), else light.
   static func style(forBackground color: DMColor) -> DMUserInterfaceStyle {
-    relativeLuminance(color) < 0.184 ? .dark : .light
-  }
-
-  /// WCAG relative luminance of an sRGB colour, 0 (black) to 1 (white).
-  static func relativeLuminance(_ color: DMColor) -> Double {
-    func linear(_ component: Double) -> Double {
-      component <= 0.04045 ? component / 12.92 : pow((component + 0.055) / 1.055, 2.4)
-    }
-    return 0.2126 * linear(color.red) + 0.7152 * linear(color.green) + 0.0722 * linear(color.blue)
+    color.relativeLuminance < 0.184 ? .dark : .light
   }
 
   static func find(_ needle: [UInt8], in haystack: [UInt8]) -> Int? {
@@ -54,11 +46,3 @@ enum TerminalBackground {
     }
   }
 }
-
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#elseif canImport(Darwin)
-  import Darwin
-#endif
