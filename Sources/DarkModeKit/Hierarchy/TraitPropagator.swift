@@ -30,6 +30,8 @@ final class TraitPropagator {
   /// How many nodes passes have visited since launch; tests read it to check what a pass touches.
   private(set) var visitCount = 0
 
+  /// Counts structural changes, so that a walk checks each entry's parent only after one.
+  private var structureVersion: UInt64 = 0
   private var isRunning = false
   private var events: [Event] = []
   private var stack: [Entry] = []
@@ -59,6 +61,7 @@ final class TraitPropagator {
 
   /// A node's trait parent may have changed (moved, a window shown or hidden, a root view swapped).
   func positionDidChange(_ node: DMResponder) {
+    structureVersion &+= 1
     if node.isAttached && !isPlacedInVisibleWindow(node) {
       // Detach at once, so that a running pass skips the entries of the removed subtree.
       detach(node)
@@ -145,12 +148,25 @@ final class TraitPropagator {
   /// whose resolved collection differs from what it last reported. Below an attached node whose
   /// collection did not change nothing can change, so the walk stops there.
   private func walk(from start: DMResponder) {
+    // Work on local copies: the stack keeps its capacity from pass to pass, and the loop does not
+    // touch the propagator's own properties for every node.
+    var stack = self.stack
+    self.stack = []
+    defer {
+      stack.removeAll(keepingCapacity: true)
+      self.stack = stack
+    }
+    var visits = 0
+    defer { visitCount &+= visits }
+    let structureAtStart = structureVersion
     stack.append(Entry(node: start, parent: start.traitParent))
     while let entry = stack.popLast() {
-      visitCount &+= 1
+      visits &+= 1
       let node = entry.node
       // A callback may have moved the node or detached its parent since the entry was pushed.
-      guard node.traitParent === entry.parent else { continue }
+      if structureVersion != structureAtStart {
+        guard node.traitParent === entry.parent else { continue }
+      }
       var traits: DMTraitCollection
       if let parent = entry.parent {
         guard parent.isAttached, let parentTraits = parent.reported else { continue }
