@@ -26,8 +26,8 @@ public enum DMColorTableExportFormat: String, CaseIterable, Hashable, Sendable {
   /// - ``swift``: lowerCamelCase words, split at `.`, `_`, `-` and any other character that is
   ///   not an ASCII letter or digit: `Text.Primary` → `textPrimary`, `BG` → `bg`,
   ///   `URLColor.Hover` → `urlColorHover`. A name that would start with a digit gets a leading
-  ///   `_`, a key with no letters or digits becomes `key`, and a Swift keyword is written in
-  ///   backticks (`` `default` ``); `self`, `init`, `deinit`, `subscript`, `super`, `Type`,
+  ///   `_`, a key with no letters or digits becomes `key`, and a Swift keyword such as `default`
+  ///   is escaped with backticks; `self`, `init`, `deinit`, `subscript`, `super`, `Type`,
   ///   `Protocol` and `_`, which cannot name a static property, get `Key` appended (`selfKey`).
   ///
   /// - Parameter key: A colour-table key, such as `Text.Primary`.
