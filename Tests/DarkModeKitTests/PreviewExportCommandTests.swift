@@ -4,26 +4,22 @@ import Testing
 
 @testable import dmkit
 
-/// A console that keeps what a command writes, for `dmkit preview` and `dmkit export`.
+/// What one in-process run of `dmkit` returned and wrote.
 private struct RecordedRun {
   var status: Int32
   var output: String
   var errors: String
 }
 
+/// Runs `dmkit` in-process with a recording console that is, or is not, a terminal.
 @MainActor
-private func dmkit(
+private func runDMKit(
   _ arguments: [String], isTerminal: Bool = false, environment: [String: String] = [:]
 ) -> RecordedRun {
-  let output = Locked("")
-  let errors = Locked("")
-  let console = Console(
-    standardOutput: { text in output.withLock { $0 += text } },
-    standardError: { text in errors.withLock { $0 += text } },
-    isTerminal: isTerminal, environment: environment)
-  let status = DMKitTool.run(arguments, console: console)
-  return RecordedRun(
-    status: status, output: output.withLock { $0 }, errors: errors.withLock { $0 })
+  let recorder = RecordingConsole()
+  let status = DMKitTool.run(
+    arguments, console: recorder.console(isTerminal: isTerminal, environment: environment))
+  return RecordedRun(status: status, output: recorder.out, errors: recorder.error)
 }
 
 private let dkColorTable = ExampleTables.url("DKColorTable.txt").path
@@ -36,7 +32,7 @@ private func swatch(_ red: Int, _ green: Int, _ blue: Int) -> String {
 /// `dmkit preview`: the table, with swatches on a terminal and plain columns elsewhere.
 @MainActor @Suite struct PreviewCommandTests {
   @Test func previewOnATerminalDrawsSwatchesWithHexValues() {
-    let run = dmkit(["preview", dkColorTable], isTerminal: true)
+    let run = runDMKit(["preview", dkColorTable], isTerminal: true)
     #expect(run.status == 0)
     #expect(run.errors == "")
     #expect(
@@ -54,25 +50,25 @@ private func swatch(_ red: Int, _ green: Int, _ blue: Int) -> String {
     """
 
   @Test func previewPrintsPlainTextWhenStandardOutputIsNotATerminal() {
-    let run = dmkit(["preview", dkColorTable], isTerminal: false)
+    let run = runDMKit(["preview", dkColorTable], isTerminal: false)
     #expect(run.status == 0)
     #expect(run.output == Self.plainDKColorTable)
   }
 
   @Test func previewHonoursNoColorAndTheFlag() {
     #expect(
-      dmkit(["preview", dkColorTable, "--no-color"], isTerminal: true).output == Self.plainDKColorTable)
+      runDMKit(["preview", dkColorTable, "--no-color"], isTerminal: true).output == Self.plainDKColorTable)
     #expect(
-      dmkit(["preview", dkColorTable], isTerminal: true, environment: ["NO_COLOR": "1"]).output
+      runDMKit(["preview", dkColorTable], isTerminal: true, environment: ["NO_COLOR": "1"]).output
         == Self.plainDKColorTable)
     // An empty NO_COLOR does not count (https://no-color.org).
     #expect(
-      dmkit(["preview", dkColorTable], isTerminal: true, environment: ["NO_COLOR": ""]).output
+      runDMKit(["preview", dkColorTable], isTerminal: true, environment: ["NO_COLOR": ""]).output
         .contains("\u{1B}[48;2;"))
   }
 
   @Test func previewOfThePaletteAlignsEightDigitColours() {
-    let run = dmkit(["preview", palette])
+    let run = runDMKit(["preview", palette])
     #expect(run.status == 0)
     #expect(
       run.output == """
@@ -96,7 +92,7 @@ private func swatch(_ red: Int, _ green: Int, _ blue: Int) -> String {
   }
 
   @Test func previewOnATerminalShowsTranslucentColoursOpaqueWithTheirAlphaInHex() {
-    let run = dmkit(["preview", palette, "--theme", "SEPIA"], isTerminal: true)
+    let run = runDMKit(["preview", palette, "--theme", "SEPIA"], isTerminal: true)
     #expect(run.output.hasSuffix("Scrim             \(swatch(59, 47, 30)) #3b2f1e66\n"))
     #expect(
       run.output.hasPrefix("KEY               SEPIA\nBackground        \(swatch(244, 236, 216)) #f4ecd8\n"))
@@ -104,14 +100,14 @@ private func swatch(_ red: Int, _ green: Int, _ blue: Int) -> String {
 
   @Test func previewShowsOnlyTheChosenThemes() {
     #expect(
-      dmkit(["preview", dkColorTable, "--theme", "NIGHT"]).output == """
+      runDMKit(["preview", dkColorTable, "--theme", "NIGHT"]).output == """
         KEY  NIGHT
         BG   #343434
         SEP  #313131
 
         """)
     #expect(
-      dmkit(["preview", dkColorTable, "--theme", "RED", "--theme=NORMAL"]).output == """
+      runDMKit(["preview", dkColorTable, "--theme", "RED", "--theme=NORMAL"]).output == """
         KEY  RED      NORMAL
         BG   #fafafa  #ffffff
         SEP  #aaaaaa  #aaaaaa
@@ -120,7 +116,7 @@ private func swatch(_ red: Int, _ green: Int, _ blue: Int) -> String {
   }
 
   @Test func previewOfAnUnknownThemeNamesTheThemesAvailable() {
-    let run = dmkit(["preview", dkColorTable, "--theme", "night"])
+    let run = runDMKit(["preview", dkColorTable, "--theme", "night"])
     #expect(run.status == 2)
     #expect(run.output == "")
     #expect(run.errors == "error: \(dkColorTable) has no theme 'night'; its themes are NORMAL, NIGHT, RED\n")
@@ -132,25 +128,25 @@ private func swatch(_ red: Int, _ green: Int, _ blue: Int) -> String {
     defer { try? FileManager.default.removeItem(at: folder) }
     let path = folder.appendingPathComponent("Bad.txt").path
     try "NORMAL NIGHT\n#fff #12G BG\n".write(toFile: path, atomically: true, encoding: .utf8)
-    let run = dmkit(["preview", path])
+    let run = runDMKit(["preview", path])
     #expect(run.status == 1)
     #expect(run.output == "")
     #expect(
       run.errors == "\(path):2:6: error: bad colour \"#12G\": \"G\" at offset 3 is not a hexadecimal digit\n")
-    let missing = dmkit(["preview", folder.appendingPathComponent("Missing.txt").path])
+    let missing = runDMKit(["preview", folder.appendingPathComponent("Missing.txt").path])
     #expect(missing.status == 1)
     #expect(missing.errors.hasPrefix("\(folder.path)/Missing.txt: error: cannot read the colour table"))
   }
 
   @Test func previewRejectsAMissingFileArgumentAndUnknownOptions() {
-    #expect(dmkit(["preview"]).status == 2)
-    #expect(dmkit(["preview", dkColorTable, "--colour"]).status == 2)
-    #expect(dmkit(["preview", dkColorTable, "extra.txt"]).status == 2)
+    #expect(runDMKit(["preview"]).status == 2)
+    #expect(runDMKit(["preview", dkColorTable, "--colour"]).status == 2)
+    #expect(runDMKit(["preview", dkColorTable, "extra.txt"]).status == 2)
   }
 
   @Test func previewIsListedInTheUsage() {
-    #expect(dmkit(["--help"]).output.contains("  preview "))
-    #expect(dmkit(["help", "preview"]).output.hasPrefix("USAGE: dmkit preview FILE"))
+    #expect(runDMKit(["--help"]).output.contains("  preview "))
+    #expect(runDMKit(["help", "preview"]).output.hasPrefix("USAGE: dmkit preview FILE"))
   }
 }
 
@@ -159,7 +155,7 @@ private func swatch(_ red: Int, _ green: Int, _ blue: Int) -> String {
   @Test(arguments: DMColorTableExportFormat.allCases)
   func exportWritesWhatTheLibraryExports(format: DMColorTableExportFormat) throws {
     for name in ["DKColorTable.txt", "Palette.txt"] {
-      let run = dmkit(["export", ExampleTables.url(name).path, "--format", format.rawValue])
+      let run = runDMKit(["export", ExampleTables.url(name).path, "--format", format.rawValue])
       #expect(run.status == 0)
       #expect(run.errors == "")
       let table = try ExampleTables.load(name)
@@ -168,7 +164,7 @@ private func swatch(_ red: Int, _ green: Int, _ blue: Int) -> String {
   }
 
   @Test func exportOfThePaletteAsCSS() {
-    let run = dmkit(["export", palette, "--format=css"])
+    let run = runDMKit(["export", palette, "--format=css"])
     #expect(
       run.output.hasPrefix(
         "/* Generated by dmkit from Palette.txt. */\n\n:root {\n  --background: #ffffff;\n"))
@@ -183,7 +179,7 @@ private func swatch(_ red: Int, _ green: Int, _ blue: Int) -> String {
   }
 
   @Test func exportOfThePaletteAsSwift() {
-    let run = dmkit(["export", palette, "--format", "swift", "--access", "internal"])
+    let run = runDMKit(["export", palette, "--format", "swift", "--access", "internal"])
     #expect(run.output.hasPrefix("// Generated by dmkit from Palette.txt. Do not edit"))
     #expect(
       run.output.contains(
@@ -202,7 +198,7 @@ private func swatch(_ red: Int, _ green: Int, _ blue: Int) -> String {
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: folder) }
     let output = folder.appendingPathComponent("tokens.json").path
-    let run = dmkit(["export", dkColorTable, "--format", "json", "--output", output])
+    let run = runDMKit(["export", dkColorTable, "--format", "json", "--output", output])
     #expect(run.status == 0)
     #expect(run.output == "")
     #expect(run.errors == "")
@@ -211,31 +207,31 @@ private func swatch(_ red: Int, _ green: Int, _ blue: Int) -> String {
     _ = try JSONSerialization.jsonObject(with: Data(written.utf8))
 
     let unwritable = folder.appendingPathComponent("missing/tokens.css").path
-    let failed = dmkit(["export", dkColorTable, "--format", "css", "--output", unwritable])
+    let failed = runDMKit(["export", dkColorTable, "--format", "css", "--output", unwritable])
     #expect(failed.status == 1)
     #expect(failed.errors.hasPrefix("error: cannot write \"\(unwritable)\": "))
   }
 
   @Test func exportNeedsAKnownFormat() {
-    let missing = dmkit(["export", dkColorTable])
+    let missing = runDMKit(["export", dkColorTable])
     #expect(missing.status == 2)
     #expect(missing.errors == "error: 'export' needs --format (one of css, json, swift)\n")
-    let unknown = dmkit(["export", dkColorTable, "--format", "yaml"])
+    let unknown = runDMKit(["export", dkColorTable, "--format", "yaml"])
     #expect(unknown.status == 2)
     #expect(unknown.errors == "error: unknown format 'yaml'; use one of css, json, swift\n")
-    #expect(dmkit(["export", dkColorTable, "--format"]).status == 2)
-    #expect(dmkit(["export", "--format", "css"]).status == 2)
+    #expect(runDMKit(["export", dkColorTable, "--format"]).status == 2)
+    #expect(runDMKit(["export", "--format", "css"]).status == 2)
   }
 
   @Test func exportChecksTheAccessLevel() {
-    let unknown = dmkit(["export", dkColorTable, "--format", "swift", "--access", "open"])
+    let unknown = runDMKit(["export", dkColorTable, "--format", "swift", "--access", "open"])
     #expect(unknown.status == 2)
     #expect(unknown.errors == "error: unknown access level 'open'; use one of public, package, internal\n")
-    let notSwift = dmkit(["export", dkColorTable, "--format", "css", "--access", "public"])
+    let notSwift = runDMKit(["export", dkColorTable, "--format", "css", "--access", "public"])
     #expect(notSwift.status == 2)
     #expect(notSwift.errors == "error: --access applies only to --format swift\n")
     #expect(
-      dmkit(["export", dkColorTable, "--format", "swift", "--access", "package"]).output
+      runDMKit(["export", dkColorTable, "--format", "swift", "--access", "package"]).output
         .contains("  package static let bg = DMDynamicColor(key: \"BG\")\n"))
   }
 
@@ -246,7 +242,7 @@ private func swatch(_ red: Int, _ green: Int, _ blue: Int) -> String {
     let path = folder.appendingPathComponent("Bad.txt").path
     try "NORMAL NIGHT\n#fff #000 BG\n#fff #000 BG\n".write(toFile: path, atomically: true, encoding: .utf8)
     let output = folder.appendingPathComponent("out.css").path
-    let run = dmkit(["export", path, "--format", "css", "--output", output])
+    let run = runDMKit(["export", path, "--format", "css", "--output", output])
     #expect(run.status == 1)
     #expect(run.output == "")
     #expect(run.errors.hasPrefix("\(path):3:11: error: duplicate key \"BG\""))
@@ -254,7 +250,8 @@ private func swatch(_ red: Int, _ green: Int, _ blue: Int) -> String {
   }
 
   @Test func exportIsListedInTheUsage() {
-    #expect(dmkit(["--help"]).output.contains("  export "))
-    #expect(dmkit(["help", "export"]).output.hasPrefix("USAGE: dmkit export FILE --format css|json|swift"))
+    #expect(runDMKit(["--help"]).output.contains("  export "))
+    #expect(
+      runDMKit(["help", "export"]).output.hasPrefix("USAGE: dmkit export FILE --format css|json|swift"))
   }
 }
