@@ -12,8 +12,12 @@ struct Benchmarks {
   static let dark = DMTraitCollection(userInterfaceStyle: .dark)
 
   func run() {
-    print("dmbench: DarkModeKit benchmarks\(quick ? " (quick: smaller sizes, fewer runs; figures are not for comparison)" : "")")
-    print("machine: \(ProcessInfo.processInfo.activeProcessorCount) cores, \(formatBytes(Double(ProcessInfo.processInfo.physicalMemory))) memory; \(runs) runs per case, median [min–max]\n")
+    print(
+      "dmbench: DarkModeKit benchmarks\(quick ? " (quick: smaller sizes, fewer runs; figures are not for comparison)" : "")"
+    )
+    print(
+      "machine: \(ProcessInfo.processInfo.activeProcessorCount) cores, \(formatBytes(Double(ProcessInfo.processInfo.physicalMemory))) memory; \(runs) runs per case, median [min–max]\n"
+    )
     switchCases()
     localCases()
     resolveCases()
@@ -30,12 +34,16 @@ struct Benchmarks {
     for count in sizes {
       let scene = Scene(count: count)
       scene.window.makeKeyAndVisible()
-      let ours = Measure.time(runs: runs, prepare: { DMTraitCollection.setOverride(Self.light, animated: false) }) {
+      let ours = Measure.time(
+        runs: runs, prepare: { DMTraitCollection.setOverride(Self.light, animated: false) }
+      ) {
         DMTraitCollection.setOverride(Self.dark, animated: false)
       }
       let calls = scene.views.reduce(0) { $0 + $1.changes }
       scene.halves[1].overrideUserInterfaceStyle = .light
-      let half = Measure.time(runs: runs, prepare: { DMTraitCollection.setOverride(Self.light, animated: false) }) {
+      let half = Measure.time(
+        runs: runs, prepare: { DMTraitCollection.setOverride(Self.light, animated: false) }
+      ) {
         DMTraitCollection.setOverride(Self.dark, animated: false)
       }
       scene.halves[1].overrideUserInterfaceStyle = .unspecified
@@ -54,10 +62,18 @@ struct Benchmarks {
       medians["broadcast", default: [:]][count] = broadcast.median
       print("   N = \(count) (\(calls > 0 ? "callbacks delivered" : "no callbacks!"))")
       row("DarkModeKit switch", ours, count: count)
-      row("half the views overridden", half, count: count, note: String(format: "%.2f× the full switch", half.median / ours.median))
-      row("broadcast baseline", broadcast, count: count, note: String(format: "DarkModeKit is %.1f× faster", broadcast.median / ours.median))
-      row("naive walk baseline", naive, count: count, note: String(format: "DarkModeKit is %.1f× faster", naive.median / ours.median))
-      row("floor (one write per view)", floor, count: count, note: String(format: "DarkModeKit costs %.1f× the floor", ours.median / floor.median))
+      row(
+        "half the views overridden", half, count: count,
+        note: String(format: "%.2f× the full switch", half.median / ours.median))
+      row(
+        "broadcast baseline", broadcast, count: count,
+        note: String(format: "DarkModeKit is %.1f× faster", broadcast.median / ours.median))
+      row(
+        "naive walk baseline", naive, count: count,
+        note: String(format: "DarkModeKit is %.1f× faster", naive.median / ours.median))
+      row(
+        "floor (one write per view)", floor, count: count,
+        note: String(format: "DarkModeKit costs %.1f× the floor", ours.median / floor.median))
       if count == 100_000 {
         target("100,000-view switch ≤ 16 ms", ours.median <= 0.016)
         target("≥ 5× faster than broadcast", broadcast.median / ours.median >= 5)
@@ -86,10 +102,14 @@ struct Benchmarks {
       var same = Self.dark
       same.userInterfaceLevel = .base  // resolves the same as `.dark`
       let noop = Measure.time(runs: runs) {
-        for index in 0..<repeats { DMTraitCollection.setOverride(index.isMultiple(of: 2) ? same : Self.dark, animated: false) }
+        for index in 0..<repeats {
+          DMTraitCollection.setOverride(index.isMultiple(of: 2) ? same : Self.dark, animated: false)
+        }
       }
       let local = Measure.time(runs: runs) {
-        for index in 0..<repeats { subtree.overrideUserInterfaceStyle = index.isMultiple(of: 2) ? .light : .dark }
+        for index in 0..<repeats {
+          subtree.overrideUserInterfaceStyle = index.isMultiple(of: 2) ? .light : .dark
+        }
       }
       scene.window.isHidden = true
       DMTraitCollection.setOverride(DMTraitCollection(), animated: false)
@@ -149,7 +169,9 @@ struct Benchmarks {
     var text = "NORMAL NIGHT SEPIA CONTRAST\n"
     for index in 0..<keys {
       let value = index & 0xFFFFFF
-      text += String(format: "#%06x #%06x #%06x #%06x Key.%d\n", value, value ^ 0xFFFFFF, value / 2, 0xFFFFFF - value / 2, index)
+      text += String(
+        format: "#%06x #%06x #%06x #%06x Key.%d\n", value, value ^ 0xFFFFFF, value / 2, 0xFFFFFF - value / 2,
+        index)
     }
     let parse = Measure.time(runs: runs) { blackHole(try! DMColorTable(string: text)) }
     row("parse \(text.utf8.count / 1024) KiB", parse, count: nil)

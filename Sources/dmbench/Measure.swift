@@ -1,3 +1,5 @@
+import Foundation
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Musl)
@@ -101,5 +103,3 @@ func formatDuration(_ seconds: Double) -> String {
 func formatBytes(_ bytes: Double) -> String {
   bytes >= 1_048_576 ? String(format: "%.1f MiB", bytes / 1_048_576) : String(format: "%.0f B", bytes)
 }
-
-import Foundation

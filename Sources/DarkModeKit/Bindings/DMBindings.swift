@@ -35,18 +35,21 @@ public struct DMBindings<Root: AnyObject> {
     let offset = withBindingContext { traits in
       withUnsafeMutablePointer(to: &object[keyPath: keyPath]) { property in
         property.pointee = dynamic.resolved(with: traits)
-        return StoredProperty.offset(of: UnsafeMutableRawPointer(property), size: MemoryLayout<Value>.size, in: object)
+        return StoredProperty.offset(
+          of: UnsafeMutableRawPointer(property), size: MemoryLayout<Value>.size, in: object)
       }
     }
-    let apply: (AnyObject, DMTraitCollection) -> Void
+    let apply: @MainActor (AnyObject, DMTraitCollection) -> Void
     if let offset {
       apply = { object, traits in
         let property = Unmanaged.passUnretained(object).toOpaque() + offset
-        property.assumingMemoryBound(to: Value.self).pointee = dynamic.resolved(with: traits)
+        property.assumingMemoryBound(to: Value.self).pointee = dynamic.storage.passCache.resolved(
+          dynamic.storage, with: traits)
       }
     } else {
       apply = { object, traits in
-        unsafeDowncast(object, to: Root.self)[keyPath: keyPath] = dynamic.resolved(with: traits)
+        unsafeDowncast(object, to: Root.self)[keyPath: keyPath] = dynamic.storage.passCache.resolved(
+          dynamic.storage, with: traits)
       }
     }
     register(Binding(keyPath: keyPath, apply: apply))

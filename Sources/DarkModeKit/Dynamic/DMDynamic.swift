@@ -40,7 +40,8 @@ public struct DMDynamic<Value: Sendable>: Sendable {
   ///   - highContrastDark: The value for the dark style with high contrast.
   public init(light: Value, dark: Value, highContrastLight: Value? = nil, highContrastDark: Value? = nil) {
     storage = Storage(
-      .pair, light: light, dark: dark, highContrastLight: highContrastLight, highContrastDark: highContrastDark)
+      .pair, light: light, dark: dark, highContrastLight: highContrastLight,
+      highContrastDark: highContrastDark)
   }
 
   /// A value computed from the traits each time it is resolved.
@@ -94,6 +95,8 @@ extension DMDynamic {
     @usableFromInline let themes: [DMTheme: Value]
     /// The key lookup of a table-backed colour; only when `Value` is `DMColor`.
     @usableFromInline let lookup: ColorTableKeyLookup?
+    /// The value last resolved in a pass, shared by every binding of this value.
+    @usableFromInline let passCache = PassCache<Value>()
 
     init(
       _ kind: Kind, light: Value? = nil, dark: Value? = nil, highContrastLight: Value? = nil,

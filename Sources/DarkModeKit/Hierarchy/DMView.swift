@@ -17,14 +17,14 @@ open class DMView: DMResponder {
   /// The view this one is a subview of.
   public private(set) weak var superview: DMView?
   /// The views this one contains, back to front.
-  public private(set) var subviews: [DMView] = []
+  @exclusivity(unchecked) public private(set) var subviews: [DMView] = []
   /// The controller whose root view this is; it sits between this view and its superview.
   weak var owningController: DMViewController? {
     didSet { isRootViewOfController = owningController != nil }
   }
   /// Whether ``owningController`` is set, read on the propagation path instead of the weak
   /// reference, which costs more to load.
-  private final var isRootViewOfController = false
+  @exclusivity(unchecked) private final var isRootViewOfController = false
 
   /// Creates a view with no superview and no subviews.
   public override init() {}
