@@ -1,18 +1,38 @@
-/// One bound property: its key path, and a closure that sets it for a trait collection.
+/// One bound property: its key path, the dynamic value it follows, where it lives in the object,
+/// and a function that sets it for a trait collection.
 ///
-/// The closure is made by the inlinable `DMBindings.bind` at the call site, where the root and
-/// value types are known, so that resolving and storing are specialized for them.
+/// The function is made by the inlinable `DMBindings.bind` at the call site, where the root and
+/// value types are known, so that resolving and storing are specialized for them; it captures
+/// nothing, so a binding is these few words in its object's list and nothing more.
 @MainActor
 @usableFromInline
 struct Binding {
+  @usableFromInline
+  typealias Store =
+    @MainActor (
+      _ object: AnyObject, _ source: AnyObject, _ offset: Int, _ keyPath: AnyKeyPath,
+      _ traits: DMTraitCollection
+    ) -> Void
+
   let keyPath: AnyKeyPath
-  /// Sets the property of an object of the binding's root type for a trait collection.
-  let apply: @MainActor (AnyObject, DMTraitCollection) -> Void
+  /// The dynamic value's storage.
+  let source: AnyObject
+  /// The stored property's offset in the object, or -1 to write through the key path.
+  let offset: Int
+  let store: Store
 
   @usableFromInline
-  init(keyPath: AnyKeyPath, apply: @escaping @MainActor (AnyObject, DMTraitCollection) -> Void) {
+  init(keyPath: AnyKeyPath, source: AnyObject, offset: Int, store: @escaping Store) {
     self.keyPath = keyPath
-    self.apply = apply
+    self.source = source
+    self.offset = offset
+    self.store = store
+  }
+
+  /// Sets the property of `object` (of the binding's root type) for `traits`.
+  @inline(__always)
+  func apply(_ object: AnyObject, _ traits: DMTraitCollection) {
+    store(object, source, offset, keyPath, traits)
   }
 }
 

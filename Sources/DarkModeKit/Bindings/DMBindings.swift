@@ -39,20 +39,21 @@ public struct DMBindings<Root: AnyObject> {
           of: UnsafeMutableRawPointer(property), size: MemoryLayout<Value>.size, in: object)
       }
     }
-    let apply: @MainActor (AnyObject, DMTraitCollection) -> Void
-    if let offset {
-      apply = { object, traits in
-        let property = Unmanaged.passUnretained(object).toOpaque() + offset
-        property.assumingMemoryBound(to: Value.self).pointee = dynamic.storage.passCache.resolved(
-          dynamic.storage, with: traits)
-      }
-    } else {
-      apply = { object, traits in
-        unsafeDowncast(object, to: Root.self)[keyPath: keyPath] = dynamic.storage.passCache.resolved(
-          dynamic.storage, with: traits)
+    // The closure captures nothing (once specialized for `Root` and `Value`), so a binding costs
+    // no allocation of its own: what it needs travels in the `Binding`.
+    let binding = Binding(keyPath: keyPath, source: dynamic.storage, offset: offset ?? -1) {
+      object, source, offset, keyPath, traits in
+      let storage = unsafeDowncast(source, to: DMDynamic<Value>.Storage.self)
+      let value = storage.passCache.resolved(storage, with: traits)
+      if offset >= 0 {
+        (Unmanaged.passUnretained(object).toOpaque() + offset).assumingMemoryBound(to: Value.self).pointee =
+          value
+      } else {
+        let property = unsafeDowncast(keyPath, to: ReferenceWritableKeyPath<Root, Value>.self)
+        unsafeDowncast(object, to: Root.self)[keyPath: property] = value
       }
     }
-    register(Binding(keyPath: keyPath, apply: apply))
+    register(binding)
   }
 
   /// Runs `body` with the traits bindings resolve for, made current.

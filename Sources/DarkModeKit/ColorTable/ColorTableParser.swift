@@ -269,11 +269,8 @@ struct ColorTableParser {
           }
           throw badColor(token)
         }
-        do {
-          table.colors.append(try DMColor(hex: string(token)))
-        } catch {
-          throw badColor(token)
-        }
+        guard let color = DMColor.parseHex(bytes[token.start..<token.end]) else { throw badColor(token) }
+        table.colors.append(color)
       } else if position == themeCount {
         if isColorLike(token) {
           var found = themeCount

@@ -27,6 +27,13 @@ extension DMColor {
   /// - Parameter hex: The text to parse.
   /// - Throws: ``DMColorError`` naming the token and what is wrong with it.
   public init(hex: String) throws {
+    if let color = hex.utf8.withContiguousStorageIfAvailable({ Self.parseHex($0[...]) })
+      ?? Self.parseHex(
+        Array(hex.utf8)[...])
+    {
+      self = color
+      return
+    }
     let scalars = Array(hex.utf8)
     let digitsStart: Int
     let allowedCounts: [Int]
@@ -73,6 +80,44 @@ extension DMColor {
       self.init(rgb: UInt32(value))
     default:
       self.init(rgb: UInt32(value >> 8), alpha: Double(value & 0xFF) / 255)
+    }
+  }
+
+  /// The colour a valid `#RGB`, `#RRGGBB`, `#RRGGBBAA`, `0xRRGGBB` or `0xRRGGBBAA` spells, read
+  /// straight from its bytes; `nil` for anything else (``init(hex:)`` then says what is wrong).
+  static func parseHex<Bytes: RandomAccessCollection>(_ bytes: Bytes) -> DMColor?
+  where Bytes.Element == UInt8, Bytes.Index == Int {
+    var index = bytes.startIndex
+    let count = bytes.count
+    let digits: Int
+    if count > 0, bytes[index] == UInt8(ascii: "#") {
+      digits = count - 1
+      guard digits == 3 || digits == 6 || digits == 8 else { return nil }
+      index += 1
+    } else if count > 1, bytes[index] == UInt8(ascii: "0"),
+      bytes[index + 1] == UInt8(ascii: "x") || bytes[index + 1] == UInt8(ascii: "X")
+    {
+      digits = count - 2
+      guard digits == 6 || digits == 8 else { return nil }
+      index += 2
+    } else {
+      return nil
+    }
+    var value: UInt32 = 0
+    for offset in 0..<digits {
+      guard let digit = hexDigitValue(bytes[index + offset]) else { return nil }
+      value = value << 4 | UInt32(digit)
+    }
+    switch digits {
+    case 3:
+      let r = (value >> 8) & 0xF
+      let g = (value >> 4) & 0xF
+      let b = value & 0xF
+      return DMColor(red: Double(r * 17) / 255, green: Double(g * 17) / 255, blue: Double(b * 17) / 255)
+    case 6:
+      return DMColor(rgb: value)
+    default:
+      return DMColor(rgb: value >> 8, alpha: Double(value & 0xFF) / 255)
     }
   }
 
