@@ -18,9 +18,31 @@ open class DMResponder: DMTraitEnvironment {
   /// Traits this environment and its descendants use instead of the inherited ones; `nil` or
   /// unspecified traits inherit.
   public var overrideTraitCollection: DMTraitCollection? {
-    didSet {
-      if overrideTraitCollection != oldValue { TraitPropagator.shared.overridesDidChange(self) }
+    get { overrides?.traitCollection }
+    set {
+      guard newValue != overrideTraitCollection else { return }
+      if newValue != nil || overrides != nil { overridesBox.traitCollection = newValue }
+      TraitPropagator.shared.overridesDidChange(self)
     }
+  }
+
+  /// The override collections, kept out of line: most environments have none, and every
+  /// environment would otherwise pay for two collections.
+  final class Overrides {
+    /// The public ``DMResponder/overrideTraitCollection``.
+    var traitCollection: DMTraitCollection?
+    /// The merged overrides that resolution applies; updated from the public overrides outside a
+    /// pass, so that a change made inside a callback takes effect only after the pass.
+    var applied: DMTraitCollection?
+  }
+
+  @exclusivity(unchecked) private final var overrides: Overrides?
+
+  private final var overridesBox: Overrides {
+    if let overrides { return overrides }
+    let made = Overrides()
+    overrides = made
+    return made
   }
 
   // The fields below are read and written on every pass, on the main actor only, and never held
@@ -29,7 +51,8 @@ open class DMResponder: DMTraitEnvironment {
 
   /// The merged overrides that resolution applies; updated from the public overrides outside a
   /// pass, so that a change made inside a callback takes effect only after the pass.
-  @exclusivity(unchecked) final var appliedOverride: DMTraitCollection?
+  @inline(__always)
+  final var appliedOverride: DMTraitCollection? { overrides?.applied }
   /// The collection last reported to ``dmTraitCollectionDidChange(_:)``; while ``isAttached``, the
   /// resolved collection.
   @exclusivity(unchecked) final var reported: DMTraitCollection?
@@ -67,11 +90,13 @@ open class DMResponder: DMTraitEnvironment {
 
   /// Recomputes ``appliedOverride`` from the public overrides.
   final func applyOverrides() {
+    let applied: DMTraitCollection?
     if overrideUserInterfaceStyle == .unspecified {
-      appliedOverride = overrideTraitCollection.flatMap { $0.isUnspecified ? nil : $0 }
+      applied = overrideTraitCollection.flatMap { $0.isUnspecified ? nil : $0 }
     } else {
-      appliedOverride = (overrideTraitCollection ?? DMTraitCollection())
+      applied = (overrideTraitCollection ?? DMTraitCollection())
         .overlaid(with: DMTraitCollection(userInterfaceStyle: overrideUserInterfaceStyle))
     }
+    if applied != nil || overrides != nil { overridesBox.applied = applied }
   }
 }
