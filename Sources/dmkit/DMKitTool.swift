@@ -12,6 +12,7 @@ enum DMKitTool {
   static let commands: [Command] = [
     Command(spec: LintCommand.spec, run: LintCommand.run),
     Command(spec: WatchCommand.spec, run: WatchCommand.run),
+    Command(spec: DemoCommand.spec, run: DemoCommand.run),
   ]
 
   static var usage: String {
