@@ -23,6 +23,13 @@ final class TmuxTerminal: Sendable {
 
   let socket = "dmkit-test-\(getpid())-\(UUID().uuidString.prefix(8))"
   private let tmux: String
+  /// The server's socket file, which `kill-server` leaves behind: `-L` puts it in
+  /// `$TMUX_TMPDIR/tmux-UID/` (`/tmp` by default).
+  private var socketPath: String {
+    let folder =
+      ProcessInfo.processInfo.environment["TMUX_TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+    return "\(folder)/tmux-\(getuid())/\(socket)"
+  }
 
   /// Starts a detached session of `width`×`height` cells running `command` directly (no shell in
   /// between), with `environment` added to the session's.
@@ -71,9 +78,10 @@ final class TmuxTerminal: Sendable {
     return (false, screen)
   }
 
-  /// Kills this test's tmux server, and with it the session's programs.
+  /// Kills this test's tmux server, and with it the session's programs, and removes its socket.
   func stop() {
     _ = try? run(["kill-server"])
+    unlink(socketPath)
   }
 
   /// Runs a tmux command against this server; its status and standard output.
