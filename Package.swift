@@ -13,6 +13,7 @@ let package = Package(
     .target(name: "DarkModeKit"),
     .target(name: "DarkModeKitLinux", dependencies: ["DarkModeKit"]),
     .executableTarget(name: "dmkit", dependencies: ["DarkModeKit", "DarkModeKitLinux"]),
+    .executableTarget(name: "dmbench", dependencies: ["DarkModeKit"]),
     .testTarget(
       name: "DarkModeKitTests", dependencies: ["DarkModeKit", "DarkModeKitLinux", "dmkit"],
       exclude: ["Linux/Fixtures"]),

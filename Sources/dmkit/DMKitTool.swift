@@ -11,6 +11,8 @@ enum DMKitTool {
 
   static let commands: [Command] = [
     Command(spec: LintCommand.spec, run: LintCommand.run),
+    Command(spec: PreviewCommand.spec, run: PreviewCommand.run),
+    Command(spec: ExportCommand.spec, run: ExportCommand.run),
     Command(spec: WatchCommand.spec, run: WatchCommand.run),
     Command(spec: DemoCommand.spec, run: DemoCommand.run),
   ]

@@ -192,3 +192,82 @@ struct WeakBox<Object: AnyObject> {
   weak var value: Object?
   init(_ value: Object) { self.value = value }
 }
+
+@MainActor
+class ObservedView: DMView {
+  var observedSets = 0
+  var computedSets = 0
+  var overriddenSets = 0
+  var stored = 0.0
+  var observed = DMColor.clear {
+    didSet { observedSets += 1 }
+  }
+  private var backing = 0.0
+  var computed: Double {
+    get { backing }
+    set {
+      backing = newValue
+      computedSets += 1
+    }
+  }
+  var overridable = 0.0
+}
+
+@MainActor
+final class OverridingView: ObservedView {
+  override var overridable: Double {
+    didSet { overriddenSets += 1 }
+  }
+}
+
+extension GlobalStateTests {
+  @Suite @MainActor struct BindingStoreTests {
+    init() { DarkModeManager.reset() }
+
+    private let number = DMDynamic(light: 1.0, dark: 2.0)
+
+    @Test func observedComputedAndOverriddenPropertiesRunTheirAccessorsOncePerChange() {
+      let window = DMWindow()
+      let view = OverridingView()
+      window.addSubview(view)
+      window.makeKeyAndVisible()
+      view.dm.bind(\.observed, to: DMDynamicColor(light: .white, dark: .black))
+      view.dm.bind(\.computed, to: number)
+      view.dm.bind(\.overridable, to: number)
+      view.dm.bind(\.stored, to: number)
+      #expect([view.observedSets, view.computedSets, view.overriddenSets] == [1, 1, 1])
+      DMTraitCollection.setOverride(.dark, animated: false)
+      #expect([view.observedSets, view.computedSets, view.overriddenSets] == [2, 2, 2])
+      #expect(view.observed == .black)
+      #expect(view.computed == 2)
+      #expect(view.overridable == 2)
+      #expect(view.stored == 2)
+    }
+
+    @Test func storedPropertiesOfEveryKindFollowChanges() {
+      final class Mixed: DMThemable {
+        var small: UInt8 = 0
+        var name = ""
+        var color = DMColor.clear
+        var optional: Double?
+        var array: [Int] = []
+      }
+      let object = Mixed()
+      object.dm.bind(\.small, to: DMDynamic(light: 1, dark: 2))
+      object.dm.bind(\.name, to: DMDynamic(light: "a long light string that is not small", dark: "dark"))
+      object.dm.bind(\.color, to: DMDynamicColor(light: .white, dark: .black))
+      object.dm.bind(\.optional, to: DMDynamic(light: nil, dark: 3.5))
+      object.dm.bind(\.array, to: DMDynamic(light: [1], dark: [1, 2, 3]))
+      DMTraitCollection.setOverride(.dark, animated: false)
+      #expect(object.small == 2)
+      #expect(object.name == "dark")
+      #expect(object.color == .black)
+      #expect(object.optional == 3.5)
+      #expect(object.array == [1, 2, 3])
+      DMTraitCollection.setOverride(.light, animated: false)
+      #expect(object.name == "a long light string that is not small")
+      #expect(object.optional == nil)
+      #expect(object.array == [1])
+    }
+  }
+}

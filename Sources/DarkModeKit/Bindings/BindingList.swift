@@ -7,10 +7,10 @@
 struct Binding {
   let keyPath: AnyKeyPath
   /// Sets the property of an object of the binding's root type for a trait collection.
-  let apply: (AnyObject, DMTraitCollection) -> Void
+  let apply: @MainActor (AnyObject, DMTraitCollection) -> Void
 
   @usableFromInline
-  init(keyPath: AnyKeyPath, apply: @escaping (AnyObject, DMTraitCollection) -> Void) {
+  init(keyPath: AnyKeyPath, apply: @escaping @MainActor (AnyObject, DMTraitCollection) -> Void) {
     self.keyPath = keyPath
     self.apply = apply
   }

@@ -27,21 +27,49 @@ public struct DMBindings<Root: AnyObject> {
   ///   - dynamic: The value to resolve for the object's traits.
   @inlinable
   public func bind<Value>(_ keyPath: ReferenceWritableKeyPath<Root, Value>, to dynamic: DMDynamic<Value>) {
-    install(
-      Binding(keyPath: keyPath) { object, traits in
-        unsafeDowncast(object, to: Root.self)[keyPath: keyPath] = dynamic.resolved(with: traits)
-      })
+    let object = object
+    // Set the property at once, through an in-place access that also tells where a stored
+    // property lives in the object; later updates then write there directly, which costs a few
+    // nanoseconds where a key-path store costs an allocation. Computed and observed properties
+    // (their access goes through a temporary) keep the key-path store, so their setters run.
+    let offset = withBindingContext { traits in
+      withUnsafeMutablePointer(to: &object[keyPath: keyPath]) { property in
+        property.pointee = dynamic.resolved(with: traits)
+        return StoredProperty.offset(
+          of: UnsafeMutableRawPointer(property), size: MemoryLayout<Value>.size, in: object)
+      }
+    }
+    let apply: @MainActor (AnyObject, DMTraitCollection) -> Void
+    if let offset {
+      apply = { object, traits in
+        let property = Unmanaged.passUnretained(object).toOpaque() + offset
+        property.assumingMemoryBound(to: Value.self).pointee = dynamic.storage.passCache.resolved(
+          dynamic.storage, with: traits)
+      }
+    } else {
+      apply = { object, traits in
+        unsafeDowncast(object, to: Root.self)[keyPath: keyPath] = dynamic.storage.passCache.resolved(
+          dynamic.storage, with: traits)
+      }
+    }
+    register(Binding(keyPath: keyPath, apply: apply))
   }
 
+  /// Runs `body` with the traits bindings resolve for, made current.
   @usableFromInline
-  func install(_ binding: Binding) {
+  func withBindingContext<R>(_ body: (DMTraitCollection) -> R) -> R {
     let traits = traitCollection
+    return PassContext.withCurrent(traits) { body(traits) }
+  }
+
+  /// Keeps a binding that has already set its property once.
+  @usableFromInline
+  func register(_ binding: Binding) {
     if let responder = object as? DMResponder {
       responder.bindings.set(binding)
     } else {
       ThemableRegistry.shared.bind(object, binding)
     }
-    PassContext.withCurrent(traits) { binding.apply(object, traits) }
   }
 
   /// Removes the binding of a property; the property keeps its current value.

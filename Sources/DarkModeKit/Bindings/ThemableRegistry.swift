@@ -40,6 +40,7 @@ final class ThemableRegistry {
 
   /// Re-applies every live binding for the new global collection.
   func applyAll(_ global: DMTraitCollection) {
+    PassGeneration.advance()
     for (id, entry) in entries {
       guard let object = entry.object else {
         entries[id] = nil

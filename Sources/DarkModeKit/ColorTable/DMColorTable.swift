@@ -166,6 +166,12 @@ public final class DMColorTable: Sendable {
     state.withLock { $0 }
   }
 
+  /// Runs `body` with the current contents while holding the table's lock, so that a reload waits.
+  @inline(__always)
+  func withContents<R>(_ body: (Contents) -> R) -> R {
+    state.withLock { body($0) }
+  }
+
   /// The 1-based line of the loaded file or text that defines a key.
   /// - Parameter key: The key, case-sensitive.
   /// - Returns: The line, or `nil` when the table does not have the key.

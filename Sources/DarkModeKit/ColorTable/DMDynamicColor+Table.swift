@@ -15,49 +15,47 @@ extension DMDynamic where Value == DMColor {
   ///   - key: The key, case-sensitive.
   ///   - table: The table to look in; ``DMColorTable/shared`` by default.
   public init(key: String, in table: DMColorTable = .shared) {
-    let lookup = ColorTableKeyLookup(key: key, table: table)
-    self.init(dynamicProvider: { lookup.resolved(with: $0) })
+    storage = Storage(.table, lookup: ColorTableKeyLookup(key: key, table: table))
   }
 }
 
 /// Resolves one key of one table, remembering the key's row for the table version it last saw.
-final class ColorTableKeyLookup: Sendable {
-  /// The row of the key in one version of the table's contents; `-1` when the key is missing.
-  private struct Cache {
-    var generation: UInt64?
-    var row = -1
-  }
+///
+/// One lock per resolve: the table's. The remembered row is read and written only while that
+/// lock is held, so the common case (same version as last time) hashes nothing and allocates
+/// nothing.
+@usableFromInline
+final class ColorTableKeyLookup: @unchecked Sendable {
+  // Safe: `generation` and `row` are only touched inside `table.withContents`, under the table's lock.
+  private var generation: UInt64?
+  private var row = -1
 
   let key: String
   let table: DMColorTable
-  private let cache = Locked(Cache())
 
   init(key: String, table: DMColorTable) {
     self.key = key
     self.table = table
   }
 
+  @usableFromInline
   func resolved(with traits: DMTraitCollection) -> DMColor {
-    let contents = table.contents
-    let generation = contents.generation
-    let (row, isFirstLookup): (Int, Bool) = cache.withLock { cache in
-      if cache.generation == generation { return (cache.row, false) }
-      let row = contents.keyIndex[key] ?? -1
-      // A reader still holding an older version must not replace a newer entry.
-      if cache.generation.map({ $0 < generation }) ?? true {
-        cache = Cache(generation: generation, row: row)
+    var isNewlyMissing = false
+    let color = table.withContents { contents -> DMColor in
+      if generation != contents.generation {
+        generation = contents.generation
+        row = contents.keyIndex[key] ?? -1
+        isNewlyMissing = row < 0 && !contents.isEmpty
       }
-      return (row, true)
+      guard row >= 0 else { return .magenta }
+      return contents.color(row: row, column: contents.column(for: traits))
     }
-    guard row >= 0 else {
-      if isFirstLookup, !contents.isEmpty { table.reportMissingKey(key) }
-      return .magenta
-    }
-    return contents.color(row: row, column: contents.column(for: traits))
+    if isNewlyMissing { table.reportMissingKey(key) }
+    return color
   }
 
   /// The cached row for a table version, or `nil` when the cache holds another version; for tests.
   func cachedRow(generation: UInt64) -> Int? {
-    cache.withLock { $0.generation == generation ? $0.row : nil }
+    table.withContents { _ in self.generation == generation ? row : nil }
   }
 }

@@ -18,7 +18,7 @@ public struct DMDynamic<Value: Sendable>: Sendable {
   /// A value that is the same for all traits.
   /// - Parameter value: The value.
   public init(_ value: Value) {
-    storage = Storage(.constant(value))
+    storage = Storage(.constant, light: value)
   }
 
   /// A light and a dark value: `.dark` picks `dark`, any other style picks `light`.
@@ -26,7 +26,7 @@ public struct DMDynamic<Value: Sendable>: Sendable {
   ///   - light: The value for the light (and unspecified) style.
   ///   - dark: The value for the dark style.
   public init(light: Value, dark: Value) {
-    storage = Storage(.pair(light: light, dark: dark, highContrastLight: nil, highContrastDark: nil))
+    storage = Storage(.pair, light: light, dark: dark)
   }
 
   /// A light and a dark value, each with an optional variant for high contrast.
@@ -40,8 +40,8 @@ public struct DMDynamic<Value: Sendable>: Sendable {
   ///   - highContrastDark: The value for the dark style with high contrast.
   public init(light: Value, dark: Value, highContrastLight: Value? = nil, highContrastDark: Value? = nil) {
     storage = Storage(
-      .pair(
-        light: light, dark: dark, highContrastLight: highContrastLight, highContrastDark: highContrastDark))
+      .pair, light: light, dark: dark, highContrastLight: highContrastLight,
+      highContrastDark: highContrastDark)
   }
 
   /// A value computed from the traits each time it is resolved.
@@ -49,7 +49,7 @@ public struct DMDynamic<Value: Sendable>: Sendable {
   /// The provider may run on any thread, and should be fast and free of side effects.
   /// - Parameter dynamicProvider: Returns the value for a trait collection.
   public init(dynamicProvider: @escaping @Sendable (DMTraitCollection) -> Value) {
-    storage = Storage(.provider(dynamicProvider))
+    storage = Storage(.provider, provider: dynamicProvider)
   }
 
   /// One value per named theme.
@@ -60,7 +60,7 @@ public struct DMDynamic<Value: Sendable>: Sendable {
   ///   - themes: The value for each theme.
   ///   - fallback: The value when no theme of the map applies.
   public init(themes: [DMTheme: Value], fallback: Value) {
-    storage = Storage(.themes(themes, fallback: fallback))
+    storage = Storage(.themes, light: fallback, themes: themes)
   }
 
   /// The value for a trait collection.
@@ -75,40 +75,65 @@ public struct DMDynamic<Value: Sendable>: Sendable {
 
 extension DMDynamic {
   /// The immutable representation shared by all copies of one dynamic value.
+  ///
+  /// Plain fields and a tag rather than an enum with payloads: resolving reads the one field it
+  /// needs, where switching over an enum would copy the whole payload first.
   @usableFromInline
   final class Storage: Sendable {
     @usableFromInline
-    enum Kind: Sendable {
-      case constant(Value)
-      case pair(light: Value, dark: Value, highContrastLight: Value?, highContrastDark: Value?)
-      case provider(@Sendable (DMTraitCollection) -> Value)
-      case themes([DMTheme: Value], fallback: Value)
+    enum Kind: UInt8, Sendable {
+      case constant, pair, provider, themes, table
     }
 
-    @usableFromInline
-    let kind: Kind
+    @usableFromInline let kind: Kind
+    /// The constant; the light value of a pair; the fallback of a theme map.
+    @usableFromInline let light: Value?
+    @usableFromInline let dark: Value?
+    @usableFromInline let highContrastLight: Value?
+    @usableFromInline let highContrastDark: Value?
+    @usableFromInline let provider: (@Sendable (DMTraitCollection) -> Value)?
+    @usableFromInline let themes: [DMTheme: Value]
+    /// The key lookup of a table-backed colour; only when `Value` is `DMColor`.
+    @usableFromInline let lookup: ColorTableKeyLookup?
+    /// The value last resolved in a pass, shared by every binding of this value.
+    @usableFromInline let passCache = PassCache<Value>()
 
-    init(_ kind: Kind) {
+    init(
+      _ kind: Kind, light: Value? = nil, dark: Value? = nil, highContrastLight: Value? = nil,
+      highContrastDark: Value? = nil, provider: (@Sendable (DMTraitCollection) -> Value)? = nil,
+      themes: [DMTheme: Value] = [:], lookup: ColorTableKeyLookup? = nil
+    ) {
       self.kind = kind
+      self.light = light
+      self.dark = dark
+      self.highContrastLight = highContrastLight
+      self.highContrastDark = highContrastDark
+      self.provider = provider
+      self.themes = themes
+      self.lookup = lookup
     }
 
     @inlinable
     func resolved(with traits: DMTraitCollection) -> Value {
       switch kind {
-      case .constant(let value):
-        return value
-      case .pair(let light, let dark, let highContrastLight, let highContrastDark):
+      case .constant:
+        return light.unsafelyUnwrapped
+      case .pair:
         let isDark = traits.userInterfaceStyle == .dark
         if traits.accessibilityContrast == .high,
           let highContrast = isDark ? highContrastDark : highContrastLight
         {
           return highContrast
         }
-        return isDark ? dark : light
-      case .provider(let provider):
-        return provider(traits)
-      case .themes(let themes, let fallback):
-        return ThemeChoice.pick(from: themes, for: traits) ?? fallback
+        return (isDark ? dark : light).unsafelyUnwrapped
+      case .provider:
+        return provider.unsafelyUnwrapped(traits)
+      case .themes:
+        return ThemeChoice.pick(from: themes, for: traits) ?? light.unsafelyUnwrapped
+      case .table:
+        // Only `DMDynamic<DMColor>` makes this kind, so the cast always succeeds (and vanishes
+        // once specialized).
+        return lookup.unsafelyUnwrapped.resolved(with: traits) as! Value
       }
     }
   }

@@ -23,17 +23,21 @@ open class DMResponder: DMTraitEnvironment {
     }
   }
 
+  // The fields below are read and written on every pass, on the main actor only, and never held
+  // across a call that could reach them again; dynamic exclusivity checks on them would cost more
+  // than the rest of a pass, so they are turned off.
+
   /// The merged overrides that resolution applies; updated from the public overrides outside a
   /// pass, so that a change made inside a callback takes effect only after the pass.
-  final var appliedOverride: DMTraitCollection?
+  @exclusivity(unchecked) final var appliedOverride: DMTraitCollection?
   /// The collection last reported to ``dmTraitCollectionDidChange(_:)``; while ``isAttached``, the
   /// resolved collection.
-  final var reported: DMTraitCollection?
+  @exclusivity(unchecked) final var reported: DMTraitCollection?
   /// Whether the environment is in a visible window and ``reported`` is up to date. Attached
   /// environments have attached parents.
-  final var isAttached = false
+  @exclusivity(unchecked) final var isAttached = false
   /// Bindings of this object's properties.
-  final var bindings = BindingList()
+  @exclusivity(unchecked) final var bindings = BindingList()
 
   /// Creates an environment with no overrides.
   public init() {}

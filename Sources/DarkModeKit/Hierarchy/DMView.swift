@@ -17,9 +17,14 @@ open class DMView: DMResponder {
   /// The view this one is a subview of.
   public private(set) weak var superview: DMView?
   /// The views this one contains, back to front.
-  public private(set) var subviews: [DMView] = []
+  @exclusivity(unchecked) public private(set) var subviews: [DMView] = []
   /// The controller whose root view this is; it sits between this view and its superview.
-  weak var owningController: DMViewController?
+  weak var owningController: DMViewController? {
+    didSet { isRootViewOfController = owningController != nil }
+  }
+  /// Whether ``owningController`` is set, read on the propagation path instead of the weak
+  /// reference, which costs more to load.
+  @exclusivity(unchecked) private final var isRootViewOfController = false
 
   /// Creates a view with no superview and no subviews.
   public override init() {}
@@ -77,13 +82,17 @@ open class DMView: DMResponder {
   }
 
   /// The node that inherits from this view's superview: this view, or the controller it belongs to.
-  final var traitNode: DMResponder { owningController ?? self }
+  final var traitNode: DMResponder {
+    isRootViewOfController ? owningController ?? self : self
+  }
 
-  override var traitParent: DMResponder? { owningController ?? superview }
+  override var traitParent: DMResponder? {
+    isRootViewOfController ? owningController ?? superview : superview
+  }
 
   override func appendTraitChildren(to stack: inout [TraitPropagator.Entry]) {
     for view in subviews.reversed() {
-      stack.append(TraitPropagator.Entry(node: view.owningController ?? view, parent: self))
+      stack.append(TraitPropagator.Entry(node: view.traitNode, parent: self))
     }
   }
 }

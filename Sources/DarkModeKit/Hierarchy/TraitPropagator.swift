@@ -13,7 +13,20 @@ final class TraitPropagator {
   /// One pending visit: a node and the parent it was reached from.
   struct Entry {
     let node: DMResponder
-    let parent: DMResponder?
+    /// Not retained: while the structure is unchanged the parent is held by the tree, and after a
+    /// change the walk uses it only once `node.traitParent` (a live reference) is the same object.
+    let unretainedParent: Unmanaged<DMResponder>?
+
+    init(node: DMResponder, parent: DMResponder?) {
+      self.node = node
+      unretainedParent = parent.map { Unmanaged.passUnretained($0) }
+    }
+
+    /// Whether `candidate` is the parent the entry was pushed from, comparing identities only.
+    @inline(__always)
+    func hasParent(_ candidate: DMResponder?) -> Bool {
+      candidate.map { Unmanaged.passUnretained($0).toOpaque() } == unretainedParent?.toOpaque()
+    }
   }
 
   private enum Event {
@@ -23,18 +36,27 @@ final class TraitPropagator {
   }
 
   /// The resolved global collection the hierarchy was last brought up to date with.
-  private(set) var propagatedGlobal = DMTraitCollection().withDefaults
+  @exclusivity(unchecked) private(set) var propagatedGlobal = DMTraitCollection().withDefaults
   /// The transition of the running pass, ``DMTransition/none`` between passes.
   private(set) var transition = DMTransition.none
 
   /// How many nodes passes have visited since launch; tests read it to check what a pass touches.
-  private(set) var visitCount = 0
+  @exclusivity(unchecked) private(set) var visitCount = 0
 
+  /// Counts structural changes, so that a walk checks each entry's parent only after one.
+  @exclusivity(unchecked) private var structureVersion: UInt64 = 0
   private var isRunning = false
   private var events: [Event] = []
   private var stack: [Entry] = []
   private var detachStack: [Entry] = []
   private var restyledWindows: [DMWindow] = []
+
+  /// Where a pass writes the collection of the environment it is calling; see `PassContext`.
+  private let currentSlot: UnsafeMutablePointer<DMTraitCollection> = {
+    let slot = UnsafeMutablePointer<DMTraitCollection>.allocate(capacity: 1)
+    slot.initialize(to: DMTraitCollection())
+    return slot
+  }()
 
   private init() {}
 
@@ -59,6 +81,7 @@ final class TraitPropagator {
 
   /// A node's trait parent may have changed (moved, a window shown or hidden, a root view swapped).
   func positionDidChange(_ node: DMResponder) {
+    structureVersion &+= 1
     if node.isAttached && !isPlacedInVisibleWindow(node) {
       // Detach at once, so that a running pass skips the entries of the removed subtree.
       detach(node)
@@ -107,6 +130,7 @@ final class TraitPropagator {
   }
 
   private func reapplyBindings() {
+    PassGeneration.advance()
     for window in DMApplication.shared.windows where window.isAttached {
       stack.append(Entry(node: window, parent: nil))
     }
@@ -145,46 +169,69 @@ final class TraitPropagator {
   /// whose resolved collection differs from what it last reported. Below an attached node whose
   /// collection did not change nothing can change, so the walk stops there.
   private func walk(from start: DMResponder) {
+    // Work on local copies: the stack keeps its capacity from pass to pass, and the loop does not
+    // touch the propagator's own properties for every node.
+    var stack = self.stack
+    self.stack = []
+    defer {
+      stack.removeAll(keepingCapacity: true)
+      self.stack = stack
+    }
+    var visits = 0
+    defer { visitCount &+= visits }
+    let structureAtStart = structureVersion
+    PassGeneration.advance()
     stack.append(Entry(node: start, parent: start.traitParent))
-    while let entry = stack.popLast() {
-      visitCount &+= 1
-      let node = entry.node
-      // A callback may have moved the node or detached its parent since the entry was pushed.
-      guard node.traitParent === entry.parent else { continue }
-      var traits: DMTraitCollection
-      if let parent = entry.parent {
-        guard parent.isAttached, let parentTraits = parent.reported else { continue }
-        traits = parentTraits
-      } else {
-        guard (node as? DMWindow)?.isVisible == true else { continue }
-        traits = propagatedGlobal
-      }
-      if let applied = node.appliedOverride { traits = traits.overlaid(with: applied) }
-      let wasAttached = node.isAttached
-      node.isAttached = true
-      if traits == node.reported {
-        if wasAttached { continue }
-      } else {
-        let previous = node.reported
-        node.reported = traits
-        deliver(to: node, previous: previous, traits: traits)
-        if entry.parent == nil, let previous, previous.userInterfaceStyle != traits.userInterfaceStyle,
-          let window = node as? DMWindow
-        {
-          restyledWindows.append(window)
+    PassContext.withSlot(currentSlot) {
+      while let entry = stack.popLast() {
+        visits &+= 1
+        let node = entry.node
+        // A callback may have moved the node or detached its parent since the entry was pushed.
+        if structureVersion != structureAtStart {
+          guard entry.hasParent(node.traitParent) else { continue }
         }
-        // The callback may have removed the node; its new position is queued.
-        guard node.isAttached else { continue }
+        var traits: DMTraitCollection
+        if let parent = entry.unretainedParent {
+          guard let parentTraits = parent._withUnsafeGuaranteedRef({ $0.isAttached ? $0.reported : nil })
+          else {
+            continue
+          }
+          traits = parentTraits
+        } else {
+          guard (node as? DMWindow)?.isVisible == true else { continue }
+          traits = propagatedGlobal
+        }
+        if let applied = node.appliedOverride { traits = traits.overlaid(with: applied) }
+        let wasAttached = node.isAttached
+        node.isAttached = true
+        if traits == node.reported {
+          if wasAttached { continue }
+        } else {
+          let previous = node.reported
+          node.reported = traits
+          deliver(to: node, previous: previous, traits: traits)
+          if entry.unretainedParent == nil, let previous,
+            previous.userInterfaceStyle != traits.userInterfaceStyle,
+            let window = node as? DMWindow
+          {
+            restyledWindows.append(window)
+          }
+          // The callback may have removed the node; its new position is queued.
+          guard node.isAttached else { continue }
+        }
+        node.appendTraitChildren(to: &stack)
       }
-      node.appendTraitChildren(to: &stack)
     }
   }
 
+  /// Updates a node's bindings, then calls it, with its collection current.
+  @inline(__always)
   private func deliver(to node: DMResponder, previous: DMTraitCollection?, traits: DMTraitCollection) {
-    PassContext.withCurrent(traits) {
-      node.bindings.apply(to: node, traits: traits)
-      node.dmTraitCollectionDidChange(previous)
-    }
+    currentSlot.pointee = traits
+    // A copy: a binding's setter may bind or unbind properties of this node meanwhile.
+    let bindings = node.bindings
+    bindings.apply(to: node, traits: traits)
+    node.dmTraitCollectionDidChange(previous)
   }
 
   /// Marks `node` and its attached descendants as outside any visible window. No calls.

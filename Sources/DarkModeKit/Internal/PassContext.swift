@@ -40,6 +40,19 @@ enum PassContext {
     }
   }
 
+  /// Runs `body` with `slot` as this thread's current-collection storage: a pass writes each
+  /// environment's collection into the slot before calling it, instead of setting the pointer
+  /// again for every environment.
+  @inline(__always)
+  static func withSlot<R>(_ slot: UnsafeMutablePointer<DMTraitCollection>, _ body: () throws -> R) rethrows
+    -> R
+  {
+    let saved = pthread_getspecific(key)
+    pthread_setspecific(key, slot)
+    defer { pthread_setspecific(key, saved) }
+    return try body()
+  }
+
   /// Runs `body` with no environment current on this thread, so that an enclosing task-local scope
   /// shows through.
   @inline(__always)

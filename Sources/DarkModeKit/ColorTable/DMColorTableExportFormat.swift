@@ -1,0 +1,157 @@
+/// A format that ``DMColorTable/exported(as:options:)`` writes a colour table in.
+///
+/// - ``css``: CSS custom properties, for the web.
+/// - ``json``: Design Tokens (the W3C Design Tokens Community Group format), for design tools.
+/// - ``swift``: a Swift source file with one ``DMDynamicColor`` constant per key, so that the
+///   compiler checks every key an app uses.
+///
+/// Each format turns the table's keys into names of its own with ``identifiers(forKeys:)``;
+/// `Docs/dmkit.md` describes the rules.
+public enum DMColorTableExportFormat: String, CaseIterable, Hashable, Sendable {
+  /// CSS custom properties: the first column on `:root`, the `NIGHT` (or `DARK`) column under
+  /// `@media (prefers-color-scheme: dark)`, and every theme under `[data-theme="NAME"]`.
+  case css
+  /// One object per theme of Design Tokens, `{"NORMAL": {"bg": {"$type": "color",
+  /// "$value": "#ffffff"}}}`, tokens in file order.
+  case json
+  /// A Swift source file: `extension DMDynamicColor { public static let bg =
+  /// DMDynamicColor(key: "BG") }`, one constant per key.
+  case swift
+
+  /// The name a key gets in this format, on its own, without making it unique among other keys.
+  ///
+  /// - ``css`` and ``json``: the key in lower case, with every character other than an ASCII
+  ///   letter, a digit or `-` turned into `-`: `Text.Primary` → `text-primary`, `BG` → `bg`.
+  ///   The CSS custom property is this name after `--`.
+  /// - ``swift``: lowerCamelCase words, split at `.`, `_`, `-` and any other character that is
+  ///   not an ASCII letter or digit: `Text.Primary` → `textPrimary`, `BG` → `bg`,
+  ///   `URLColor.Hover` → `urlColorHover`. A name that would start with a digit gets a leading
+  ///   `_`, a key with no letters or digits becomes `key`, and a Swift keyword such as `default`
+  ///   is escaped with backticks; `self`, `init`, `deinit`, `subscript`, `super`, `Type`,
+  ///   `Protocol` and `_`, which cannot name a static property, get `Key` appended (`selfKey`).
+  ///
+  /// - Parameter key: A colour-table key, such as `Text.Primary`.
+  /// - Returns: The name for the key in this format.
+  public func identifier(forKey key: String) -> String {
+    switch self {
+    case .css, .json: Self.tokenName(forKey: key)
+    case .swift: Self.swiftName(forKey: key)
+    }
+  }
+
+  /// The names a list of keys get in this format, unique and in the same order.
+  ///
+  /// Each key gets ``identifier(forKey:)``. When several keys get the same name, the first in
+  /// the list keeps it, and each later one gets the smallest suffix from 2 up that makes a name no
+  /// other key has: `2`, `3`, … in Swift (`textPrimary2`), `-2`, `-3`, … in CSS and JSON
+  /// (`text-primary-2`). The result depends only on the keys and their order, so it is stable
+  /// from one run to the next.
+  ///
+  /// ```swift
+  /// DMColorTableExportFormat.css.identifiers(forKeys: ["Text.Primary", "Text_Primary", "BG"])
+  /// // ["text-primary", "text-primary-2", "bg"]
+  /// ```
+  /// - Parameter keys: Colour-table keys, in file order.
+  /// - Returns: One name per key, in the same order, no two alike.
+  public func identifiers(forKeys keys: [String]) -> [String] {
+    let natural = keys.map(identifier(forKey:))
+    // Compare Swift names without their backticks: `default` and default are the same name.
+    let bare = natural.map { $0.trimmingBackticks }
+    let taken = Set(bare)
+    var assigned: Set<String> = []
+    var result: [String] = []
+    result.reserveCapacity(keys.count)
+    for (index, name) in natural.enumerated() {
+      if assigned.insert(bare[index]).inserted {
+        result.append(name)
+        continue
+      }
+      let separator = self == .swift ? "" : "-"
+      var suffix = 2
+      while taken.contains(bare[index] + separator + String(suffix))
+        || assigned.contains(bare[index] + separator + String(suffix))
+      {
+        suffix += 1
+      }
+      let unique = bare[index] + separator + String(suffix)
+      assigned.insert(unique)
+      result.append(unique)
+    }
+    return result
+  }
+
+  // MARK: - Naming rules
+
+  private static func tokenName(forKey key: String) -> String {
+    let scalars = key.unicodeScalars.map { scalar -> Character in
+      switch scalar {
+      case "a"..."z", "0"..."9", "-": Character(scalar)
+      case "A"..."Z": Character(Unicode.Scalar(scalar.value + 32)!)
+      default: "-"
+      }
+    }
+    return scalars.isEmpty ? "key" : String(scalars)
+  }
+
+  private static func swiftName(forKey key: String) -> String {
+    var words: [[Unicode.Scalar]] = [[]]
+    for scalar in key.unicodeScalars {
+      if scalar.isASCIILetterOrDigit {
+        words[words.count - 1].append(scalar)
+      } else if !words[words.count - 1].isEmpty {
+        words.append([])
+      }
+    }
+    words.removeAll { $0.isEmpty }
+    guard !words.isEmpty else { return "key" }
+    var name = String(String.UnicodeScalarView(lowercasingLeadingCapitals(words[0])))
+    for word in words.dropFirst() {
+      name += String(String.UnicodeScalarView(word.prefix(1))).uppercased()
+      name += String(String.UnicodeScalarView(word.dropFirst()))
+    }
+    if let first = name.unicodeScalars.first, ("0"..."9").contains(first) { name = "_" + name }
+    if unusableMemberNames.contains(name) { return name + "Key" }
+    if keywords.contains(name) { return "`\(name)`" }
+    return name
+  }
+
+  /// `BG` → `bg`, `Text` → `text`, `URLColor` → `urlColor`: the leading run of capitals in lower
+  /// case, except the last one when a lower-case letter follows it (the start of the next word).
+  private static func lowercasingLeadingCapitals(_ word: [Unicode.Scalar]) -> [Unicode.Scalar] {
+    let isUpper: (Unicode.Scalar) -> Bool = { ("A"..."Z").contains($0) }
+    let run = word.prefix(while: isUpper).count
+    var count = run
+    if run > 1, run < word.count, ("a"..."z").contains(word[run]) { count = run - 1 }
+    return word.enumerated().map { index, scalar in
+      index < count ? Unicode.Scalar(scalar.value + 32)! : scalar
+    }
+  }
+
+  /// Names that cannot be given to a static property, not even in backticks.
+  private static let unusableMemberNames: Set<String> = [
+    "self", "Self", "init", "deinit", "subscript", "super", "Type", "Protocol", "_",
+  ]
+
+  /// Swift's keywords (and the literals spelled like them), which need backticks as names.
+  private static let keywords: Set<String> = [
+    "associatedtype", "borrowing", "class", "consuming", "deinit", "enum", "extension",
+    "fileprivate", "func", "import", "init", "inout", "internal", "let", "nonisolated", "open",
+    "operator", "package", "private", "precedencegroup", "protocol", "public", "rethrows", "static",
+    "struct", "subscript", "typealias", "var", "break", "case", "catch", "continue", "default",
+    "defer", "do", "else", "fallthrough", "for", "guard", "if", "in", "repeat", "return", "throw",
+    "switch", "where", "while", "Any", "as", "await", "false", "is", "nil", "super", "throws",
+    "true", "try", "each", "some", "any", "copy", "discard",
+  ]
+}
+
+extension Unicode.Scalar {
+  fileprivate var isASCIILetterOrDigit: Bool {
+    ("a"..."z").contains(self) || ("A"..."Z").contains(self) || ("0"..."9").contains(self)
+  }
+}
+
+extension String {
+  fileprivate var trimmingBackticks: String {
+    hasPrefix("`") ? String(dropFirst().dropLast()) : self
+  }
+}

@@ -1,0 +1,52 @@
+import DarkModeKit
+import Foundation
+
+/// The models DarkModeKit is compared with, over the same views.
+@MainActor
+enum Baselines {
+  static let themeDidChange = Notification.Name("BenchThemeDidChange")
+  /// The traits the baselines apply.
+  static var traits = DMTraitCollection(userInterfaceStyle: .light)
+
+  /// Re-applies a view's three properties and calls its callback: what every baseline does per view.
+  @inline(__always)
+  static func reapply(_ view: BenchView, _ traits: DMTraitCollection) {
+    view.background = Theme.background.resolved(with: traits)
+    view.border = Theme.border.resolved(with: traits)
+    view.opacity = Theme.opacity.resolved(with: traits)
+    view.dmTraitCollectionDidChange(nil)
+  }
+
+  /// The broadcast model (DKNightVersion, SwiftTheme, NightNight): every themed object observes a
+  /// notification and re-applies its properties when it is posted.
+  static func observe(_ views: [BenchView]) -> [any NSObjectProtocol] {
+    views.map { view in
+      NotificationCenter.default.addObserver(forName: themeDidChange, object: nil, queue: nil) {
+        [unowned view] _ in
+        MainActor.assumeIsolated { reapply(view, traits) }
+      }
+    }
+  }
+
+  static func broadcast() {
+    NotificationCenter.default.post(name: themeDidChange, object: nil)
+  }
+
+  static func stopObserving(_ observers: [any NSObjectProtocol]) {
+    for observer in observers { NotificationCenter.default.removeObserver(observer) }
+  }
+
+  /// The naive walk (FluentDarkModeKit before iOS 13): recurse over every view, re-apply
+  /// everything, call the callback, no change detection.
+  static func naiveWalk(_ view: DMView, _ traits: DMTraitCollection) {
+    for subview in view.subviews {
+      if let view = subview as? BenchView { reapply(view, traits) }
+      naiveWalk(subview, traits)
+    }
+  }
+
+  /// The floor: a plain loop writing one property of each view.
+  static func floor(_ views: [BenchView], _ value: Double) {
+    for view in views { view.opacity = value }
+  }
+}

@@ -1,0 +1,241 @@
+import DarkModeKit
+import Foundation
+
+/// The cases of issue #6, each printing its figures.
+@MainActor
+struct Benchmarks {
+  let quick: Bool
+  var sizes: [Int] { quick ? [1_000, 10_000] : [1_000, 10_000, 100_000] }
+  var runs: Int { quick ? 3 : 15 }
+
+  static let light = DMTraitCollection(userInterfaceStyle: .light)
+  static let dark = DMTraitCollection(userInterfaceStyle: .dark)
+
+  func run() {
+    print(
+      "dmbench: DarkModeKit benchmarks\(quick ? " (quick: smaller sizes, fewer runs; figures are not for comparison)" : "")"
+    )
+    print(
+      "machine: \(ProcessInfo.processInfo.activeProcessorCount) cores, \(formatBytes(Double(ProcessInfo.processInfo.physicalMemory))) memory; \(runs) runs per case, median [min–max]\n"
+    )
+    switchCases()
+    localCases()
+    resolveCases()
+    parseCase()
+    memoryCases()
+  }
+
+  // MARK: 1, 2: switches, against the baselines
+
+  private func switchCases() {
+    print("1. Global light → dark switch; 2. the same with half the views under their own override")
+    print("   (each view: two bound table colours, one bound number, a callback that counts)")
+    var medians: [String: [Int: Double]] = [:]
+    for count in sizes {
+      let scene = Scene(count: count)
+      scene.window.makeKeyAndVisible()
+      let ours = Measure.time(
+        runs: runs, prepare: { DMTraitCollection.setOverride(Self.light, animated: false) }
+      ) {
+        DMTraitCollection.setOverride(Self.dark, animated: false)
+      }
+      let calls = scene.views.reduce(0) { $0 + $1.changes }
+      scene.halves[1].overrideUserInterfaceStyle = .light
+      let half = Measure.time(
+        runs: runs, prepare: { DMTraitCollection.setOverride(Self.light, animated: false) }
+      ) {
+        DMTraitCollection.setOverride(Self.dark, animated: false)
+      }
+      scene.halves[1].overrideUserInterfaceStyle = .unspecified
+      let observers = Baselines.observe(scene.views)
+      let broadcast = Measure.time(runs: runs, prepare: { Baselines.traits = Self.light }) {
+        Baselines.traits = Self.dark
+        Baselines.broadcast()
+      }
+      Baselines.stopObserving(observers)
+      let naive = Measure.time(runs: runs) { Baselines.naiveWalk(scene.window, Self.dark) }
+      let floor = Measure.time(runs: runs) { Baselines.floor(scene.views, 0.5) }
+      scene.window.isHidden = true
+      DMTraitCollection.setOverride(DMTraitCollection(), animated: false)
+      medians["switch", default: [:]][count] = ours.median
+      medians["half", default: [:]][count] = half.median
+      medians["broadcast", default: [:]][count] = broadcast.median
+      print("   N = \(count) (\(calls > 0 ? "callbacks delivered" : "no callbacks!"))")
+      row("DarkModeKit switch", ours, count: count)
+      row(
+        "half the views overridden", half, count: count,
+        note: String(format: "%.2f× the full switch", half.median / ours.median))
+      row(
+        "broadcast baseline", broadcast, count: count,
+        note: String(format: "DarkModeKit is %.1f× faster", broadcast.median / ours.median))
+      row(
+        "naive walk baseline", naive, count: count,
+        note: String(format: "DarkModeKit is %.1f× faster", naive.median / ours.median))
+      row(
+        "floor (one write per view)", floor, count: count,
+        note: String(format: "DarkModeKit costs %.1f× the floor", ours.median / floor.median))
+      if count == 100_000 {
+        target("100,000-view switch ≤ 16 ms", ours.median <= 0.016)
+        target("≥ 5× faster than broadcast", broadcast.median / ours.median >= 5)
+      }
+    }
+    growth(medians["switch"], "switch")
+    growth(medians["half"], "half switch")
+    growth(medians["broadcast"], "broadcast")
+    print()
+  }
+
+  // MARK: 3, 4: changes that must not grow with N
+
+  private func localCases() {
+    print("3. No-op change (override set to a value that resolves the same); 4. override on one view")
+    print("   with 100 descendants inside the window")
+    var noops: [Int: Double] = [:]
+    var locals: [Int: Double] = [:]
+    let repeats = 200
+    for count in sizes {
+      let scene = Scene(count: count)
+      let subtree = Scene.subtreeOfHundred()
+      scene.views[count / 3].addSubview(subtree)
+      scene.window.makeKeyAndVisible()
+      DMTraitCollection.setOverride(Self.dark, animated: false)
+      var same = Self.dark
+      same.userInterfaceLevel = .base  // resolves the same as `.dark`
+      let noop = Measure.time(runs: runs) {
+        for index in 0..<repeats {
+          DMTraitCollection.setOverride(index.isMultiple(of: 2) ? same : Self.dark, animated: false)
+        }
+      }
+      let local = Measure.time(runs: runs) {
+        for index in 0..<repeats {
+          subtree.overrideUserInterfaceStyle = index.isMultiple(of: 2) ? .light : .dark
+        }
+      }
+      scene.window.isHidden = true
+      DMTraitCollection.setOverride(DMTraitCollection(), animated: false)
+      let perNoop = Timing(samples: noop.samples.map { $0 / Double(repeats) })
+      let perLocal = Timing(samples: local.samples.map { $0 / Double(repeats) })
+      noops[count] = perNoop.median
+      locals[count] = perLocal.median
+      print("   N = \(count)")
+      row("no-op change", perNoop, count: nil)
+      row("one view + 100 descendants", perLocal, count: nil)
+    }
+    if let big = sizes.last {
+      target("no-op change < 50 µs at N = \(big)", (noops[big] ?? 1) < 50e-6)
+      target("single-view override < 50 µs at N = \(big)", (locals[big] ?? 1) < 50e-6)
+    }
+    growth(noops, "no-op")
+    growth(locals, "single-view override")
+    print()
+  }
+
+  // MARK: 5: resolving
+
+  private func resolveCases() {
+    print("5. Resolving one dynamic colour (per resolve)")
+    let iterations = quick ? 200_000 : 5_000_000
+    let traits = [Self.light, Self.dark]
+    func perResolve(_ dynamic: DMDynamicColor) -> Timing {
+      let timing = Measure.time(runs: runs) {
+        var sum = 0.0
+        for index in 0..<iterations { sum += resolveOnce(dynamic, traits[index & 1]).red }
+        blackHole(sum)
+      }
+      return Timing(samples: timing.samples.map { $0 / Double(iterations) })
+    }
+    let table = perResolve(Theme.background)
+    let pair = perResolve(DMDynamicColor(light: .white, dark: .black))
+    let provider = perResolve(DMDynamicColor { $0.userInterfaceStyle == .dark ? .black : .white })
+    row("table-backed (key \"BG\")", table, count: nil)
+    row("light/dark pair", pair, count: nil)
+    row("provider closure", provider, count: nil)
+    target("table-backed resolve ≤ 20 ns", table.median <= 20e-9)
+    target("pair resolve ≤ 5 ns", pair.median <= 5e-9)
+    print()
+  }
+
+  /// One resolve behind a call the optimizer cannot see through, as a binding makes it.
+  @inline(never)
+  private func resolveOnce(_ dynamic: DMDynamicColor, _ traits: DMTraitCollection) -> DMColor {
+    dynamic.resolved(with: traits)
+  }
+
+  // MARK: 6: parsing
+
+  private func parseCase() {
+    let keys = quick ? 1_000 : 10_000
+    print("6. Parsing a colour table of \(keys) keys × 4 themes")
+    var text = "NORMAL NIGHT SEPIA CONTRAST\n"
+    for index in 0..<keys {
+      let value = index & 0xFFFFFF
+      text += String(
+        format: "#%06x #%06x #%06x #%06x Key.%d\n", value, value ^ 0xFFFFFF, value / 2, 0xFFFFFF - value / 2,
+        index)
+    }
+    let parse = Measure.time(runs: runs) { blackHole(try! DMColorTable(string: text)) }
+    row("parse \(text.utf8.count / 1024) KiB", parse, count: nil)
+    if !quick { target("parsing 10,000 × 4 ≤ 10 ms", parse.median <= 0.010) }
+    print()
+  }
+
+  // MARK: 7: memory
+
+  private func memoryCases() {
+    let count = quick ? 10_000 : 100_000
+    print("7. Memory (resident-size growth over \(count) views)")
+    let plainBefore = Measure.residentBytes()
+    var plain: [PlainView] = []
+    plain.reserveCapacity(count)
+    let plainRoot = PlainView()
+    for _ in 0..<count {
+      let view = PlainView()
+      view.superview = plainRoot
+      plain.append(view)
+    }
+    let plainBytes = Double(Measure.residentBytes() - plainBefore) / Double(count)
+    let unboundBefore = Measure.residentBytes()
+    let unbound = Scene(count: count, binds: false)
+    let unboundBytes = Double(Measure.residentBytes() - unboundBefore) / Double(count)
+    let boundBefore = Measure.residentBytes()
+    let bound = Scene(count: count, binds: true)
+    let boundBytes = Double(Measure.residentBytes() - boundBefore) / Double(count)
+    bound.window.makeKeyAndVisible()
+    Measure.resetPeak()
+    let beforeSwitch = Measure.residentBytes()
+    DMTraitCollection.setOverride(Self.dark, animated: false)
+    let peak = Double(Measure.peakResidentBytes() - beforeSwitch)
+    bound.window.isHidden = true
+    DMTraitCollection.setOverride(DMTraitCollection(), animated: false)
+    print("   plain object with the same fields, no theming: \(formatBytes(plainBytes)) per view")
+    print("   DMView, no bindings:                           \(formatBytes(unboundBytes)) per view")
+    print("   DMView, three bindings:                        \(formatBytes(boundBytes)) per view")
+    let theming = boundBytes - plainBytes
+    print("   theming state (three bindings − plain):        \(formatBytes(theming)) per view")
+    print("   peak growth during a \(count)-view switch:       \(formatBytes(max(peak, 0)))")
+    target("≤ 256 bytes of theming state per view with three bindings", theming <= 256)
+    blackHole((plain, unbound, bound))
+    print()
+  }
+
+  // MARK: Printing
+
+  private func row(_ name: String, _ timing: Timing, count: Int?, note: String = "") {
+    let label = name.padding(toLength: 28, withPad: " ", startingAt: 0)
+    let median = formatDuration(timing.median).padding(toLength: 10, withPad: " ", startingAt: 0)
+    let spread = "[\(formatDuration(timing.minimum))–\(formatDuration(timing.maximum))]"
+      .padding(toLength: 24, withPad: " ", startingAt: 0)
+    let perView = count.map { "  " + formatDuration(timing.median / Double($0)) + "/view" } ?? ""
+    print("     \(label) \(median) \(spread)\(perView)\(note.isEmpty ? "" : "   " + note)")
+  }
+
+  private func growth(_ medians: [Int: Double]?, _ name: String) {
+    guard let medians, let small = medians[10_000], let big = medians[100_000] else { return }
+    print(String(format: "   growth 10,000 → 100,000 views, %@: %.1f× (10× is linear)", name, big / small))
+  }
+
+  private func target(_ name: String, _ met: Bool) {
+    guard !quick else { return }
+    print("   target: \(name): \(met ? "met" : "MISSED")")
+  }
+}

@@ -1,0 +1,96 @@
+import DarkModeKit
+
+/// A view with three themed properties and a callback that counts, as in an app.
+final class BenchView: DMView {
+  var background = DMColor.clear
+  var border = DMColor.clear
+  var opacity = 1.0
+  var changes = 0
+
+  override func dmTraitCollectionDidChange(_ previousTraitCollection: DMTraitCollection?) {
+    changes &+= 1
+  }
+}
+
+/// The same fields as a view without any theming machinery: superview, subviews, the three
+/// properties and the counter. The floor for memory.
+final class PlainView {
+  weak var superview: PlainView?
+  weak var controller: AnyObject?
+  var subviews: [PlainView] = []
+  var background = DMColor.clear
+  var border = DMColor.clear
+  var opacity = 1.0
+  var changes = 0
+}
+
+/// The themed values every view binds: two table colours and a number.
+enum Theme {
+  static let table = try! DMColorTable(string: "NORMAL NIGHT\n#ffffff #1c1c1e BG\n#c6c6c8 #48484a SEP\n")
+  static let background = DMDynamicColor(key: "BG", in: table)
+  static let border = DMDynamicColor(key: "SEP", in: table)
+  static let opacity = DMDynamic(light: 1.0, dark: 0.8)
+}
+
+/// A window holding two containers, each with half of `count` views in trees of fan-out 8.
+@MainActor
+struct Scene {
+  let window: DMWindow
+  let halves: [BenchView]
+  let views: [BenchView]
+
+  init(count: Int, binds: Bool = true) {
+    window = DMWindow()
+    var views: [BenchView] = []
+    var halves: [BenchView] = []
+    for half in 0..<2 {
+      let container = BenchView()
+      Scene.bind(container, binds)
+      window.addSubview(container)
+      halves.append(container)
+      let target = count / 2 + (half == 0 ? count % 2 : 0)
+      var made = 0
+      var level: [DMView] = [container]
+      while made < target {
+        var next: [DMView] = []
+        for parent in level {
+          for _ in 0..<8 where made < target {
+            let view = BenchView()
+            Scene.bind(view, binds)
+            parent.addSubview(view)
+            views.append(view)
+            next.append(view)
+            made += 1
+          }
+        }
+        level = next
+      }
+    }
+    self.halves = halves
+    self.views = views
+  }
+
+  static func bind(_ view: BenchView, _ binds: Bool) {
+    guard binds else { return }
+    view.dm.bind(\.background, to: Theme.background)
+    view.dm.bind(\.border, to: Theme.border)
+    view.dm.bind(\.opacity, to: Theme.opacity)
+  }
+
+  /// A subtree of exactly 100 descendants under one root: 10 children with 9 children each.
+  static func subtreeOfHundred() -> BenchView {
+    let root = BenchView()
+    bind(root, true)
+    for _ in 0..<10 {
+      let child = BenchView()
+      bind(child, true)
+      root.addSubview(child)
+      for _ in 0..<9 {
+        let grandchild = BenchView()
+        bind(grandchild, true)
+        child.addSubview(grandchild)
+      }
+    }
+    return root
+  }
+}

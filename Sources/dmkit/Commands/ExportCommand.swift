@@ -1,0 +1,71 @@
+import DarkModeKit
+import Foundation
+
+/// `dmkit export FILE --format css|json|swift [--output PATH] [--access LEVEL]`: the table as CSS
+/// custom properties, Design Tokens JSON, or Swift constants.
+@MainActor
+enum ExportCommand {
+  static let spec = CommandSpec(
+    name: "export", summary: "Write a colour table as CSS, Design Tokens JSON, or Swift constants.",
+    usage: """
+      USAGE: dmkit export FILE --format css|json|swift [--output PATH] [--access LEVEL]
+
+      Writes the colour table in another format, to standard output or to a file:
+        css    custom properties: the first theme on :root, the NIGHT (or DARK) theme under
+               @media (prefers-color-scheme: dark), every theme under [data-theme="NAME"]
+        json   Design Tokens: one group per theme, {"$type": "color", "$value": "#rrggbb"}
+        swift  one DMDynamicColor constant per key, so the compiler checks the keys you use
+
+      OPTIONS:
+        --format FORMAT   css, json or swift (required).
+        --output PATH     Write to PATH instead of standard output.
+        --access LEVEL    The access level of the Swift constants: public (default), package
+                          or internal.
+
+      Exit status: 0 on success, 1 for a bad table or an unwritable output, 2 for a bad command
+      line.
+
+      """,
+    options: ["--format", "--output", "--access"], positionals: 1...1)
+
+  static func run(_ arguments: ParsedArguments, console: Console) -> Int32 {
+    let formats = DMColorTableExportFormat.allCases.map(\.rawValue).joined(separator: ", ")
+    guard let formatName = arguments.value("--format") else {
+      console.error("error: 'export' needs --format (one of \(formats))\n")
+      return 2
+    }
+    guard let format = DMColorTableExportFormat(rawValue: formatName) else {
+      console.error("error: unknown format '\(formatName)'; use one of \(formats)\n")
+      return 2
+    }
+    var options = DMColorTableExportOptions()
+    if let access = arguments.value("--access") {
+      guard format == .swift else {
+        console.error("error: --access applies only to --format swift\n")
+        return 2
+      }
+      guard let level = DMColorTableExportOptions.AccessLevel(rawValue: access) else {
+        let levels = DMColorTableExportOptions.AccessLevel.allCases.map(\.rawValue).joined(separator: ", ")
+        console.error("error: unknown access level '\(access)'; use one of \(levels)\n")
+        return 2
+      }
+      options.accessLevel = level
+    }
+    let path = arguments.positionals[0]
+    guard let table = TableLoading.load(path, console: console) else { return 1 }
+    options.sourceName = URL(fileURLWithPath: path).lastPathComponent
+    let text = table.exported(as: format, options: options)
+    guard let output = arguments.value("--output") else {
+      console.out(text)
+      return 0
+    }
+    do {
+      try text.write(to: URL(fileURLWithPath: output), atomically: true, encoding: .utf8)
+    } catch {
+      let reason = (error as NSError).localizedFailureReason ?? error.localizedDescription
+      console.error("error: cannot write \"\(output)\": \(reason)\n")
+      return 1
+    }
+    return 0
+  }
+}

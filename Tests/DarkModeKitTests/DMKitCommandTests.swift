@@ -1,0 +1,208 @@
+import DarkModeKit
+import Foundation
+import Testing
+
+@testable import dmkit
+
+/// A console that records what a command writes.
+final class RecordingConsole: Sendable {
+  private let output = Locked<(out: String, error: String)>(("", ""))
+
+  var out: String { output.withLock { $0.out } }
+  var error: String { output.withLock { $0.error } }
+
+  func console(isTerminal: Bool = false, environment: [String: String] = [:]) -> Console {
+    Console(
+      standardOutput: { [output] text in output.withLock { $0.out += text } },
+      standardError: { [output] text in output.withLock { $0.error += text } },
+      isTerminal: isTerminal, environment: environment)
+  }
+}
+
+/// Runs `dmkit` in-process; returns the exit status and what it wrote.
+@MainActor
+func dmkit(_ arguments: String...) -> (status: Int32, out: String, error: String) {
+  let recorder = RecordingConsole()
+  let status = DMKitTool.run(arguments, console: recorder.console())
+  return (status, recorder.out, recorder.error)
+}
+
+/// A path inside the repository.
+func repositoryPath(_ relative: String) -> String {
+  URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../" + relative)
+    .standardizedFileURL.path
+}
+
+@Suite struct ArgumentParsingTests {
+  private let spec = CommandSpec(
+    name: "try", summary: "", usage: "", flags: ["--strict"], options: ["--pair", "--format"],
+    positionals: 1...2)
+
+  @Test func flagsOptionsAndPositionalsAreTakenApart() throws {
+    let parsed = try spec.parse([
+      "a.txt", "--pair", "FG:BG", "--strict", "--pair=X:Y", "--format", "css", "b.txt",
+    ])
+    #expect(parsed.positionals == ["a.txt", "b.txt"])
+    #expect(parsed.flags == ["--strict"])
+    #expect(parsed.values("--pair") == ["FG:BG", "X:Y"])
+    #expect(parsed.value("--format") == "css")
+    #expect(!parsed.wantsHelp)
+  }
+
+  @Test func doubleDashEndsOptions() throws {
+    #expect(try spec.parse(["--", "--strict"]).positionals == ["--strict"])
+  }
+
+  @Test func helpNeedsNothingElse() throws {
+    #expect(try spec.parse(["--help"]).wantsHelp)
+    #expect(try spec.parse(["-h"]).positionals.isEmpty)
+  }
+
+  @Test(arguments: [
+    (["a", "--bogus"], "unknown option '--bogus' for 'try'"),
+    (["a", "--pair"], "'--pair' needs a value"),
+    (["a", "--strict=yes"], "'--strict' takes no value"),
+    ([], "'try' needs a file"),
+    (["a", "b", "c"], "unexpected argument 'c'"),
+  ])
+  func badCommandLinesSayWhatIsWrong(_ arguments: [String], _ message: String) {
+    #expect(throws: UsageError(description: message)) { try spec.parse(arguments) }
+  }
+}
+
+@Suite @MainActor struct DMKitUsageTests {
+  @Test func helpAndVersion() {
+    let help = dmkit("--help")
+    #expect(help.status == 0)
+    #expect(help.out.hasPrefix("USAGE: dmkit <command> [options]"))
+    #expect(help.out.contains("  lint "))
+    #expect(help.out.contains("  watch "))
+    #expect(dmkit().out == help.out)
+    #expect(dmkit("--version") == (0, "dmkit \(DMKitTool.version)\n", ""))
+    let lintHelp = dmkit("help", "lint")
+    #expect(lintHelp.status == 0)
+    #expect(lintHelp.out == LintCommand.spec.usage)
+    #expect(dmkit("lint", "--help").out == LintCommand.spec.usage)
+  }
+
+  @Test func unknownCommandsAndFlagsPrintTheUsageWithAOneLineErrorAndExit2() {
+    let unknown = dmkit("frobnicate")
+    #expect(unknown.status == 2)
+    #expect(unknown.out.isEmpty)
+    #expect(unknown.error.hasPrefix("error: unknown command 'frobnicate'\n\nUSAGE: dmkit"))
+    let flag = dmkit("lint", "x.txt", "--bogus")
+    #expect(flag.status == 2)
+    #expect(flag.error.hasPrefix("error: unknown option '--bogus' for 'lint'\n\nUSAGE: dmkit lint"))
+    #expect(dmkit("--bogus").status == 2)
+    #expect(dmkit("help", "nope").status == 2)
+  }
+}
+
+@Suite @MainActor struct LintCommandTests {
+  private func file(_ contents: String) throws -> String {
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent("lint-\(UUID().uuidString).txt")
+    try Data(contents.utf8).write(to: url)
+    return url.path
+  }
+
+  @Test func cleanTablesPassSilently() {
+    #expect(
+      dmkit(
+        "lint", repositoryPath("Docs/Examples/DKColorTable.txt"), repositoryPath("Docs/Examples/Palette.txt"))
+        == (0, "", ""))
+  }
+
+  @Test func everyProblemIsReportedInEditorFormat() throws {
+    let path = try file(
+      "NORMAL NIGHT\n#fff #000 BG\n#12G #000 FG\n#fff BAD\n#fff #000 BG\n#fff #000 #000 X\n1KEY #fff #000\n")
+    let result = dmkit("lint", path)
+    #expect(result.status == 1)
+    #expect(
+      result.out == """
+        \(path):3:1: error: bad colour "#12G": "G" at offset 3 is not a hexadecimal digit
+        \(path):4:6: error: too few colours for key "BAD": found 1, expected 2 colours, one per theme (NORMAL, NIGHT)
+        \(path):5:11: error: duplicate key "BG": line 2 already defines it
+        \(path):6:11: error: too many colours: "#000" is colour 3 of 3, but the header names 2 themes (NORMAL, NIGHT)
+        \(path):7:1: error: bad colour "1KEY": a colour starts with "#" or "0x"
+
+        """)
+  }
+
+  @Test(arguments: [
+    ("", "1:1: error: no header: the file is empty"),
+    ("// only a comment\n", "1:18: error: no header: the file has only blank lines and comments"),
+    ("NORMAL NORMAL\n", "1:8: error: duplicate theme \"NORMAL\""),
+    ("NORMAL 9NIGHT\n", "1:8: error: bad theme name \"9NIGHT\""),
+    ("NORMAL\n#fff\n", "2:5: error: missing key"),
+    ("NORMAL\n#fff B@D\n", "2:6: error: bad key \"B@D\""),
+    ("NORMAL\n#fff KEY extra\n", "2:10: error: unexpected \"extra\" after the key \"KEY\""),
+  ])
+  func eachKindOfErrorNamesItsPlace(_ contents: String, _ expected: String) throws {
+    let path = try file(contents)
+    let result = dmkit("lint", path)
+    #expect(result.status == 1)
+    #expect(result.out.hasPrefix("\(path):\(expected)"), "\(result.out)")
+  }
+
+  @Test func unreadableAndNonUTF8FilesAreErrorsToo() throws {
+    let missing = dmkit("lint", "/nonexistent/Colors.txt")
+    #expect(missing.status == 1)
+    #expect(missing.out.hasPrefix("/nonexistent/Colors.txt: error: cannot read the colour table"))
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent("latin1-\(UUID().uuidString).txt")
+    try Data([0x4E, 0x4F, 0x52, 0x4D, 0x41, 0x4C, 0x0A, 0x23, 0x66, 0x66, 0x66, 0x20, 0x4B, 0xE9, 0x0A])
+      .write(to: url)
+    let latin1 = dmkit("lint", url.path)
+    #expect(latin1.status == 1)
+    #expect(latin1.out.hasPrefix("\(url.path):2:7: error: "))
+  }
+
+  @Test func contrastPairsBelowTheMinimumAreWarningsOrWithStrictErrors() {
+    let table = repositoryPath("Docs/Examples/DKColorTable.txt")
+    let warning = dmkit("lint", table, "--pair", "SEP:BG")
+    #expect(warning.status == 0)
+    #expect(
+      warning.out == """
+        \(table):4:1: warning: SEP on BG in theme NORMAL: contrast 2.32:1 is below 4.50:1
+        \(table):4:1: warning: SEP on BG in theme NIGHT: contrast 1.04:1 is below 4.50:1
+        \(table):4:1: warning: SEP on BG in theme RED: contrast 2.23:1 is below 4.50:1
+
+        """)
+    let strict = dmkit("lint", table, "--pair", "SEP:BG", "--strict", "--min-contrast", "2.3")
+    #expect(strict.status == 1)
+    #expect(strict.out.components(separatedBy: "\n").filter { $0.contains("error:") }.count == 2)
+    #expect(dmkit("lint", table, "--pair", "SEP:BG", "--min-contrast", "1").out.isEmpty)
+  }
+
+  @Test func theBundledPaletteMeetsAAInEveryTheme() {
+    let palette = repositoryPath("Docs/Examples/Palette.txt")
+    let pairs = [
+      "Text.Primary:Background", "Text.Secondary:Background", "Text.Primary:Surface", "Text.OnAccent:Accent",
+      "Link:Background", "Error:Background",
+    ]
+    let result = DMKitTool.run(
+      ["lint", palette] + pairs.flatMap { ["--pair", $0] } + ["--strict"],
+      console: RecordingConsole().console())
+    #expect(result == 0)
+  }
+
+  @Test func badPairsAndRatiosAreCommandLineErrors() {
+    let table = repositoryPath("Docs/Examples/DKColorTable.txt")
+    #expect(dmkit("lint", table, "--pair", "SEP").status == 2)
+    #expect(dmkit("lint", table, "--min-contrast", "abc").status == 2)
+    let missingKey = dmkit("lint", table, "--pair", "TEXT:BG")
+    #expect(missingKey.status == 1)
+    #expect(missingKey.out == "\(table): error: --pair TEXT:BG: the table has no key \"TEXT\"\n")
+  }
+}
+
+@Suite struct ContrastTests {
+  @Test func wcagFiguresComeOutRight() {
+    #expect(DMColor.black.contrastRatio(with: .white) == 21)
+    #expect(abs(DMColor(rgb: 0x777777).contrastRatio(with: .white) - 4.48) < 0.005)
+    #expect(DMColor.white.contrastRatio(with: .white) == 1)
+    #expect(abs(DMColor(rgb: 0x0000FF).contrastRatio(with: .white) - 8.59) < 0.005)
+    #expect(DMColor.red.contrastRatio(with: .black) == DMColor.black.contrastRatio(with: .red))
+    #expect(DMColor.white.relativeLuminance == 1)
+    #expect(DMColor.black.relativeLuminance == 0)
+  }
+}

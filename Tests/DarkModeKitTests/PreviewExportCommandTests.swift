@@ -1,0 +1,257 @@
+import DarkModeKit
+import Foundation
+import Testing
+
+@testable import dmkit
+
+/// What one in-process run of `dmkit` returned and wrote.
+private struct RecordedRun {
+  var status: Int32
+  var output: String
+  var errors: String
+}
+
+/// Runs `dmkit` in-process with a recording console that is, or is not, a terminal.
+@MainActor
+private func runDMKit(
+  _ arguments: [String], isTerminal: Bool = false, environment: [String: String] = [:]
+) -> RecordedRun {
+  let recorder = RecordingConsole()
+  let status = DMKitTool.run(
+    arguments, console: recorder.console(isTerminal: isTerminal, environment: environment))
+  return RecordedRun(status: status, output: recorder.out, errors: recorder.error)
+}
+
+private let dkColorTable = ExampleTables.url("DKColorTable.txt").path
+private let palette = ExampleTables.url("Palette.txt").path
+
+private func swatch(_ red: Int, _ green: Int, _ blue: Int) -> String {
+  "\u{1B}[48;2;\(red);\(green);\(blue)m  \u{1B}[0m"
+}
+
+/// `dmkit preview`: the table, with swatches on a terminal and plain columns elsewhere.
+@MainActor @Suite struct PreviewCommandTests {
+  @Test func previewOnATerminalDrawsSwatchesWithHexValues() {
+    let run = runDMKit(["preview", dkColorTable], isTerminal: true)
+    #expect(run.status == 0)
+    #expect(run.errors == "")
+    #expect(
+      run.output == "KEY  NORMAL      NIGHT       RED\n"
+        + "BG   \(swatch(255, 255, 255)) #ffffff  \(swatch(52, 52, 52)) #343434  \(swatch(250, 250, 250)) #fafafa\n"
+        + "SEP  \(swatch(170, 170, 170)) #aaaaaa  \(swatch(49, 49, 49)) #313131  \(swatch(170, 170, 170)) #aaaaaa\n"
+    )
+  }
+
+  static let plainDKColorTable = """
+    KEY  NORMAL   NIGHT    RED
+    BG   #ffffff  #343434  #fafafa
+    SEP  #aaaaaa  #313131  #aaaaaa
+
+    """
+
+  @Test func previewPrintsPlainTextWhenStandardOutputIsNotATerminal() {
+    let run = runDMKit(["preview", dkColorTable], isTerminal: false)
+    #expect(run.status == 0)
+    #expect(run.output == Self.plainDKColorTable)
+  }
+
+  @Test func previewHonoursNoColorAndTheFlag() {
+    #expect(
+      runDMKit(["preview", dkColorTable, "--no-color"], isTerminal: true).output == Self.plainDKColorTable)
+    #expect(
+      runDMKit(["preview", dkColorTable], isTerminal: true, environment: ["NO_COLOR": "1"]).output
+        == Self.plainDKColorTable)
+    // An empty NO_COLOR does not count (https://no-color.org).
+    #expect(
+      runDMKit(["preview", dkColorTable], isTerminal: true, environment: ["NO_COLOR": ""]).output
+        .contains("\u{1B}[48;2;"))
+  }
+
+  @Test func previewOfThePaletteAlignsEightDigitColours() {
+    let run = runDMKit(["preview", palette])
+    #expect(run.status == 0)
+    #expect(
+      run.output == """
+        KEY               NORMAL     NIGHT      SEPIA
+        Background        #ffffff    #1c1c1e    #f4ecd8
+        Surface           #f2f2f7    #2c2c2e    #eae0c8
+        Surface.Elevated  #ffffff    #3a3a3c    #fbf6ea
+        Text.Primary      #1c1c1e    #f2f2f7    #3b2f1e
+        Text.Secondary    #5b5b61    #aeaeb2    #6b5a43
+        Text.OnAccent     #ffffff    #ffffff    #fbf6ea
+        Accent            #0a60d0    #0a60d0    #8a4b14
+        Link              #0055c4    #64a8ff    #7a3e0c
+        Border            #c6c6c8    #48484a    #d3c4a2
+        Separator         #e5e5ea    #38383a    #e2d6ba
+        Success           #1e7d34    #30d158    #3f6b22
+        Warning           #a35200    #ffb340    #8a4b00
+        Error             #c4271c    #ff6961    #a32a1c
+        Scrim             #00000080  #00000099  #3b2f1e66
+
+        """)
+  }
+
+  @Test func previewOnATerminalShowsTranslucentColoursOpaqueWithTheirAlphaInHex() {
+    let run = runDMKit(["preview", palette, "--theme", "SEPIA"], isTerminal: true)
+    #expect(run.output.hasSuffix("Scrim             \(swatch(59, 47, 30)) #3b2f1e66\n"))
+    #expect(
+      run.output.hasPrefix("KEY               SEPIA\nBackground        \(swatch(244, 236, 216)) #f4ecd8\n"))
+  }
+
+  @Test func previewShowsOnlyTheChosenThemes() {
+    #expect(
+      runDMKit(["preview", dkColorTable, "--theme", "NIGHT"]).output == """
+        KEY  NIGHT
+        BG   #343434
+        SEP  #313131
+
+        """)
+    #expect(
+      runDMKit(["preview", dkColorTable, "--theme", "RED", "--theme=NORMAL"]).output == """
+        KEY  RED      NORMAL
+        BG   #fafafa  #ffffff
+        SEP  #aaaaaa  #aaaaaa
+
+        """)
+  }
+
+  @Test func previewOfAnUnknownThemeNamesTheThemesAvailable() {
+    let run = runDMKit(["preview", dkColorTable, "--theme", "night"])
+    #expect(run.status == 2)
+    #expect(run.output == "")
+    #expect(run.errors == "error: \(dkColorTable) has no theme 'night'; its themes are NORMAL, NIGHT, RED\n")
+  }
+
+  @Test func previewOfABadTableNamesThePlace() throws {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("dmkit-preview-\(UUID())")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let path = folder.appendingPathComponent("Bad.txt").path
+    try "NORMAL NIGHT\n#fff #12G BG\n".write(toFile: path, atomically: true, encoding: .utf8)
+    let run = runDMKit(["preview", path])
+    #expect(run.status == 1)
+    #expect(run.output == "")
+    #expect(
+      run.errors == "\(path):2:6: error: bad colour \"#12G\": \"G\" at offset 3 is not a hexadecimal digit\n")
+    let missing = runDMKit(["preview", folder.appendingPathComponent("Missing.txt").path])
+    #expect(missing.status == 1)
+    #expect(missing.errors.hasPrefix("\(folder.path)/Missing.txt: error: cannot read the colour table"))
+  }
+
+  @Test func previewRejectsAMissingFileArgumentAndUnknownOptions() {
+    #expect(runDMKit(["preview"]).status == 2)
+    #expect(runDMKit(["preview", dkColorTable, "--colour"]).status == 2)
+    #expect(runDMKit(["preview", dkColorTable, "extra.txt"]).status == 2)
+  }
+
+  @Test func previewIsListedInTheUsage() {
+    #expect(runDMKit(["--help"]).output.contains("  preview "))
+    #expect(runDMKit(["help", "preview"]).output.hasPrefix("USAGE: dmkit preview FILE"))
+  }
+}
+
+/// `dmkit export`: the formats on the bundled tables, files, and every error.
+@MainActor @Suite struct ExportCommandTests {
+  @Test(arguments: DMColorTableExportFormat.allCases)
+  func exportWritesWhatTheLibraryExports(format: DMColorTableExportFormat) throws {
+    for name in ["DKColorTable.txt", "Palette.txt"] {
+      let run = runDMKit(["export", ExampleTables.url(name).path, "--format", format.rawValue])
+      #expect(run.status == 0)
+      #expect(run.errors == "")
+      let table = try ExampleTables.load(name)
+      #expect(run.output == table.exported(as: format, options: DMColorTableExportOptions(sourceName: name)))
+    }
+  }
+
+  @Test func exportOfThePaletteAsCSS() {
+    let run = runDMKit(["export", palette, "--format=css"])
+    #expect(
+      run.output.hasPrefix(
+        "/* Generated by dmkit from Palette.txt. */\n\n:root {\n  --background: #ffffff;\n"))
+    #expect(run.output.contains("\n  --text-primary: #1c1c1e;\n"))
+    #expect(run.output.contains("\n  --surface-elevated: #ffffff;\n"))
+    #expect(
+      run.output.contains(
+        "@media (prefers-color-scheme: dark) {\n  :root {\n    --background: #1c1c1e;\n    --surface: #2c2c2e;\n"
+      ))
+    #expect(run.output.hasSuffix("  --error: #a32a1c;\n  --scrim: #3b2f1e66;\n}\n"))
+    #expect(run.output.contains("[data-theme=\"SEPIA\"] {\n"))
+  }
+
+  @Test func exportOfThePaletteAsSwift() {
+    let run = runDMKit(["export", palette, "--format", "swift", "--access", "internal"])
+    #expect(run.output.hasPrefix("// Generated by dmkit from Palette.txt. Do not edit"))
+    #expect(
+      run.output.contains(
+        """
+          /// `Text.Primary`: NORMAL #1c1c1e, NIGHT #f2f2f7, SEPIA #3b2f1e.
+          static let textPrimary = DMDynamicColor(key: "Text.Primary")
+
+        """))
+    #expect(run.output.contains("  static let surfaceElevated = DMDynamicColor(key: \"Surface.Elevated\")\n"))
+    #expect(run.output.contains("  static let textOnAccent = DMDynamicColor(key: \"Text.OnAccent\")\n"))
+    #expect(!run.output.contains("public"))
+  }
+
+  @Test func exportWritesToTheOutputFile() throws {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("dmkit-export-\(UUID())")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let output = folder.appendingPathComponent("tokens.json").path
+    let run = runDMKit(["export", dkColorTable, "--format", "json", "--output", output])
+    #expect(run.status == 0)
+    #expect(run.output == "")
+    #expect(run.errors == "")
+    let written = try String(contentsOfFile: output, encoding: .utf8)
+    #expect(written == (try ExampleTables.load("DKColorTable.txt")).exported(as: .json))
+    _ = try JSONSerialization.jsonObject(with: Data(written.utf8))
+
+    let unwritable = folder.appendingPathComponent("missing/tokens.css").path
+    let failed = runDMKit(["export", dkColorTable, "--format", "css", "--output", unwritable])
+    #expect(failed.status == 1)
+    #expect(failed.errors.hasPrefix("error: cannot write \"\(unwritable)\": "))
+  }
+
+  @Test func exportNeedsAKnownFormat() {
+    let missing = runDMKit(["export", dkColorTable])
+    #expect(missing.status == 2)
+    #expect(missing.errors == "error: 'export' needs --format (one of css, json, swift)\n")
+    let unknown = runDMKit(["export", dkColorTable, "--format", "yaml"])
+    #expect(unknown.status == 2)
+    #expect(unknown.errors == "error: unknown format 'yaml'; use one of css, json, swift\n")
+    #expect(runDMKit(["export", dkColorTable, "--format"]).status == 2)
+    #expect(runDMKit(["export", "--format", "css"]).status == 2)
+  }
+
+  @Test func exportChecksTheAccessLevel() {
+    let unknown = runDMKit(["export", dkColorTable, "--format", "swift", "--access", "open"])
+    #expect(unknown.status == 2)
+    #expect(unknown.errors == "error: unknown access level 'open'; use one of public, package, internal\n")
+    let notSwift = runDMKit(["export", dkColorTable, "--format", "css", "--access", "public"])
+    #expect(notSwift.status == 2)
+    #expect(notSwift.errors == "error: --access applies only to --format swift\n")
+    #expect(
+      runDMKit(["export", dkColorTable, "--format", "swift", "--access", "package"]).output
+        .contains("  package static let bg = DMDynamicColor(key: \"BG\")\n"))
+  }
+
+  @Test func exportOfABadTableNamesThePlaceAndWritesNothing() throws {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("dmkit-export-\(UUID())")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let path = folder.appendingPathComponent("Bad.txt").path
+    try "NORMAL NIGHT\n#fff #000 BG\n#fff #000 BG\n".write(toFile: path, atomically: true, encoding: .utf8)
+    let output = folder.appendingPathComponent("out.css").path
+    let run = runDMKit(["export", path, "--format", "css", "--output", output])
+    #expect(run.status == 1)
+    #expect(run.output == "")
+    #expect(run.errors.hasPrefix("\(path):3:11: error: duplicate key \"BG\""))
+    #expect(!FileManager.default.fileExists(atPath: output))
+  }
+
+  @Test func exportIsListedInTheUsage() {
+    #expect(runDMKit(["--help"]).output.contains("  export "))
+    #expect(
+      runDMKit(["help", "export"]).output.hasPrefix("USAGE: dmkit export FILE --format css|json|swift"))
+  }
+}
