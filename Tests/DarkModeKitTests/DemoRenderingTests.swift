@@ -69,41 +69,45 @@ import Testing
     let file = FileManager.default.temporaryDirectory.appendingPathComponent("demo-bad-\(UUID()).txt")
     try "NORMAL NIGHT\n#ffffff #12G BG\n".write(to: file, atomically: true, encoding: .utf8)
     defer { try? FileManager.default.removeItem(at: file) }
-    let console = RecordedConsole(isTerminal: true)
-    #expect(DemoCommand.run(ParsedArguments(positionals: [file.path]), console: console.console) == 1)
+    let recorder = RecordingConsole()
     #expect(
-      console.errors
+      DemoCommand.run(ParsedArguments(positionals: [file.path]), console: recorder.console(isTerminal: true))
+        == 1)
+    #expect(
+      recorder.error
         == "\(file.path):2:9: error: bad colour \"#12G\": \"G\" at offset 3 is not a hexadecimal digit\n")
-    #expect(console.output.isEmpty)
+    #expect(recorder.out.isEmpty)
   }
 
   @MainActor
   @Test func anUnreadableTableIsReportedWithItsPath() {
-    let console = RecordedConsole(isTerminal: true)
+    let recorder = RecordingConsole()
     #expect(
-      DemoCommand.run(ParsedArguments(positionals: ["/nonexistent/colors.txt"]), console: console.console)
+      DemoCommand.run(
+        ParsedArguments(positionals: ["/nonexistent/colors.txt"]), console: recorder.console(isTerminal: true)
+      )
         == 1)
-    #expect(console.errors.hasPrefix("/nonexistent/colors.txt: error: cannot read the colour table"))
+    #expect(recorder.error.hasPrefix("/nonexistent/colors.txt: error: cannot read the colour table"))
   }
 
   @MainActor
   @Test func withoutATerminalTheDemoSaysWhatItNeeds() {
-    let console = RecordedConsole(isTerminal: false)
-    #expect(DemoCommand.run(ParsedArguments(), console: console.console) == 1)
+    let recorder = RecordingConsole()
+    #expect(DemoCommand.run(ParsedArguments(), console: recorder.console()) == 1)
     #expect(
-      console.errors
+      recorder.error
         == "error: dmkit demo needs a terminal: standard input and output must both be one "
         + "('dmkit preview FILE' works without one)\n")
-    #expect(console.output.isEmpty)
+    #expect(recorder.out.isEmpty)
   }
 
   @MainActor
   @Test func theDemoIsACommandWithItsUsage() {
-    let console = RecordedConsole(isTerminal: false)
-    #expect(DMKitTool.run(["help", "demo"], console: console.console) == 0)
-    #expect(console.output.hasPrefix("USAGE: dmkit demo [FILE]"))
-    #expect(DMKitTool.run(["demo", "a.txt", "b.txt"], console: console.console) == 2)
-    #expect(console.errors.hasPrefix("error: unexpected argument 'b.txt'"))
+    let recorder = RecordingConsole()
+    #expect(DMKitTool.run(["help", "demo"], console: recorder.console()) == 0)
+    #expect(recorder.out.hasPrefix("USAGE: dmkit demo [FILE]"))
+    #expect(DMKitTool.run(["demo", "a.txt", "b.txt"], console: recorder.console()) == 2)
+    #expect(recorder.error.hasPrefix("error: unexpected argument 'b.txt'"))
   }
 }
 
@@ -231,22 +235,4 @@ extension GlobalStateTests {
       #expect(grid.lines.allSatisfy { $0.count == 30 })
     }
   }
-}
-
-/// A console that keeps what a command writes.
-private final class RecordedConsole: Sendable {
-  private let written = Locked((output: "", errors: ""))
-  let isTerminal: Bool
-
-  init(isTerminal: Bool) { self.isTerminal = isTerminal }
-
-  var console: Console {
-    Console(
-      standardOutput: { text in self.written.withLock { $0.output += text } },
-      standardError: { text in self.written.withLock { $0.errors += text } },
-      isTerminal: isTerminal, environment: [:])
-  }
-
-  var output: String { written.withLock { $0.output } }
-  var errors: String { written.withLock { $0.errors } }
 }

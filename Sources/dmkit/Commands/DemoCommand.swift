@@ -34,15 +34,12 @@ enum DemoCommand {
     positionals: 0...1)
 
   static func run(_ arguments: ParsedArguments, console: Console) -> Int32 {
-    let path = arguments.positionals.first
     let table: DemoTable
-    do {
-      table = try DemoTable.load(path: path)
-    } catch {
-      let file = path ?? error.path ?? "Palette.txt"
-      let place = error.line > 0 ? "\(file):\(error.line):\(error.column)" : file
-      console.error("\(place): error: \(error.message)\n")
-      return 1
+    if let path = arguments.positionals.first {
+      guard let loaded = TableLoading.load(path, console: console) else { return 1 }
+      table = DemoTable(table: loaded, name: URL(fileURLWithPath: path).lastPathComponent)
+    } else {
+      table = DemoTable.bundled()
     }
     guard console.isTerminal, isatty(STDIN_FILENO) == 1 else {
       console.error(

@@ -1,20 +1,15 @@
 import DarkModeKit
 import Foundation
 
-/// The colour table the demo shows: a file given on the command line, else the bundled
-/// `Docs/Examples/Palette.txt`, else the copy of it built into `dmkit`.
+/// The colour table the demo shows, and its name: a file given on the command line, else the
+/// bundled `Docs/Examples/Palette.txt`, else the copy of it built into `dmkit`.
 struct DemoTable: Sendable {
   let table: DMColorTable
   /// What the title bar calls it: the file's name, with "(built in)" for the embedded copy.
   let name: String
 
-  /// Loads the file at `path`, or the bundled palette when `path` is `nil`.
-  /// - Throws: ``DMColorTableError`` when the file cannot be read or has a problem.
-  static func load(path: String?) throws(DMColorTableError) -> DemoTable {
-    if let path {
-      let table = try DMColorTable(contentsOf: URL(fileURLWithPath: path))
-      return DemoTable(table: table, name: URL(fileURLWithPath: path).lastPathComponent)
-    }
+  /// The bundled palette: the file when it can be found and read, else the embedded copy.
+  static func bundled() -> DemoTable {
     if let url = bundledPaletteURL(), let table = try? DMColorTable(contentsOf: url) {
       return DemoTable(table: table, name: url.lastPathComponent)
     }
