@@ -14,6 +14,7 @@ enum DMKitTool {
     Command(spec: PreviewCommand.spec, run: PreviewCommand.run),
     Command(spec: ExportCommand.spec, run: ExportCommand.run),
     Command(spec: WatchCommand.spec, run: WatchCommand.run),
+    Command(spec: DemoCommand.spec, run: DemoCommand.run),
   ]
 
   static var usage: String {

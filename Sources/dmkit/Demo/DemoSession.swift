@@ -1,0 +1,131 @@
+import DarkModeKit
+import DarkModeKitLinux
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// A running demo: the terminal taken over, the window shown, keys and signals handled, until it
+/// ends, always with the terminal put back.
+@MainActor
+final class DemoSession {
+  let window: DemoWindow
+  let console: Console
+  private let screen = TerminalScreen()
+  private let source = DMAutomaticAppearanceSource()
+  private var keyReader = KeyReader()
+  private var dispatchSources: [any DispatchSourceProtocol] = []
+  private var isRedrawScheduled = false
+  /// What the library reported while the screen was taken over; printed once it is given back.
+  private let diagnostics = Locked<[String]>([])
+
+  init(table: DemoTable, console: Console) {
+    window = DemoWindow(table: table)
+    self.console = console
+  }
+
+  /// Takes over the terminal and runs until a key, a signal or an error ends the process.
+  func start() -> Never {
+    for number in [SIGINT, SIGTERM, SIGHUP] {
+      handleSignal(number) { [unowned self] in finish(0) }
+    }
+    handleSignal(SIGWINCH) { [unowned self] in scheduleRedraw() }
+    guard screen.enter() else { finish(1, message: "error: cannot put the terminal in raw mode") }
+    DMDiagnostics.setHandler { [diagnostics] in
+      let message = $0.message
+      diagnostics.withLock { $0.append(message) }
+    }
+    window.onTraitsChange = { [unowned self] in scheduleRedraw() }
+    DarkModeManager.setup(
+      with: DMEnvironmentConfiguration(
+        themeChangeHandler: { [unowned self] in scheduleRedraw() },
+        windowThemeChangeHandler: { [unowned self] _ in scheduleRedraw() },
+        systemAppearanceSource: source))
+    window.makeKeyAndVisible()
+    redraw()
+    // The terminal source may read the terminal's reply on standard input: read keys only once
+    // the source is chosen.
+    Task {
+      let kind = await source.decision()
+      window.controller.systemSourceName = kind.rawValue
+      scheduleRedraw()
+      readKeys()
+    }
+    withExtendedLifetime(self) { dispatchMain() }
+  }
+
+  private func handleSignal(_ number: Int32, _ handler: @escaping @MainActor () -> Void) {
+    signal(number, SIG_IGN)
+    let source = DispatchSource.makeSignalSource(signal: number, queue: .main)
+    source.setEventHandler { MainActor.assumeIsolated { handler() } }
+    source.resume()
+    dispatchSources.append(source)
+  }
+
+  private func readKeys() {
+    let reader = DispatchSource.makeReadSource(fileDescriptor: screen.input, queue: .main)
+    reader.setEventHandler { [unowned self] in
+      MainActor.assumeIsolated {
+        var buffer = [UInt8](repeating: 0, count: 64)
+        let count = read(screen.input, &buffer, buffer.count)
+        if count == 0 || (count < 0 && errno != EINTR && errno != EAGAIN) {
+          finish(1, message: "error: the terminal closed standard input")
+        }
+        for key in keyReader.keys(in: buffer.prefix(max(0, count))) { handle(key) }
+      }
+    }
+    reader.resume()
+    dispatchSources.append(reader)
+  }
+
+  /// Applies a key: light, dark and system set the override; the theme key keeps the style and
+  /// shows the table's next column.
+  func handle(_ key: KeyReader.Key) {
+    switch key {
+    case .light: DMTraitCollection.setOverride(DMTraitCollection(userInterfaceStyle: .light), animated: false)
+    case .dark: DMTraitCollection.setOverride(DMTraitCollection(userInterfaceStyle: .dark), animated: false)
+    case .system: DMTraitCollection.setOverride(DMTraitCollection(), animated: false)
+    case .nextTheme:
+      var traits = DMTraitCollection.override
+      traits.theme = window.controller.nextTheme()
+      DMTraitCollection.setOverride(traits, animated: false)
+    case .quit: finish(0)
+    }
+    // The buttons show the override, which may change without changing the resolved traits.
+    scheduleRedraw()
+  }
+
+  /// Redraws once the current change is over, however many changes asked for it.
+  private func scheduleRedraw() {
+    guard !isRedrawScheduled else { return }
+    isRedrawScheduled = true
+    DispatchQueue.main.async {
+      MainActor.assumeIsolated {
+        self.isRedrawScheduled = false
+        self.redraw()
+      }
+    }
+  }
+
+  private func redraw() {
+    let size = screen.size
+    let frame = window.render(width: size.width, height: size.height)
+    guard screen.write(frame.ansi) else { finish(1, message: "error: cannot write to the terminal") }
+  }
+
+  /// Gives the terminal back, says what went wrong if anything, and exits.
+  private func finish(_ status: Int32, message: String? = nil) -> Never {
+    for source in dispatchSources { source.cancel() }
+    DarkModeManager.setup(with: DMEnvironmentConfiguration())
+    screen.restore()
+    DMDiagnostics.setHandler(nil)
+    for diagnostic in diagnostics.withLock({ $0 }) { console.error("dmkit: \(diagnostic)\n") }
+    if let message { console.error(message + "\n") }
+    exit(status)
+  }
+}
