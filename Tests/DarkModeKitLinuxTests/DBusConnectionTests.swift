@@ -314,7 +314,8 @@ import Testing
         _ = try await DBusConnection.connect(to: "unix:path=\(path)", timeout: .milliseconds(300))
       }
       #expect(error == .timedOut(operation: "authentication"))
-      #expect(start.duration(to: .now) < .seconds(3))
+      // Bounded by the timeout, with room for a loaded machine (the sanitizer runs are slow).
+      #expect(start.duration(to: .now) < .seconds(10))
     }
   }
 
@@ -401,8 +402,12 @@ import Testing
       }
       defer { bus.close() }
       let connection = try await DBusConnection.connect(to: bus.address)
-      await #expect(throws: DBusError.disconnected(reason: "the bus closed the connection")) {
-        try await getID(connection)
+      // The peer's close reaches the client as an end of stream or as a reset, whichever comes
+      // first; both end the call as a lost connection.
+      let error = await dbusError { _ = try await getID(connection) }
+      guard case .disconnected = error else {
+        Issue.record("expected a lost connection, got \(String(describing: error))")
+        return
       }
     }
 

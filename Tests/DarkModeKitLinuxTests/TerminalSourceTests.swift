@@ -155,9 +155,9 @@ func onOwnThread<A: Sendable, B: Sendable>(
 
   @Test func aTerminalWithoutOSC11IsRecognisedWithoutWaitingForTheTimeout() async throws {
     let pty = try PseudoTerminal()
-    let (outcome, _, elapsed) = await query(pty, timeout: 5_000) { _ in "\u{1B}[?1;2c" }
+    let (outcome, _, elapsed) = await query(pty, timeout: 30_000) { _ in "\u{1B}[?1;2c" }
     #expect(outcome == .unsupported)
-    #expect(elapsed < .seconds(4))
+    #expect(elapsed < .seconds(15))  // far below the timeout, even on a loaded machine
   }
 
   @Test func aSilentTerminalTimesOutAndIsRestored() async throws {

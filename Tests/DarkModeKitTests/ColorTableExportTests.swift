@@ -2,6 +2,10 @@ import DarkModeKit
 import Foundation
 import Testing
 
+#if canImport(Glibc)
+  import Glibc
+#endif
+
 /// The bundled example tables, read from `Docs/Examples/`.
 enum ExampleTables {
   static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
@@ -254,6 +258,14 @@ enum ExampleTables {
     return nil
   }()
 
+  /// The library objects were built with the same sanitizer as this test process, if any; the
+  /// program linked against them needs it too.
+  static let sanitizerFlags: [String] = {
+    if dlsym(nil, "__tsan_init") != nil { return ["-sanitize=thread"] }
+    if dlsym(nil, "__asan_init") != nil { return ["-sanitize=address"] }
+    return []
+  }()
+
   static let swiftc: String? = {
     let path = ProcessInfo.processInfo.environment["PATH"] ?? ""
     let candidates = path.split(separator: ":").map { "\($0)/swiftc" } + ["/opt/swift/usr/bin/swiftc"]
@@ -313,7 +325,7 @@ enum ExampleTables {
         "-swift-version", "6", "-warnings-as-errors", "-I", modules.path, "-module-name", "App",
         folder.appendingPathComponent("Colors.swift").path, folder.appendingPathComponent("main.swift").path,
       ]
-        + objects.map(\.path) + ["-o", app])
+        + objects.map(\.path) + Self.sanitizerFlags + ["-o", app])
     #expect(compile.status == 0, "swiftc failed:\n\(compile.output)\n--- Colors.swift ---\n\(generated)")
     guard compile.status == 0 else { return }
     let result = try run(app, [tableURL.path])
