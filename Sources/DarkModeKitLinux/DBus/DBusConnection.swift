@@ -152,15 +152,22 @@ public final class DBusConnection: Sendable {
   /// Sends a method call message and returns the method return message.
   package func call(_ message: DBusMessage, timeout: Duration) async throws -> DBusMessage {
     let serial = Locked<UInt32?>(nil)
-    return try await withTaskCancellationHandler {
-      try await withCheckedThrowingContinuation { continuation in
-        let sent = core.call(message, timeout: timeout) { continuation.resume(with: $0) }
+    // The reply travels through a lock rather than inside the continuation, so that the thread
+    // sanitizer sees the reader thread's writes happen before the caller reads them.
+    let outcome = Locked<Result<DBusMessage, any Error>?>(nil)
+    await withTaskCancellationHandler {
+      await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+        let sent = core.call(message, timeout: timeout) { result in
+          outcome.withLock { $0 = result }
+          continuation.resume()
+        }
         serial.withLock { $0 = sent }
         if Task.isCancelled { core.cancel(serial: sent) }
       }
     } onCancel: {
       if let sent = serial.withLock({ $0 }) { core.cancel(serial: sent) }
     }
+    return try outcome.withLock { $0 }!.get()
   }
 
   /// Reads a property with `org.freedesktop.DBus.Properties.Get`.
