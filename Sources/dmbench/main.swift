@@ -1,6 +1,26 @@
+import DarkModeKit
 import Foundation
 
 // `swift run -c release dmbench [--quick]`: prints each case's median and spread, the ratios
 // against the baselines measured in the same run, and whether each target is met.
-let quick = CommandLine.arguments.contains("--quick")
-MainActor.assumeIsolated { Benchmarks(quick: quick).run() }
+//
+// `dmbench --switches VIEWS COUNT`: only builds a scene of VIEWS bound views and switches COUNT
+// times, for counting allocations from outside, e.g. with valgrind: the difference between
+// COUNT = 10 and COUNT = 0 is what the switches allocate.
+let arguments = CommandLine.arguments
+if let index = arguments.firstIndex(of: "--switches"), arguments.count > index + 2,
+  let views = Int(arguments[index + 1]), let count = Int(arguments[index + 2])
+{
+  MainActor.assumeIsolated {
+    let scene = Scene(count: views)
+    scene.window.makeKeyAndVisible()
+    for switchIndex in 0..<count {
+      DMTraitCollection.setOverride(
+        switchIndex.isMultiple(of: 2) ? Benchmarks.dark : Benchmarks.light, animated: false)
+    }
+    print("switched \(count) times over \(scene.views.count) views")
+  }
+} else {
+  let quick = arguments.contains("--quick")
+  MainActor.assumeIsolated { Benchmarks(quick: quick).run() }
+}
