@@ -47,6 +47,9 @@ struct BindingList {
     if let index = entries.firstIndex(where: { $0.keyPath == binding.keyPath }) {
       entries[index] = binding
     } else {
+      // Grow to exactly the new count: most objects bind a few properties once, and doubling
+      // would leave a quarter of the list's memory unused.
+      entries.reserveCapacity(entries.count + 1)
       entries.append(binding)
     }
   }
