@@ -35,6 +35,31 @@ import Testing
     }
   }
 
+  /// Found by fuzzing: a combining mark after `#` or `x` joins the prefix's character, and the
+  /// check used to skip that whole character, so `#\u{73D}FaFa` parsed as `#00FAFA`.
+  @Test(arguments: [
+    (
+      "#\u{73D}FaFa", 0,
+      "\"#\u{73D}FaFa\" is not a colour: \"#\u{73D}\" at offset 0 is not a hexadecimal digit"
+    ),
+    (
+      "0x\u{301}abcde", 1,
+      "\"0x\u{301}abcde\" is not a colour: \"x\u{301}\" at offset 1 is not a hexadecimal digit"
+    ),
+    (
+      "#a\u{301}bc", 1, "\"#a\u{301}bc\" is not a colour: \"a\u{301}\" at offset 1 is not a hexadecimal digit"
+    ),
+  ])
+  func combiningMarkIsNotAHexDigit(_ text: String, _ offset: Int, _ message: String) {
+    #expect(DMColor.parseHex(Array(text.utf8)[...]) == nil)
+    #expect {
+      try DMColor(hex: text)
+    } throws: { error in
+      let colorError = error as? DMColorError
+      return colorError?.description == message && colorError?.offset == offset && colorError?.token == text
+    }
+  }
+
   @Test func hexStringIsUpperCaseWithAlphaOnlyWhenTranslucent() throws {
     #expect(DMColor(rgb: 0x0A84FF).hexString == "#0A84FF")
     #expect(DMColor(rgb: 0x0A84FF, alpha: 0.5).hexString == "#0A84FF80")

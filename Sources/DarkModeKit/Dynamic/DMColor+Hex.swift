@@ -54,11 +54,16 @@ extension DMColor {
         reason: hex.isEmpty ? "the text is empty" : "a colour starts with \"#\" or \"0x\"")
     }
     let count = scalars.count - digitsStart
-    for (offset, character) in hex.dropFirst(digitsStart).enumerated()
-    where !(character.isASCII && character.isHexDigit) {
+    // Walk characters, not bytes, for the offset; a combining mark after the prefix joins the
+    // prefix's last character, which then is the character at fault.
+    var byteOffset = 0
+    for (offset, character) in hex.enumerated() {
+      let length = character.utf8.count
+      defer { byteOffset += length }
+      if byteOffset + length <= digitsStart, length == 1 { continue }
+      if byteOffset >= digitsStart, character.isASCII, character.isHexDigit { continue }
       throw DMColorError(
-        token: hex, offset: digitsStart + offset,
-        reason: "\"\(character)\" at offset \(digitsStart + offset) is not a hexadecimal digit")
+        token: hex, offset: offset, reason: "\"\(character)\" at offset \(offset) is not a hexadecimal digit")
     }
     guard allowedCounts.contains(count) else {
       let expected = allowedCounts.count == 3 ? "3, 6 or 8" : "6 or 8"
