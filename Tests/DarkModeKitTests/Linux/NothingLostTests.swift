@@ -33,10 +33,14 @@ enum DMBench {
     return [first, DMTraitCollection(userInterfaceStyle: .light)]
   }()
 
-  static func writer(_ url: URL, count: Int? = nil) throws -> ChildProcess {
+  /// The writers' environment: under the address sanitizer, no leak report changes their status.
+  static let childEnvironment = ["ASAN_OPTIONS": "detect_leaks=0", "PATH": "/usr/sbin:/usr/bin:/sbin:/bin"]
+
+  /// Starts a writer that saves to `url` until it is killed.
+  static func writer(_ url: URL) throws -> ChildProcess {
     let path = try #require(path)
     return try ChildProcess(
-      path, ["--write-preferences", url.path] + (count.map { ["\($0)"] } ?? []), environment: [:],
+      path, ["--write-preferences", url.path], environment: childEnvironment,
       capturesOutput: true)
   }
 }
@@ -72,7 +76,9 @@ func temporaryFiles(besides url: URL) -> [String] {
     defer { folder.remove() }
     let store = DMPreferenceStore(fileURL: folder.file("appearance.json"))
     try store.save(DMBench.choices[1])
-    let seed = UInt64.random(in: 0..<1_000_000)
+    // DM_KILL_SEED=<seed> replays a run's delays.
+    let seed =
+      ProcessInfo.processInfo.environment["DM_KILL_SEED"].flatMap { UInt64($0) } ?? .random(in: 0..<1_000_000)
     print("Killing a writer 50 times, random delays from seed \(seed)")
     let report = await onOwnThread { () -> Report in
       var report = Report()
@@ -225,7 +231,7 @@ enum TinyFilesystem {
       ? "dd if=/dev/zero of=\"$1/filler\" bs=1024 >/dev/null 2>&1; true" : "mount -o remount,ro \"$1\""
     let script = """
       mount -t tmpfs -o size=64k tmpfs "$1" || exit 1
-      "$2" --write-preferences "$1/appearance.json" 2 >/dev/null || exit 1
+      "$2" --write-preferences "$1/appearance.json" 2 >/dev/null && test -s "$1/appearance.json" || exit 1
       \(spoil) || exit 1
       "$2" --write-preferences "$1/appearance.json" 1
       echo "status $?"
@@ -241,7 +247,7 @@ enum TinyFilesystem {
     guard
       let child = try? ChildProcess(
         "/usr/bin/unshare", ["-m", "--propagation", "private", "/bin/sh", "-c", script, "sh"] + arguments,
-        environment: ["PATH": "/usr/sbin:/usr/bin:/sbin:/bin"], capturesOutput: true)
+        environment: DMBench.childEnvironment, capturesOutput: true)
     else { return ["cannot start unshare"] }
     var lines: [String] = []
     while let line = child.readLine(seconds: 30) { lines.append(line) }
