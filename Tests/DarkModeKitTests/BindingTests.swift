@@ -271,3 +271,36 @@ extension GlobalStateTests {
     }
   }
 }
+
+extension GlobalStateTests {
+  @Suite @MainActor struct DetachedBindingTests {
+    init() { DarkModeManager.reset() }
+
+    @Test func aViewBoundWhileAwayIsSetForItsTraitsWhenItReturns() {
+      let window = DMWindow()
+      let view = SwatchView()
+      window.addSubview(view)
+      window.makeKeyAndVisible()
+      view.removeFromSuperview()
+      view.overrideUserInterfaceStyle = .dark  // away: resolves dark
+      view.dm.bind(\.backgroundColor, to: DMDynamicColor(light: .white, dark: .black))
+      #expect(view.backgroundColor == .black)
+      view.overrideUserInterfaceStyle = .unspecified
+      window.addSubview(view)  // back, with the light collection it last reported: no call
+      #expect(view.backgroundColor == .white)
+    }
+
+    @Test func aTableReloadedWhileAViewIsAwayShowsWhenItReturns() throws {
+      let table = try DMColorTable(string: "NORMAL NIGHT\n#ffffff #000000 BG\n")
+      let window = DMWindow()
+      let view = SwatchView()
+      window.addSubview(view)
+      window.makeKeyAndVisible()
+      view.dm.bind(\.backgroundColor, to: DMDynamicColor(key: "BG", in: table))
+      view.removeFromSuperview()
+      try table.reload(string: "NORMAL NIGHT\n#123456 #000000 BG\n")
+      window.addSubview(view)
+      #expect(view.backgroundColor == DMColor(rgb: 0x123456))
+    }
+  }
+}

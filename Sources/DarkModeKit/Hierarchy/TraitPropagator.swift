@@ -206,6 +206,9 @@ final class TraitPropagator {
         node.isAttached = true
         if traits == node.reported {
           if wasAttached { continue }
+          // Just attached with the collection it last reported: no call, but its bindings may
+          // have been set while it was away (for other traits) or their tables reloaded.
+          if !node.bindings.isEmpty { refreshBindings(of: node, traits: traits) }
         } else {
           let previous = node.reported
           node.reported = traits
@@ -222,6 +225,13 @@ final class TraitPropagator {
         node.appendTraitChildren(to: &stack)
       }
     }
+  }
+
+  /// Sets a node's bound properties again for `traits`, with its collection current; no call.
+  private func refreshBindings(of node: DMResponder, traits: DMTraitCollection) {
+    currentSlot.pointee = traits
+    let bindings = node.bindings
+    bindings.apply(to: node, traits: traits)
   }
 
   /// Updates a node's bindings, then calls it, with its collection current.
