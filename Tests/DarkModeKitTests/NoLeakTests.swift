@@ -185,17 +185,17 @@ extension GlobalStateTests {
       let root = SwatchView()
       window.addSubview(root)
       var level: [DMView] = [root]
-      var made = 0
-      while made < 1_000 {
+      var views: [SwatchView] = []
+      while views.count < 1_000 {
         var next: [DMView] = []
         for parent in level {
-          for _ in 0..<8 where made < 1_000 {
+          for _ in 0..<8 where views.count < 1_000 {
             let view = SwatchView()
             view.dm.bind(\.backgroundColor, to: LeakCheckController.background)
             view.dm.bind(\.cornerRadius, to: LeakCheckController.radius)
             parent.addSubview(view)
             next.append(view)
-            made += 1
+            views.append(view)
           }
         }
         level = next
@@ -223,11 +223,13 @@ extension GlobalStateTests {
       } while growths.count < 2 || (growths.last! > tolerance && growths.count < 4)
       let kib = { (bytes: Int) in "\(bytes / 1024) KiB" }
       print(
-        "\(switches / 10) + \(growths.count) × \(switches / 2) switches over \(made) bound views:"
+        "\(switches / 10) + \(growths.count) × \(switches / 2) switches over \(views.count) bound views:"
           + " resident \(samples.map(kib).joined(separator: " → ")); growth per half"
           + " \(growths.map(kib).joined(separator: ", "))")
       #expect(growths.last! <= tolerance, "resident memory grew by \(kib(growths.last!)) in the last half")
-      #expect(root.subviews.allSatisfy { ($0 as? SwatchView)?.backgroundColor == .white })
+      DMTraitCollection.setOverride(.light, animated: false)
+      DMTraitCollection.setOverride(.dark, animated: false)
+      #expect(views.allSatisfy { $0.backgroundColor == .black && $0.cornerRadius == 6 })
     }
   }
 }
