@@ -182,7 +182,11 @@ final class TraitPropagator {
     let structureAtStart = structureVersion
     PassGeneration.advance()
     stack.append(Entry(node: start, parent: start.traitParent))
-    PassContext.withSlot(currentSlot) {
+    // Not a closure around the loop: a closure would run as a separate function whose calls into
+    // the main actor's world are checked at run time.
+    let savedContext = PassContext.enterSlot(currentSlot)
+    defer { PassContext.leaveSlot(savedContext) }
+    do {
       while let entry = stack.popLast() {
         visits &+= 1
         let node = entry.node
@@ -191,11 +195,11 @@ final class TraitPropagator {
           guard entry.hasParent(node.traitParent) else { continue }
         }
         var traits: DMTraitCollection
-        if let parent = entry.unretainedParent {
-          guard let parentTraits = parent._withUnsafeGuaranteedRef({ $0.isAttached ? $0.reported : nil })
-          else {
-            continue
-          }
+        if let unretained = entry.unretainedParent {
+          // Read without retaining (see `Entry`); not through a closure, which would be checked for
+          // main-actor isolation on every call.
+          unowned(unsafe) let parent = unretained.takeUnretainedValue()
+          guard parent.isAttached, let parentTraits = parent.reported else { continue }
           traits = parentTraits
         } else {
           guard (node as? DMWindow)?.isVisible == true else { continue }
