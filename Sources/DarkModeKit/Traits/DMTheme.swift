@@ -12,7 +12,25 @@ public struct DMTheme: RawRepresentable, ExpressibleByStringLiteral, Sendable, H
 {
   /// The name's number in the process-wide list of theme names: themes compare, hash and copy as
   /// one integer, which keeps trait collections free of reference counting.
-  private var id: UInt32
+  @usableFromInline
+  var id: UInt32
+
+  /// Whether two themes have the same name.
+  /// - Parameters:
+  ///   - lhs: A theme.
+  ///   - rhs: Another theme.
+  /// - Returns: `true` for the same name.
+  @inlinable
+  public static func == (lhs: DMTheme, rhs: DMTheme) -> Bool {
+    lhs.id == rhs.id
+  }
+
+  /// Hashes the theme's name (by its number).
+  /// - Parameter hasher: The hasher to feed.
+  @inlinable
+  public func hash(into hasher: inout Hasher) {
+    hasher.combine(id)
+  }
 
   /// The theme's name.
   public var rawValue: String {
