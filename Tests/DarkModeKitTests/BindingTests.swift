@@ -304,3 +304,35 @@ extension GlobalStateTests {
     }
   }
 }
+
+@MainActor
+final class RebindingView: DMView {
+  var extra = 0.0
+  var trigger = DMColor.clear {
+    didSet {
+      // Binds and unbinds on this very object while its bindings are being applied.
+      dm.bind(\.extra, to: DMDynamic(light: 1, dark: 2))
+      dm.unbind(\.extra)
+      dm.bind(\.extra, to: DMDynamic(light: 10, dark: 20))
+    }
+  }
+}
+
+extension GlobalStateTests {
+  @Suite @MainActor struct RebindingDuringAPassTests {
+    init() { DarkModeManager.reset() }
+
+    @Test func aSetterThatBindsOnItsOwnObjectDuringAPassIsSafe() {
+      let window = DMWindow()
+      let view = RebindingView()
+      window.addSubview(view)
+      window.makeKeyAndVisible()
+      view.dm.bind(\.trigger, to: DMDynamicColor(light: .white, dark: .black))
+      DMTraitCollection.setOverride(.dark, animated: false)
+      #expect(view.trigger == .black)
+      #expect(view.extra == 20)
+      DMTraitCollection.setOverride(.light, animated: false)
+      #expect(view.extra == 10)
+    }
+  }
+}

@@ -234,17 +234,16 @@ final class TraitPropagator {
   /// Sets a node's bound properties again for `traits`, with its collection current; no call.
   private func refreshBindings(of node: DMResponder, traits: DMTraitCollection) {
     currentSlot.pointee = traits
-    let bindings = node.bindings
-    bindings.apply(to: node, traits: traits)
+    node.bindings.apply(to: node, traits: traits)
   }
 
   /// Updates a node's bindings, then calls it, with its collection current.
   @inline(__always)
   private func deliver(to node: DMResponder, previous: DMTraitCollection?, traits: DMTraitCollection) {
     currentSlot.pointee = traits
-    // A copy: a binding's setter may bind or unbind properties of this node meanwhile.
-    let bindings = node.bindings
-    bindings.apply(to: node, traits: traits)
+    // The loop in `apply` iterates over its own reference to the list, so a binding's setter may
+    // bind or unbind properties of this node meanwhile.
+    node.bindings.apply(to: node, traits: traits)
     node.dmTraitCollectionDidChange(previous)
   }
 
