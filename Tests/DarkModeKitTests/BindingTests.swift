@@ -271,3 +271,68 @@ extension GlobalStateTests {
     }
   }
 }
+
+extension GlobalStateTests {
+  @Suite @MainActor struct DetachedBindingTests {
+    init() { DarkModeManager.reset() }
+
+    @Test func aViewBoundWhileAwayIsSetForItsTraitsWhenItReturns() {
+      let window = DMWindow()
+      let view = SwatchView()
+      window.addSubview(view)
+      window.makeKeyAndVisible()
+      view.removeFromSuperview()
+      view.overrideUserInterfaceStyle = .dark  // away: resolves dark
+      view.dm.bind(\.backgroundColor, to: DMDynamicColor(light: .white, dark: .black))
+      #expect(view.backgroundColor == .black)
+      view.overrideUserInterfaceStyle = .unspecified
+      window.addSubview(view)  // back, with the light collection it last reported: no call
+      #expect(view.backgroundColor == .white)
+    }
+
+    @Test func aTableReloadedWhileAViewIsAwayShowsWhenItReturns() throws {
+      let table = try DMColorTable(string: "NORMAL NIGHT\n#ffffff #000000 BG\n")
+      let window = DMWindow()
+      let view = SwatchView()
+      window.addSubview(view)
+      window.makeKeyAndVisible()
+      view.dm.bind(\.backgroundColor, to: DMDynamicColor(key: "BG", in: table))
+      view.removeFromSuperview()
+      try table.reload(string: "NORMAL NIGHT\n#123456 #000000 BG\n")
+      window.addSubview(view)
+      #expect(view.backgroundColor == DMColor(rgb: 0x123456))
+    }
+  }
+}
+
+@MainActor
+final class RebindingView: DMView {
+  var extra = 0.0
+  var trigger = DMColor.clear {
+    didSet {
+      // Binds and unbinds on this very object while its bindings are being applied.
+      dm.bind(\.extra, to: DMDynamic(light: 1, dark: 2))
+      dm.unbind(\.extra)
+      dm.bind(\.extra, to: DMDynamic(light: 10, dark: 20))
+    }
+  }
+}
+
+extension GlobalStateTests {
+  @Suite @MainActor struct RebindingDuringAPassTests {
+    init() { DarkModeManager.reset() }
+
+    @Test func aSetterThatBindsOnItsOwnObjectDuringAPassIsSafe() {
+      let window = DMWindow()
+      let view = RebindingView()
+      window.addSubview(view)
+      window.makeKeyAndVisible()
+      view.dm.bind(\.trigger, to: DMDynamicColor(light: .white, dark: .black))
+      DMTraitCollection.setOverride(.dark, animated: false)
+      #expect(view.trigger == .black)
+      #expect(view.extra == 20)
+      DMTraitCollection.setOverride(.light, animated: false)
+      #expect(view.extra == 10)
+    }
+  }
+}

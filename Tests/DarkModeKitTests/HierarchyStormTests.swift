@@ -17,32 +17,51 @@ struct SeededGenerator: RandomNumberGenerator {
   }
 }
 
+/// A storm node's serial number.
+@MainActor
+protocol Numbered: AnyObject {
+  var serial: Int { get }
+}
+
 /// Random sequences of structural and trait changes, checked after every step against a model that
 /// resolves each environment from scratch.
 @MainActor
 final class HierarchyStorm {
   struct Call {
-    let node: ObjectIdentifier
+    let node: Int
     let previous: DMTraitCollection?
     let current: DMTraitCollection
     let currentInside: DMTraitCollection
   }
 
-  final class View: DMView {
+  final class View: DMView, Numbered {
     unowned let storm: HierarchyStorm
-    init(_ storm: HierarchyStorm) { self.storm = storm }
+    let serial: Int
+    var color = DMColor.clear
+    init(_ storm: HierarchyStorm) {
+      self.storm = storm
+      serial = storm.nextSerial()
+    }
     override func dmTraitCollectionDidChange(_ previous: DMTraitCollection?) { storm.record(self, previous) }
   }
 
-  final class Window: DMWindow {
+  final class Window: DMWindow, Numbered {
     unowned let storm: HierarchyStorm
-    init(_ storm: HierarchyStorm) { self.storm = storm }
+    let serial: Int
+    init(_ storm: HierarchyStorm) {
+      self.storm = storm
+      serial = storm.nextSerial()
+    }
     override func dmTraitCollectionDidChange(_ previous: DMTraitCollection?) { storm.record(self, previous) }
   }
 
-  final class Controller: DMViewController {
+  final class Controller: DMViewController, Numbered {
     unowned let storm: HierarchyStorm
-    init(_ storm: HierarchyStorm) { self.storm = storm }
+    let serial: Int
+    init(_ storm: HierarchyStorm) {
+      self.storm = storm
+      serial = storm.nextSerial()
+    }
     override func loadView() { view = View(storm) }
     override func dmTraitCollectionDidChange(_ previous: DMTraitCollection?) { storm.record(self, previous) }
   }
@@ -54,9 +73,24 @@ final class HierarchyStorm {
   var views: [View] = []
   let source = DMManualAppearanceSource()
   var calls: [Call] = []
-  var lastReported: [ObjectIdentifier: DMTraitCollection] = [:]
+  /// Keyed by serial number: addresses of deallocated views are reused.
+  var lastReported: [Int: DMTraitCollection] = [:]
+  private var serials = 0
+
+  func nextSerial() -> Int {
+    serials += 1
+    return serials
+  }
+
+  func id(_ node: DMResponder) -> Int { (node as? any Numbered)?.serial ?? -1 }
   var reentrantBudget = 0
   var failures: [String] = []
+  /// The views whose `color` is bound, weakly, to check that bound values follow.
+  var bound: [ObjectIdentifier: WeakBox<View>] = [:]
+  let boundColor = DMDynamicColor(
+    light: .white, dark: .black, highContrastLight: .gray, highContrastDark: .darkGray)
+  /// Views dropped from the pool, weakly, to check that they deallocate.
+  var dropped: [WeakBox<View>] = []
 
   init(seed: UInt64, reentrant: Bool) {
     random = SeededGenerator(seed: seed)
@@ -70,7 +104,7 @@ final class HierarchyStorm {
   var allNodes: [DMResponder] { windows + controllers + views + controllers.map(\.view) }
 
   func record(_ node: DMResponder, _ previous: DMTraitCollection?) {
-    let id = ObjectIdentifier(node)
+    let id = id(node)
     let current = node.dmTraitCollection
     calls.append(
       Call(node: id, previous: previous, current: current, currentInside: DMTraitCollection.current))
@@ -129,7 +163,25 @@ final class HierarchyStorm {
   }
 
   func step() {
-    switch Int.random(in: 0..<10, using: &random) {
+    switch Int.random(in: 0..<13, using: &random) {
+    case 10:
+      let view = views.randomElement(using: &random)!
+      view.dm.bind(\.color, to: boundColor)
+      bound[ObjectIdentifier(view)] = WeakBox(view)
+    case 11:
+      let view = views.randomElement(using: &random)!
+      view.dm.unbind(\.color)
+      bound[ObjectIdentifier(view)] = nil
+    case 12:
+      // Drop a view (and whatever hangs below it) from the pool: it should deallocate, even in
+      // the middle of a pass.
+      let index = Int.random(in: 0..<views.count, using: &random)
+      let old = views[index]
+      old.removeFromSuperview()
+      for subview in old.subviews { subview.removeFromSuperview() }
+      bound[ObjectIdentifier(old)] = nil
+      dropped.append(WeakBox(old))
+      views[index] = View(self)
     case 0, 1:
       randomContainer().addSubview(views.randomElement(using: &random)!)
     case 2:
@@ -161,12 +213,12 @@ final class HierarchyStorm {
   /// Runs one top-level step and checks the invariants; returns the failures found.
   func runStep(index: Int) {
     let before = Dictionary(
-      uniqueKeysWithValues: allNodes.map { (ObjectIdentifier($0), lastReported[ObjectIdentifier($0)]) })
+      uniqueKeysWithValues: allNodes.map { (id($0), lastReported[id($0)]) })
     calls.removeAll()
     reentrantBudget = 20
     step()
     for node in allNodes {
-      let id = ObjectIdentifier(node)
+      let id = id(node)
       let (expected, visible) = model(node)
       if node.dmTraitCollection != expected {
         failures.append(
@@ -189,14 +241,19 @@ final class HierarchyStorm {
       for call in nodeCalls where call.currentInside != call.current {
         failures.append("step \(index): current inside the callback was \(call.currentInside)")
       }
+      if visible, let view = node as? View, bound[ObjectIdentifier(view)]?.value === view,
+        view.color != boundColor.resolved(with: expected)
+      {
+        failures.append("step \(index): a bound colour is \(view.color), its traits give another")
+      }
     }
     if !reentrant {
       // Parents before children.
       let order = Dictionary(
         calls.enumerated().map { ($0.element.node, $0.offset) }, uniquingKeysWith: { a, _ in a })
       for node in allNodes {
-        if let parent = modelParent(node), let childIndex = order[ObjectIdentifier(node)],
-          let parentIndex = order[ObjectIdentifier(parent)], parentIndex > childIndex
+        if let parent = modelParent(node), let childIndex = order[id(node)],
+          let parentIndex = order[id(parent)], parentIndex > childIndex
         {
           failures.append("step \(index): child called before its parent")
         }
@@ -217,6 +274,20 @@ extension GlobalStateTests {
         storm.runStep(index: index)
       }
       #expect(storm.failures.first == nil, "seed \(seed)")
+      DarkModeManager.reset()
+    }
+
+    @Test(arguments: [21 as UInt64, 22])
+    func droppedViewsDeallocateEvenDuringAPass(seed: UInt64) {
+      print("HierarchyStormTests: seed \(seed), dropping views")
+      let storm = HierarchyStorm(seed: seed, reentrant: true)
+      for index in 0..<1_000 where storm.failures.isEmpty {
+        storm.runStep(index: index)
+      }
+      #expect(storm.failures.first == nil, "seed \(seed)")
+      #expect(storm.dropped.count > 20)
+      let alive = storm.dropped.filter { $0.value != nil }.count
+      #expect(alive == 0, "\(alive) of \(storm.dropped.count) dropped views are still alive")
       DarkModeManager.reset()
     }
 

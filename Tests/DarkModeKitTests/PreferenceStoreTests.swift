@@ -96,7 +96,10 @@ final class DiagnosticsRecorder: Sendable {
       try store.save(.dark)
     } throws: { error in
       let storeError = error as? DMPreferenceStoreError
-      return storeError?.kind == .unwritable && storeError?.description.contains("cannot write") == true
+      print("A folder that is a file: \(error)")
+      return storeError?.kind == .unwritable
+        && storeError?.description.hasPrefix("\(store.fileURL.path): cannot write: cannot create the folder")
+          == true
     }
     #expect(try String(contentsOf: blocker, encoding: .utf8) == "x")
   }

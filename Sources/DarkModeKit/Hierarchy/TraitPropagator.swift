@@ -182,7 +182,11 @@ final class TraitPropagator {
     let structureAtStart = structureVersion
     PassGeneration.advance()
     stack.append(Entry(node: start, parent: start.traitParent))
-    PassContext.withSlot(currentSlot) {
+    // Not a closure around the loop: a closure would run as a separate function whose calls into
+    // the main actor's world are checked at run time.
+    let savedContext = PassContext.enterSlot(currentSlot)
+    defer { PassContext.leaveSlot(savedContext) }
+    do {
       while let entry = stack.popLast() {
         visits &+= 1
         let node = entry.node
@@ -191,11 +195,11 @@ final class TraitPropagator {
           guard entry.hasParent(node.traitParent) else { continue }
         }
         var traits: DMTraitCollection
-        if let parent = entry.unretainedParent {
-          guard let parentTraits = parent._withUnsafeGuaranteedRef({ $0.isAttached ? $0.reported : nil })
-          else {
-            continue
-          }
+        if let unretained = entry.unretainedParent {
+          // Read without retaining (see `Entry`); not through a closure, which would be checked for
+          // main-actor isolation on every call.
+          unowned(unsafe) let parent = unretained.takeUnretainedValue()
+          guard parent.isAttached, let parentTraits = parent.reported else { continue }
           traits = parentTraits
         } else {
           guard (node as? DMWindow)?.isVisible == true else { continue }
@@ -206,6 +210,9 @@ final class TraitPropagator {
         node.isAttached = true
         if traits == node.reported {
           if wasAttached { continue }
+          // Just attached with the collection it last reported: no call, but its bindings may
+          // have been set while it was away (for other traits) or their tables reloaded.
+          if !node.bindings.isEmpty { refreshBindings(of: node, traits: traits) }
         } else {
           let previous = node.reported
           node.reported = traits
@@ -224,13 +231,19 @@ final class TraitPropagator {
     }
   }
 
+  /// Sets a node's bound properties again for `traits`, with its collection current; no call.
+  private func refreshBindings(of node: DMResponder, traits: DMTraitCollection) {
+    currentSlot.pointee = traits
+    node.bindings.apply(to: node, traits: traits)
+  }
+
   /// Updates a node's bindings, then calls it, with its collection current.
   @inline(__always)
   private func deliver(to node: DMResponder, previous: DMTraitCollection?, traits: DMTraitCollection) {
     currentSlot.pointee = traits
-    // A copy: a binding's setter may bind or unbind properties of this node meanwhile.
-    let bindings = node.bindings
-    bindings.apply(to: node, traits: traits)
+    // The loop in `apply` iterates over its own reference to the list, so a binding's setter may
+    // bind or unbind properties of this node meanwhile.
+    node.bindings.apply(to: node, traits: traits)
     node.dmTraitCollectionDidChange(previous)
   }
 

@@ -10,6 +10,10 @@ import Foundation
 
 /// Replaces a file's contents all at once: a reader, or a process killed half-way, sees the old
 /// contents or the new ones, never a mix.
+///
+/// A process killed half-way leaves its temporary file behind; the next write into the same folder
+/// removes the temporary files of processes that no longer run, so at most one killed write's file
+/// is ever left.
 enum AtomicFile {
   private static let counter = Locked<UInt64>(0)
 
@@ -23,6 +27,7 @@ enum AtomicFile {
       throw AtomicFileError(
         path: directory.path, reason: "cannot create the folder (\(error.localizedDescription))")
     }
+    removeStaleTemporaryFiles(of: url)
     let serial = counter.withLock { value in
       value &+= 1
       return value
@@ -56,6 +61,28 @@ enum AtomicFile {
     if directoryDescriptor >= 0 {
       fsync(directoryDescriptor)
       close(directoryDescriptor)
+    }
+  }
+
+  /// Removes the files `.<name>.<pid>.<serial>.tmp` beside `url` whose process no longer runs.
+  ///
+  /// Files of this process and of running processes are kept: they may be writes in progress. A
+  /// process in another PID namespace sharing the folder looks dead; at worst its write in progress
+  /// then fails with an error and the old file stays.
+  static func removeStaleTemporaryFiles(of url: URL) {
+    let directory = url.deletingLastPathComponent()
+    let prefix = ".\(url.lastPathComponent)."
+    guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory.path) else { return }
+    let ownPID = getpid()
+    for name in names where name.hasPrefix(prefix) && name.hasSuffix(".tmp") {
+      let middle = name.dropFirst(prefix.count).dropLast(".tmp".count).split(
+        separator: ".", omittingEmptySubsequences: false)
+      guard middle.count == 2, let pid = pid_t(middle[0]), pid > 0, pid != ownPID, UInt64(middle[1]) != nil
+      else { continue }
+      // ESRCH: no such process. EPERM means it runs under another user, so it is kept.
+      if kill(pid, 0) != 0 && errno == ESRCH {
+        unlink(directory.appendingPathComponent(name).path)
+      }
     }
   }
 

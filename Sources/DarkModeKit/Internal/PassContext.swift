@@ -40,17 +40,21 @@ enum PassContext {
     }
   }
 
-  /// Runs `body` with `slot` as this thread's current-collection storage: a pass writes each
-  /// environment's collection into the slot before calling it, instead of setting the pointer
-  /// again for every environment.
+  /// Makes `slot` this thread's current-collection storage until ``leaveSlot(_:)``: a pass writes
+  /// each environment's collection into the slot before calling it, instead of setting the
+  /// pointer again for every environment.
+  /// - Returns: What to hand to ``leaveSlot(_:)`` to restore the earlier state.
   @inline(__always)
-  static func withSlot<R>(_ slot: UnsafeMutablePointer<DMTraitCollection>, _ body: () throws -> R) rethrows
-    -> R
-  {
+  static func enterSlot(_ slot: UnsafeMutablePointer<DMTraitCollection>) -> UnsafeMutableRawPointer? {
     let saved = pthread_getspecific(key)
     pthread_setspecific(key, slot)
-    defer { pthread_setspecific(key, saved) }
-    return try body()
+    return saved
+  }
+
+  /// Restores what ``enterSlot(_:)`` replaced.
+  @inline(__always)
+  static func leaveSlot(_ saved: UnsafeMutableRawPointer?) {
+    pthread_setspecific(key, saved)
   }
 
   /// Runs `body` with no environment current on this thread, so that an enclosing task-local scope

@@ -10,26 +10,51 @@
 public struct DMTheme: RawRepresentable, ExpressibleByStringLiteral, Sendable, Hashable, Codable,
   CustomStringConvertible
 {
+  /// The name's number in the process-wide list of theme names: themes compare, hash and copy as
+  /// one integer, which keeps trait collections free of reference counting.
+  @usableFromInline
+  var id: UInt32
+
+  /// Whether two themes have the same name.
+  /// - Parameters:
+  ///   - lhs: A theme.
+  ///   - rhs: Another theme.
+  /// - Returns: `true` for the same name.
+  @inlinable
+  public static func == (lhs: DMTheme, rhs: DMTheme) -> Bool {
+    lhs.id == rhs.id
+  }
+
+  /// Hashes the theme's name (by its number).
+  /// - Parameter hasher: The hasher to feed.
+  @inlinable
+  public func hash(into hasher: inout Hasher) {
+    hasher.combine(id)
+  }
+
   /// The theme's name.
-  public var rawValue: String
+  public var rawValue: String {
+    get { ThemeNames.name(of: id) }
+    set { id = ThemeNames.id(of: newValue) }
+  }
 
   /// Creates a theme with the given name.
   /// - Parameter rawValue: The theme's name, for example `"NIGHT"`.
   public init(rawValue: String) {
-    self.rawValue = rawValue
+    id = ThemeNames.id(of: rawValue)
   }
 
   /// Creates a theme from a string literal.
   /// - Parameter value: The theme's name.
   public init(stringLiteral value: String) {
-    self.rawValue = value
+    self.init(rawValue: value)
   }
 
   /// Decodes a theme from a single string.
   /// - Parameter decoder: The decoder to read from.
   /// - Throws: A `DecodingError` when the value is not a string.
   public init(from decoder: any Decoder) throws {
-    self.rawValue = try decoder.singleValueContainer().decode(String.self)
+    self.init(rawValue: try decoder.singleValueContainer().decode(String.self))
   }
 
   /// Encodes the theme as a single string.
@@ -47,4 +72,28 @@ public struct DMTheme: RawRepresentable, ExpressibleByStringLiteral, Sendable, H
   public static let normal: DMTheme = "NORMAL"
   /// The night theme, `NIGHT`, chosen for the dark style when a table has no column for the theme.
   public static let night: DMTheme = "NIGHT"
+}
+
+/// The theme names the process has seen, each with a number.
+enum ThemeNames {
+  private struct State {
+    var names: [String] = []
+    var ids: [String: UInt32] = [:]
+  }
+
+  private static let state = Locked(State())
+
+  static func id(of name: String) -> UInt32 {
+    state.withLock { state in
+      if let id = state.ids[name] { return id }
+      let id = UInt32(state.names.count)
+      state.names.append(name)
+      state.ids[name] = id
+      return id
+    }
+  }
+
+  static func name(of id: UInt32) -> String {
+    state.withLock { $0.names[Int(id)] }
+  }
 }

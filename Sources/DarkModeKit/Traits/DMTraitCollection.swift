@@ -67,6 +67,27 @@ public struct DMTraitCollection: Sendable, Hashable, Codable, CustomStringConver
     }
   }
 
+  /// Whether two collections have the same style, contrast, level and theme.
+  /// - Parameters:
+  ///   - lhs: A collection.
+  ///   - rhs: Another collection.
+  /// - Returns: `true` when every trait is the same.
+  @inlinable
+  public static func == (lhs: DMTraitCollection, rhs: DMTraitCollection) -> Bool {
+    lhs.userInterfaceStyle == rhs.userInterfaceStyle && lhs.accessibilityContrast == rhs.accessibilityContrast
+      && lhs.userInterfaceLevel == rhs.userInterfaceLevel && lhs.theme == rhs.theme
+  }
+
+  /// Hashes every trait.
+  /// - Parameter hasher: The hasher to feed.
+  @inlinable
+  public func hash(into hasher: inout Hasher) {
+    hasher.combine(userInterfaceStyle)
+    hasher.combine(accessibilityContrast)
+    hasher.combine(userInterfaceLevel)
+    hasher.combine(theme)
+  }
+
   /// Tells whether colours resolved for `traitCollection` may differ from colours resolved for
   /// this collection.
   /// - Parameter traitCollection: The collection to compare with; `nil` always differs.

@@ -221,10 +221,7 @@ public final class DBusConnection: Sendable {
   public func addMatch(_ rule: DBusMatchRule, timeout: Duration = DBusConnection.defaultTimeout)
     async throws
   {
-    try rule.validate()
-    _ = try await call(
-      destination: Self.busName, path: "/org/freedesktop/DBus", interface: Self.busName,
-      member: "AddMatch", arguments: [.string(rule.description)], timeout: timeout)
+    try await callBus("AddMatch", with: rule, timeout: timeout)
   }
 
   /// Removes a rule added with ``addMatch(_:timeout:)`` (`RemoveMatch`).
@@ -237,10 +234,15 @@ public final class DBusConnection: Sendable {
   public func removeMatch(_ rule: DBusMatchRule, timeout: Duration = DBusConnection.defaultTimeout)
     async throws
   {
+    try await callBus("RemoveMatch", with: rule, timeout: timeout)
+  }
+
+  /// Calls `member` of the bus itself with a validated match rule.
+  private func callBus(_ member: String, with rule: DBusMatchRule, timeout: Duration) async throws {
     try rule.validate()
     _ = try await call(
       destination: Self.busName, path: "/org/freedesktop/DBus", interface: Self.busName,
-      member: "RemoveMatch", arguments: [.string(rule.description)], timeout: timeout)
+      member: member, arguments: [.string(rule.description)], timeout: timeout)
   }
 
   /// Subscribes to the signals that match `rule`.

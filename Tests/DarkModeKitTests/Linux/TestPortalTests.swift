@@ -31,6 +31,14 @@ final class TestPortal: Sendable {
       interface: "org.dmkit.TestPortal", member: "Set", arguments: [.string(key), .variant(value)])
   }
 
+  func flood(_ count: UInt32) async throws {
+    let bus = try await DBusConnection.connect(to: session.address, timeout: .seconds(5))
+    defer { bus.close() }
+    _ = try await bus.call(
+      destination: "org.freedesktop.portal.Desktop", path: "/org/freedesktop/portal/desktop",
+      interface: "org.dmkit.TestPortal", member: "Flood", arguments: [.uint32(count)])
+  }
+
   func sendBadSignal() async throws {
     let bus = try await DBusConnection.connect(to: session.address, timeout: .seconds(5))
     defer { bus.close() }
@@ -97,6 +105,34 @@ extension GlobalStateTests {
       try await portal.set("color-scheme", .uint32(1))
       #expect(await eventually { view.dmTraitCollection.userInterfaceStyle == .dark })
       #expect(DMTraitCollection.current.accessibilityContrast == .high)
+    }
+
+    @Test func aFloodOfSettingChangedSignalsIsCoalescedAndEndsOnTheLastValue() async throws {
+      let session = try DesktopSession(withDisplay: false)
+      defer {
+        DarkModeManager.reset()
+        session.stop()
+      }
+      let portal = try TestPortal(in: session, ["--version", "2", "--color-scheme", "2"])
+      defer { portal.process.stop() }
+      let window = DMWindow()
+      let view = CountingView()
+      window.addSubview(view)
+      window.makeKeyAndVisible()
+      DarkModeManager.setup(
+        with: DMEnvironmentConfiguration(
+          systemAppearanceSource: DMPortalAppearanceSource(address: session.address)))
+      #expect(await eventually { DMTraitCollection.system.userInterfaceStyle == .light })
+      let callsBefore = view.calls
+      let signals: UInt32 = 5_000
+      try await portal.flood(signals)
+      #expect(await eventually(20) { DMTraitCollection.system.userInterfaceStyle == .dark })
+      // Give any backlog time to arrive: the last value must stay, with far fewer calls than signals.
+      try await Task.sleep(for: .milliseconds(300))
+      #expect(DMTraitCollection.system.userInterfaceStyle == .dark)
+      let calls = view.calls - callsBefore
+      print("TestPortalTests: \(signals) SettingChanged signals gave \(calls) trait changes")
+      #expect(calls < Int(signals))
     }
 
     @Test func aPortalThatNeverAnswersTimesOutWithoutBlockingTheMainActor() async throws {

@@ -10,7 +10,9 @@ replies. Usage (with DBUS_SESSION_BUS_ADDRESS set):
 MODE is one of: normal, silent (never answers reads), malformed (answers reads with a string),
 exit-after-read (leaves the bus once both settings were read).
 It prints "ready" once it owns the name. org.dmkit.TestPortal.Set(s key, v value) changes a
-setting and emits SettingChanged; org.dmkit.TestPortal.SendBadSignal() emits a malformed one.
+setting and emits SettingChanged; org.dmkit.TestPortal.SendBadSignal() emits a malformed one;
+org.dmkit.TestPortal.Flood(u count) emits `count` color-scheme changes as fast as it can, the last
+one "prefer dark".
 """
 import argparse
 import sys
@@ -43,6 +45,7 @@ XML = """
   <interface name="org.dmkit.TestPortal">
     <method name="Set"><arg type="s" direction="in"/><arg type="v" direction="in"/></method>
     <method name="SendBadSignal"/>
+    <method name="Flood"><arg type="u" direction="in"/></method>
   </interface>
 </node>
 """ % (OUT, '<method name="ReadOne"><arg type="s" direction="in"/><arg type="s" direction="in"/>'
@@ -60,6 +63,15 @@ def emit(connection, key, value):
 
 def on_call(connection, sender, path, interface, method, parameters, invocation):
     if interface == "org.dmkit.TestPortal":
+        if method == "Flood":
+            count = parameters.unpack()[0]
+            invocation.return_value(None)
+            for index in range(count):
+                value = GLib.Variant("u", 1 if index == count - 1 or index % 2 else 2)
+                values["color-scheme"] = value
+                emit(connection, "color-scheme", value)
+            connection.flush_sync(None)
+            return
         if method == "Set":
             key, value = parameters.unpack()[0], parameters.get_child_value(1).get_variant()
             values[key] = value
