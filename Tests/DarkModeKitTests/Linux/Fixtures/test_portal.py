@@ -11,8 +11,8 @@ MODE is one of: normal, silent (never answers reads), malformed (answers reads w
 exit-after-read (leaves the bus once both settings were read).
 It prints "ready" once it owns the name. org.dmkit.TestPortal.Set(s key, v value) changes a
 setting and emits SettingChanged; org.dmkit.TestPortal.SendBadSignal() emits a malformed one;
-org.dmkit.TestPortal.Flood(u count) emits `count` color-scheme changes as fast as it can, the last
-one "prefer dark".
+org.dmkit.TestPortal.Flood(u count) emits `count` changes as fast as it can: the contrast flipping
+back and forth, then color-scheme "prefer dark" last.
 """
 import argparse
 import sys
@@ -66,10 +66,14 @@ def on_call(connection, sender, path, interface, method, parameters, invocation)
         if method == "Flood":
             count = parameters.unpack()[0]
             invocation.return_value(None)
-            for index in range(count):
-                value = GLib.Variant("u", 1 if index == count - 1 or index % 2 else 2)
-                values["color-scheme"] = value
-                emit(connection, "color-scheme", value)
+            # Contrast flips back and forth; then one last change, "prefer dark", marks the end:
+            # a reader that sees dark has seen every change before it.
+            for index in range(count - 1):
+                value = GLib.Variant("u", index % 2)
+                values["contrast"] = value
+                emit(connection, "contrast", value)
+            values["color-scheme"] = GLib.Variant("u", 1)
+            emit(connection, "color-scheme", values["color-scheme"])
             connection.flush_sync(None)
             return
         if method == "Set":
