@@ -395,3 +395,38 @@ final class CountingView: DMView {
     calls += 1
   }
 }
+
+extension GlobalStateTests {
+  @Suite @MainActor struct DroppedDuringAPassTests {
+    init() { DarkModeManager.reset() }
+
+    @Test func siblingsAndSubtreesDroppedByACallbackAreSkippedAndFreed() {
+      let log = CallLog()
+      let window = DMWindow()
+      let first = LoggingView("first", log: log)
+      window.addSubview(first)
+      weak var weakSibling: DMView?
+      weak var weakGrandchild: DMView?
+      do {
+        let sibling = LoggingView("sibling", log: log)
+        let grandchild = LoggingView("grandchild", log: log)
+        sibling.addSubview(grandchild)
+        window.addSubview(sibling)
+        weakSibling = sibling
+        weakGrandchild = grandchild
+      }
+      window.makeKeyAndVisible()
+      // `first` is called before its sibling, which is still on the walk's stack; removing it drops
+      // the last reference to it and its subview.
+      first.onChange = { view in view.window?.subviews.last?.removeFromSuperview() }
+      log.reset()
+      DMTraitCollection.setOverride(.dark, animated: false)
+      #expect(log.names == ["first"])
+      #expect(weakSibling == nil)
+      #expect(weakGrandchild == nil)
+      first.onChange = { view in view.removeFromSuperview() }
+      DMTraitCollection.setOverride(.light, animated: false)
+      #expect(window.subviews.isEmpty)
+    }
+  }
+}
