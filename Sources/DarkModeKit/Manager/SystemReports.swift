@@ -1,0 +1,63 @@
+/// Carries system reports from any thread to the main actor, dropping those of stopped sources
+/// and coalescing bursts.
+enum SystemReports {
+  private struct State {
+    var generation: UInt64 = 0
+    var reportedGeneration: UInt64 = 0
+    var pending: DMTraitCollection?
+    var isDrainScheduled = false
+  }
+
+  private static let state = Locked(State())
+
+  /// Starts a new generation: reports of earlier sources are ignored from now on.
+  static func begin() -> UInt64 {
+    state.withLock {
+      $0.generation &+= 1
+      $0.pending = nil
+      return $0.generation
+    }
+  }
+
+  static func isCurrent(_ generation: UInt64) -> Bool {
+    state.withLock { $0.generation == generation }
+  }
+
+  /// Whether the source of `generation` has reported yet.
+  static func hasReported(_ generation: UInt64) -> Bool {
+    state.withLock { $0.reportedGeneration == generation }
+  }
+
+  /// A report from the source of `generation`, on any thread: applied by the next drain.
+  static func send(_ traits: DMTraitCollection, generation: UInt64) {
+    let mustSchedule = state.withLock { state in
+      guard state.generation == generation else { return false }
+      state.pending = traits
+      defer { state.isDrainScheduled = true }
+      return !state.isDrainScheduled
+    }
+    if mustSchedule {
+      Task { @MainActor in drain() }
+    }
+  }
+
+  @MainActor
+  private static func drain() {
+    let traits = state.withLock { state in
+      defer {
+        state.pending = nil
+        state.isDrainScheduled = false
+      }
+      return state.pending.map { ($0, state.generation) }
+    }
+    if let (traits, generation) = traits { apply(traits, generation: generation) }
+  }
+
+  /// Makes `traits` the system collection, on behalf of the source of `generation`.
+  @MainActor
+  static func apply(_ traits: DMTraitCollection, generation: UInt64) {
+    state.withLock { $0.reportedGeneration = generation }
+    GlobalTraits.state.withLock { $0.set(system: traits) }
+    TraitPropagator.shared.globalTraitsDidChange(animated: false)
+  }
+}
