@@ -44,7 +44,7 @@ extension GlobalStateTests {
       let layer = Layer()
       layer.dm.bind(\.fillColor, to: DMDynamicColor(key: "BG", in: table))
       try table.reload(string: "NORMAL NIGHT\n#123456 #000000 BG\n")
-      for _ in 0..<500 where view.backgroundColor != DMColor(rgb: 0x123456) {
+      for _ in 0..<5_000 where view.backgroundColor != DMColor(rgb: 0x123456) {
         try await Task.sleep(for: .milliseconds(2))
       }
       #expect(view.backgroundColor == DMColor(rgb: 0x123456))

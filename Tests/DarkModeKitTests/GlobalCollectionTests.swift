@@ -116,7 +116,7 @@ extension GlobalStateTests {
       window.makeKeyAndVisible()
       DarkModeManager.setup(with: DMEnvironmentConfiguration(systemAppearanceSource: source))
       source.report(.dark, fromAnotherThread: true)
-      for _ in 0..<500 where view.dmTraitCollection.userInterfaceStyle != .dark {
+      for _ in 0..<5_000 where view.dmTraitCollection.userInterfaceStyle != .dark {
         try await Task.sleep(for: .milliseconds(2))
       }
       #expect(DMTraitCollection.system.userInterfaceStyle == .dark)
@@ -132,7 +132,7 @@ extension GlobalStateTests {
       window.makeKeyAndVisible()
       DarkModeManager.setup(with: DMEnvironmentConfiguration(systemAppearanceSource: source))
       source.flood(10_000, last: .dark)
-      for _ in 0..<1_000 where view.dmTraitCollection != .resolvedDark {
+      for _ in 0..<5_000 where view.dmTraitCollection != .resolvedDark {
         try await Task.sleep(for: .milliseconds(2))
       }
       #expect(view.dmTraitCollection == .resolvedDark)

@@ -63,8 +63,12 @@ extension GlobalStateTests {
         if step.isMultiple(of: 40) { await Task.yield() }
       }
       #expect(await readers.value == 0)
-      // After the storm, every bound view shows the current table's colour for its traits.
-      try await Task.sleep(for: .milliseconds(50))
+      // After the storm (and the refresh that follows the last reload), every bound view shows the
+      // current table's colour for its traits.
+      let settled = {
+        views.allSatisfy { $0.backgroundColor == colors[0].resolved(with: $0.dmTraitCollection) }
+      }
+      for _ in 0..<5_000 where !settled() { try await Task.sleep(for: .milliseconds(2)) }
       for view in views {
         #expect(view.backgroundColor == colors[0].resolved(with: view.dmTraitCollection))
       }

@@ -110,7 +110,8 @@ extension GlobalStateTests {
         maximumRetryDelay: .milliseconds(20))
       DarkModeManager.setup(with: DMEnvironmentConfiguration(systemAppearanceSource: source))
       #expect(ContinuousClock.now - started < .seconds(1))  // setup does not wait for the bus
-      try await Task.sleep(for: .milliseconds(300))
+      #expect(await eventually(10) { !recorder.all.isEmpty })
+      try await Task.sleep(for: .milliseconds(300))  // many retries at 10–20 ms
       #expect(recorder.all.count == 1)
       #expect(recorder.all.first?.kind == .systemAppearance)
       #expect(recorder.all.first?.message.contains("desktop portal cannot be reached") == true)
