@@ -186,52 +186,54 @@ final class TraitPropagator {
     // the main actor's world are checked at run time.
     let savedContext = PassContext.enterSlot(currentSlot)
     defer { PassContext.leaveSlot(savedContext) }
-    do {
-      while let entry = stack.popLast() {
-        visits &+= 1
-        let node = entry.node
-        // A callback may have moved the node or detached its parent since the entry was pushed.
-        if structureVersion != structureAtStart {
-          guard entry.hasParent(node.traitParent) else { continue }
-        }
-        var traits: DMTraitCollection
-        if let unretained = entry.unretainedParent {
-          // Read without retaining (see `Entry`); not through a closure, which would be checked for
-          // main-actor isolation on every call.
-          unowned(unsafe) let parent = unretained.takeUnretainedValue()
-          guard parent.isAttached, let parentTraits = parent.reported else { continue }
-          traits = parentTraits
-        } else {
-          guard (node as? DMWindow)?.isVisible == true else { continue }
-          traits = propagatedGlobal
-        }
-        if let applied = node.appliedOverride { traits = traits.overlaid(with: applied) }
-        let wasAttached = node.isAttached
-        node.isAttached = true
-        if traits == node.reported {
-          if wasAttached { continue }
-          // Just attached with the collection it last reported: no call, but its bindings may
-          // have been set while it was away (for other traits) or their tables reloaded.
-          if !node.bindings.isEmpty { refreshBindings(of: node, traits: traits) }
-        } else {
-          let previous = node.reported
-          node.reported = traits
-          deliver(to: node, previous: previous, traits: traits)
-          if entry.unretainedParent == nil, let previous,
-            previous.userInterfaceStyle != traits.userInterfaceStyle,
-            let window = node as? DMWindow
-          {
-            restyledWindows.append(window)
-          }
-          // The callback may have removed the node; its new position is queued.
-          guard node.isAttached else { continue }
-        }
-        node.appendTraitChildren(to: &stack)
+    while let entry = stack.popLast() {
+      visits &+= 1
+      let node = entry.node
+      // A callback may have moved the node or detached its parent since the entry was pushed.
+      if structureVersion != structureAtStart {
+        guard entry.hasParent(node.traitParent) else { continue }
       }
+      var traits: DMTraitCollection
+      if let unretained = entry.unretainedParent {
+        // Read without retaining (see `Entry`); not through a closure, which would be checked for
+        // main-actor isolation on every call.
+        unowned(unsafe) let parent = unretained.takeUnretainedValue()
+        guard parent.isAttached, let parentTraits = parent.reported else { continue }
+        traits = parentTraits
+      } else {
+        guard (node as? DMWindow)?.isVisible == true else { continue }
+        traits = propagatedGlobal
+      }
+      if let applied = node.appliedOverride { traits = traits.overlaid(with: applied) }
+      let wasAttached = node.isAttached
+      node.isAttached = true
+      if traits == node.reported {
+        if wasAttached { continue }
+        // Just attached with the collection it last reported: no call, but its bindings may
+        // have been set while it was away (for other traits) or their tables reloaded.
+        if !node.bindings.isEmpty { refreshBindings(of: node, traits: traits) }
+      } else {
+        let previous = node.reported
+        node.reported = traits
+        deliver(to: node, previous: previous, traits: traits)
+        if entry.unretainedParent == nil, let previous,
+          previous.userInterfaceStyle != traits.userInterfaceStyle,
+          let window = node as? DMWindow
+        {
+          restyledWindows.append(window)
+        }
+        // The callback may have removed the node; its new position is queued.
+        guard node.isAttached else { continue }
+      }
+      node.appendTraitChildren(to: &stack)
     }
   }
 
   /// Sets a node's bound properties again for `traits`, with its collection current; no call.
+  ///
+  /// The loop in `apply` iterates over its own reference to the list, so a binding's setter may
+  /// bind or unbind properties of this node meanwhile.
+  @inline(__always)
   private func refreshBindings(of node: DMResponder, traits: DMTraitCollection) {
     currentSlot.pointee = traits
     node.bindings.apply(to: node, traits: traits)
@@ -240,10 +242,7 @@ final class TraitPropagator {
   /// Updates a node's bindings, then calls it, with its collection current.
   @inline(__always)
   private func deliver(to node: DMResponder, previous: DMTraitCollection?, traits: DMTraitCollection) {
-    currentSlot.pointee = traits
-    // The loop in `apply` iterates over its own reference to the list, so a binding's setter may
-    // bind or unbind properties of this node meanwhile.
-    node.bindings.apply(to: node, traits: traits)
+    refreshBindings(of: node, traits: traits)
     node.dmTraitCollectionDidChange(previous)
   }
 
