@@ -318,6 +318,19 @@ final class RebindingView: DMView {
   }
 }
 
+@MainActor
+final class UnbindingView: DMView {
+  var later = 0.0
+  var other = DMColor.clear
+  var trigger = DMColor.clear {
+    didSet {
+      // Removes a binding that comes after this one, and rebinds another, mid-pass.
+      dm.unbind(\.later)
+      dm.bind(\.other, to: DMDynamicColor(light: .red, dark: .blue))
+    }
+  }
+}
+
 extension GlobalStateTests {
   @Suite @MainActor struct RebindingDuringAPassTests {
     init() { DarkModeManager.reset() }
@@ -333,6 +346,25 @@ extension GlobalStateTests {
       #expect(view.extra == 20)
       DMTraitCollection.setOverride(.light, animated: false)
       #expect(view.extra == 10)
+    }
+
+    @Test func aBindingRemovedBySetterInTheSamePassIsAppliedOnceMoreThenNotAgain() {
+      let window = DMWindow()
+      let view = UnbindingView()
+      window.addSubview(view)
+      window.makeKeyAndVisible()
+      view.dm.bind(\.trigger, to: DMDynamicColor(light: .white, dark: .black))
+      view.dm.bind(\.later, to: DMDynamic(light: 1, dark: 2))
+      view.dm.bind(\.other, to: DMDynamicColor(light: .red, dark: .blue))
+      // The pass that runs the setter still works through the bindings it started with.
+      DMTraitCollection.setOverride(.dark, animated: false)
+      #expect(view.later == 2)
+      #expect(view.other == .blue)
+      #expect(!view.dm.isBound(\.later))
+      #expect(view.dm.isBound(\.other))
+      DMTraitCollection.setOverride(.light, animated: false)
+      #expect(view.later == 2)
+      #expect(view.other == .red)
     }
   }
 }

@@ -428,5 +428,30 @@ extension GlobalStateTests {
       DMTraitCollection.setOverride(.light, animated: false)
       #expect(window.subviews.isEmpty)
     }
+
+    @Test func aControllerReleasedByACallbackWhileOnTheStackIsStillCalledThenFreed() {
+      // The tree holds a controller only weakly (through its view); the walk keeps it for the pass.
+      let log = CallLog()
+      let window = DMWindow()
+      let first = LoggingView("first", log: log)
+      window.addSubview(first)
+      var controller: LoggingController? = LoggingController("controller", log: log, viewName: "root")
+      weak let weakController = controller
+      window.addSubview(controller!.view)
+      let root = window.subviews.last!
+      window.makeKeyAndVisible()
+      first.onChange = { _ in controller = nil }
+      log.reset()
+      DMTraitCollection.setOverride(.dark, animated: false)
+      #expect(log.names == ["first", "controller", "root"])
+      #expect(log.calls.allSatisfy { $0.current == .resolvedDark })
+      #expect(weakController == nil)
+      // The view now inherits straight from its superview.
+      first.onChange = nil
+      log.reset()
+      DMTraitCollection.setOverride(.light, animated: false)
+      #expect(log.names == ["first", "root"])
+      #expect(root.dmTraitCollection == .resolvedLight)
+    }
   }
 }

@@ -7,11 +7,13 @@
 @MainActor
 @usableFromInline
 struct Binding {
+  /// Sets the property of `object` to `source` resolved for `traits`; the references are
+  /// borrowed for the call, not retained.
   @usableFromInline
   typealias Store =
     @MainActor (
-      _ object: AnyObject, _ source: AnyObject, _ offset: Int, _ keyPath: AnyKeyPath,
-      _ traits: DMTraitCollection
+      _ object: AnyObject, _ source: Unmanaged<AnyObject>, _ offset: Int,
+      _ keyPath: Unmanaged<AnyKeyPath>, _ traits: DMTraitCollection
     ) -> Void
 
   let keyPath: AnyKeyPath
@@ -28,12 +30,6 @@ struct Binding {
     self.offset = offset
     self.store = store
   }
-
-  /// Sets the property of `object` (of the binding's root type) for `traits`.
-  @inline(__always)
-  func apply(_ object: AnyObject, _ traits: DMTraitCollection) {
-    store(object, source, offset, keyPath, traits)
-  }
 }
 
 /// The bindings of one object, at most one per key path, in the order they were made.
@@ -44,6 +40,7 @@ struct BindingList {
   var isEmpty: Bool { entries.isEmpty }
 
   mutating func set(_ binding: Binding) {
+    retireStorageIfApplying()
     if let index = entries.firstIndex(where: { $0.keyPath == binding.keyPath }) {
       entries[index] = binding
     } else {
@@ -55,6 +52,7 @@ struct BindingList {
   }
 
   mutating func remove(_ keyPath: AnyKeyPath) {
+    retireStorageIfApplying()
     entries.removeAll { $0.keyPath == keyPath }
   }
 
@@ -62,7 +60,28 @@ struct BindingList {
     entries.contains { $0.keyPath == keyPath }
   }
 
+  /// Sets every bound property of `object` for `traits`.
+  ///
+  /// The bindings are read in place, without retaining what they refer to: a pass sets the
+  /// properties of every environment it reaches, and reference counting would cost more than the
+  /// setting. A setter may still bind or unbind properties of `object` meanwhile: while a pass
+  /// runs, a list that changes first hands its old storage to the propagator, which keeps it
+  /// until the pass ends (see ``retireStorageIfApplying()``).
+  @inline(__always)
   func apply(to object: AnyObject, traits: DMTraitCollection) {
-    for binding in entries { binding.apply(object, traits) }
+    entries.withElementsInPlace { buffer in
+      for index in buffer.indices {
+        let binding = buffer.baseAddress.unsafelyUnwrapped + index
+        binding.pointee.store(
+          object, Unmanaged.passUnretained(binding.pointee.source), binding.pointee.offset,
+          Unmanaged.passUnretained(binding.pointee.keyPath), traits)
+      }
+    }
+  }
+
+  /// While a pass runs, hands the current storage to the propagator before it changes, so that
+  /// an ``apply(to:traits:)`` reading it in place finds it intact.
+  private mutating func retireStorageIfApplying() {
+    TraitPropagator.shared.keepUntilPassEnds(entries)
   }
 }

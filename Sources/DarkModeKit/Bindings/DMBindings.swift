@@ -43,13 +43,14 @@ public struct DMBindings<Root: AnyObject> {
     // no allocation of its own: what it needs travels in the `Binding`.
     let binding = Binding(keyPath: keyPath, source: dynamic.storage, offset: offset ?? -1) {
       object, source, offset, keyPath, traits in
-      let storage = unsafeDowncast(source, to: DMDynamic<Value>.Storage.self)
-      let value = storage.passCache.resolved(storage, with: traits)
+      let value = Unmanaged<DMDynamic<Value>.Storage>.fromOpaque(source.toOpaque())
+        .borrow { storage in storage.passCache.resolved(storage, with: traits) }
       if offset >= 0 {
         (Unmanaged.passUnretained(object).toOpaque() + offset).assumingMemoryBound(to: Value.self).pointee =
           value
       } else {
-        let property = unsafeDowncast(keyPath, to: ReferenceWritableKeyPath<Root, Value>.self)
+        let property = unsafeDowncast(
+          keyPath.takeUnretainedValue(), to: ReferenceWritableKeyPath<Root, Value>.self)
         unsafeDowncast(object, to: Root.self)[keyPath: property] = value
       }
     }

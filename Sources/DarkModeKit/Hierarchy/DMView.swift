@@ -91,8 +91,19 @@ open class DMView: DMResponder {
   }
 
   override func appendTraitChildren(to stack: inout [TraitPropagator.Entry]) {
-    for view in subviews.reversed() {
-      stack.append(TraitPropagator.Entry(node: view.traitNode, parent: self))
+    // Neither the views nor this one are retained for the entries (see `TraitPropagator.Entry`);
+    // a controller, which the tree holds only weakly, is pinned for the pass.
+    let parent = Unmanaged<DMResponder>.passUnretained(self)
+    var index = subviews.count
+    while index > 0 {
+      index -= 1
+      unowned(unsafe) let view = subviews[index]
+      if view.isRootViewOfController, let controller = view.owningController {
+        TraitPropagator.shared.pin(controller)
+        stack.append(TraitPropagator.Entry(node: controller, parent: self))
+      } else {
+        stack.append(TraitPropagator.Entry(node: Unmanaged.passUnretained(view), parent: parent))
+      }
     }
   }
 }

@@ -10,16 +10,27 @@ import Foundation
 final class TraitPropagator {
   static let shared = TraitPropagator()
 
-  /// One pending visit: a node and the parent it was reached from.
+  /// One pending visit: a node and the parent it was reached from, neither retained.
+  ///
+  /// A walk touches every node it visits, and retaining each (and releasing it again) would cost
+  /// more than the rest of the visit. Entries stay valid for a whole pass because nothing the
+  /// tree holds can be freed before the pass ends: every structural change made meanwhile pins
+  /// the node it moves (and with it the subtree below), and controllers, which the tree holds only
+  /// weakly, are pinned when they are pushed. See ``pin(_:)``.
   struct Entry {
-    let node: DMResponder
-    /// Not retained: while the structure is unchanged the parent is held by the tree, and after a
-    /// change the walk uses it only once `node.traitParent` (a live reference) is the same object.
+    let unretainedNode: Unmanaged<DMResponder>
     let unretainedParent: Unmanaged<DMResponder>?
 
+    @inline(__always)
     init(node: DMResponder, parent: DMResponder?) {
-      self.node = node
+      unretainedNode = Unmanaged.passUnretained(node)
       unretainedParent = parent.map { Unmanaged.passUnretained($0) }
+    }
+
+    @inline(__always)
+    init(node: Unmanaged<DMResponder>, parent: Unmanaged<DMResponder>) {
+      unretainedNode = node
+      unretainedParent = parent
     }
 
     /// Whether `candidate` is the parent the entry was pushed from, comparing identities only.
@@ -50,6 +61,11 @@ final class TraitPropagator {
   private var stack: [Entry] = []
   private var detachStack: [Entry] = []
   private var restyledWindows: [DMWindow] = []
+  /// Objects kept alive until the running pass ends; see `Entry`.
+  private var pinned: [DMResponder] = []
+  /// Storage of binding lists that changed during the running pass, kept until it ends; see
+  /// `BindingList.apply(to:traits:)`.
+  private var retiredBindings: [[Binding]] = []
 
   /// Where a pass writes the collection of the environment it is calling; see `PassContext`.
   private let currentSlot: UnsafeMutablePointer<DMTraitCollection> = {
@@ -82,6 +98,7 @@ final class TraitPropagator {
   /// A node's trait parent may have changed (moved, a window shown or hidden, a root view swapped).
   func positionDidChange(_ node: DMResponder) {
     structureVersion &+= 1
+    pin(node)
     if node.isAttached && !isPlacedInVisibleWindow(node) {
       // Detach at once, so that a running pass skips the entries of the removed subtree.
       detach(node)
@@ -96,6 +113,9 @@ final class TraitPropagator {
     defer {
       isRunning = false
       events.removeAll(keepingCapacity: true)
+      // Last: letting go of a pinned object may run its deinitializer.
+      if !pinned.isEmpty { pinned.removeAll() }
+      if !retiredBindings.isEmpty { retiredBindings.removeAll() }
     }
     var index = 0
     while index < events.count {
@@ -107,6 +127,17 @@ final class TraitPropagator {
       case .reapplyBindings: reapplyBindings()
       }
     }
+  }
+
+  /// Keeps `node` alive until the running pass ends, so that walk entries for it or for nodes
+  /// below it stay valid while a callback moves it; nothing outside a pass.
+  func pin(_ node: DMResponder) {
+    if isRunning { pinned.append(node) }
+  }
+
+  /// Keeps a binding list's storage alive until the running pass ends; nothing outside a pass.
+  func keepUntilPassEnds(_ bindings: [Binding]) {
+    if isRunning { retiredBindings.append(bindings) }
   }
 
   // MARK: Passes
@@ -135,7 +166,7 @@ final class TraitPropagator {
       stack.append(Entry(node: window, parent: nil))
     }
     while let entry = stack.popLast() {
-      let node = entry.node
+      unowned(unsafe) let node = entry.unretainedNode.takeUnretainedValue()
       guard node.isAttached, let traits = node.reported else { continue }
       if !node.bindings.isEmpty {
         PassContext.withCurrent(traits) { node.bindings.apply(to: node, traits: traits) }
@@ -182,51 +213,59 @@ final class TraitPropagator {
     let structureAtStart = structureVersion
     PassGeneration.advance()
     stack.append(Entry(node: start, parent: start.traitParent))
-    // Not a closure around the loop: a closure would run as a separate function whose calls into
-    // the main actor's world are checked at run time.
     let savedContext = PassContext.enterSlot(currentSlot)
     defer { PassContext.leaveSlot(savedContext) }
     while let entry = stack.popLast() {
       visits &+= 1
-      let node = entry.node
-      // A callback may have moved the node or detached its parent since the entry was pushed.
-      if structureVersion != structureAtStart {
-        guard entry.hasParent(node.traitParent) else { continue }
+      let structureChanged = structureVersion != structureAtStart
+      // Borrowed, not retained: see `Entry`.
+      entry.unretainedNode.borrow { node in
+        visit(node, from: entry, structureChanged: structureChanged, stack: &stack)
       }
-      var traits: DMTraitCollection
-      if let unretained = entry.unretainedParent {
-        // Read without retaining (see `Entry`); not through a closure, which would be checked for
-        // main-actor isolation on every call.
-        unowned(unsafe) let parent = unretained.takeUnretainedValue()
-        guard parent.isAttached, let parentTraits = parent.reported else { continue }
-        traits = parentTraits
-      } else {
-        guard (node as? DMWindow)?.isVisible == true else { continue }
-        traits = propagatedGlobal
-      }
-      if let applied = node.appliedOverride { traits = traits.overlaid(with: applied) }
-      let wasAttached = node.isAttached
-      node.isAttached = true
-      if traits == node.reported {
-        if wasAttached { continue }
-        // Just attached with the collection it last reported: no call, but its bindings may
-        // have been set while it was away (for other traits) or their tables reloaded.
-        if !node.bindings.isEmpty { refreshBindings(of: node, traits: traits) }
-      } else {
-        let previous = node.reported
-        node.reported = traits
-        deliver(to: node, previous: previous, traits: traits)
-        if entry.unretainedParent == nil, let previous,
-          previous.userInterfaceStyle != traits.userInterfaceStyle,
-          let window = node as? DMWindow
-        {
-          restyledWindows.append(window)
-        }
-        // The callback may have removed the node; its new position is queued.
-        guard node.isAttached else { continue }
-      }
-      node.appendTraitChildren(to: &stack)
     }
+  }
+
+  /// Brings one node up to date in a walk and pushes its children when they may need it too.
+  @inline(__always)
+  private func visit(
+    _ node: DMResponder, from entry: Entry, structureChanged: Bool, stack: inout [Entry]
+  ) {
+    // A callback may have moved the node or detached its parent since the entry was pushed.
+    if structureChanged {
+      guard entry.hasParent(node.traitParent) else { return }
+    }
+    var traits: DMTraitCollection
+    if let unretained = entry.unretainedParent {
+      // Read without retaining (see `Entry`).
+      unowned(unsafe) let parent = unretained.takeUnretainedValue()
+      guard parent.isAttached, let parentTraits = parent.reported else { return }
+      traits = parentTraits
+    } else {
+      guard (node as? DMWindow)?.isVisible == true else { return }
+      traits = propagatedGlobal
+    }
+    if let applied = node.appliedOverride { traits = traits.overlaid(with: applied) }
+    let wasAttached = node.isAttached
+    node.isAttached = true
+    if traits == node.reported {
+      if wasAttached { return }
+      // Just attached with the collection it last reported: no call, but its bindings may
+      // have been set while it was away (for other traits) or their tables reloaded.
+      if !node.bindings.isEmpty { refreshBindings(of: node, traits: traits) }
+    } else {
+      let previous = node.reported
+      node.reported = traits
+      deliver(to: node, previous: previous, traits: traits)
+      if entry.unretainedParent == nil, let previous,
+        previous.userInterfaceStyle != traits.userInterfaceStyle,
+        let window = node as? DMWindow
+      {
+        restyledWindows.append(window)
+      }
+      // The callback may have removed the node; its new position is queued.
+      guard node.isAttached else { return }
+    }
+    node.appendTraitChildren(to: &stack)
   }
 
   /// Sets a node's bound properties again for `traits`, with its collection current; no call.
@@ -250,9 +289,10 @@ final class TraitPropagator {
   private func detach(_ node: DMResponder) {
     detachStack.append(Entry(node: node, parent: nil))
     while let entry = detachStack.popLast() {
-      guard entry.node.isAttached else { continue }
-      entry.node.isAttached = false
-      entry.node.appendTraitChildren(to: &detachStack)
+      unowned(unsafe) let node = entry.unretainedNode.takeUnretainedValue()
+      guard node.isAttached else { continue }
+      node.isAttached = false
+      node.appendTraitChildren(to: &detachStack)
     }
   }
 
