@@ -60,6 +60,7 @@ public final class DMColorTable: Sendable {
 
     /// The column for a trait collection: its theme if the table has it; else, for the dark
     /// style, `NIGHT` (or `DARK`); else the first column.
+    @inline(__always)
     func column(for traits: DMTraitCollection) -> Int {
       if let theme = traits.theme, let column = themes.firstIndex(of: theme) { return column }
       if traits.userInterfaceStyle == .dark, let darkColumn { return darkColumn }

@@ -26,9 +26,10 @@ extension DMDynamic where Value == DMColor {
 /// nothing.
 @usableFromInline
 final class ColorTableKeyLookup: @unchecked Sendable {
-  // Safe: `generation` and `row` are only touched inside `table.withContents`, under the table's lock.
-  private var generation: UInt64?
-  private var row = -1
+  // Safe: `generation` and `row` are only touched inside `table.withContents`, under the table's
+  // lock, which also makes dynamic exclusivity checks on them redundant.
+  @exclusivity(unchecked) private var generation: UInt64?
+  @exclusivity(unchecked) private var row = -1
 
   let key: String
   let table: DMColorTable

@@ -13,8 +13,9 @@
 /// Used instead of `Synchronization.Mutex`, whose futex path ThreadSanitizer does not model on
 /// Linux, so that the thread-sanitizer job sees every lock.
 package final class Locked<State>: @unchecked Sendable {
-  // Safe: `state` is only read or written between pthread_mutex_lock and pthread_mutex_unlock.
-  private var state: State
+  // Safe: `state` is only read or written between pthread_mutex_lock and pthread_mutex_unlock,
+  // which also makes dynamic exclusivity checks on it redundant.
+  @exclusivity(unchecked) private var state: State
   private let mutex: UnsafeMutablePointer<pthread_mutex_t>
 
   /// Creates the lock around an initial value.
