@@ -90,6 +90,45 @@ extension GlobalStateTests {
       #expect(ThemableRegistry.shared.liveCount == 0)
     }
 
+    @Test func valuesHeldByBindingsAreReleasedWhenReplacedUnboundOrTheirObjectGoesAway() {
+      // Each dynamic value's provider holds a token: the token lives exactly as long as the value.
+      func dynamic(_ token: Sink) -> DMDynamic<Double> {
+        DMDynamic { _ in Double(token.count.withLock { $0 }) }
+      }
+      func text(_ token: Sink) -> DMDynamic<String> {
+        DMDynamic { _ in "\(token.count.withLock { $0 })" }
+      }
+      let window = DMWindow()
+      window.makeKeyAndVisible()
+      defer { window.isHidden = true }
+      var replaced: [WeakBox<AnyObject>] = []
+      var unbound: [WeakBox<AnyObject>] = []
+      var kept: [WeakBox<AnyObject>] = []
+      var views: [SwatchView] = []
+      for _ in 0..<200 {
+        let view = SwatchView()
+        window.addSubview(view)
+        let first = Sink()
+        let second = Sink()
+        let third = Sink()
+        view.dm.bind(\.cornerRadius, to: dynamic(first))
+        view.dm.bind(\.cornerRadius, to: dynamic(second))  // replaces the first
+        view.dm.bind(\.title, to: text(third))
+        replaced.append(weakly(first))
+        kept.append(weakly(second))
+        unbound.append(weakly(third))
+        views.append(view)
+      }
+      DMTraitCollection.setOverride(.dark, animated: false)
+      for view in views { view.dm.unbind(\.title) }
+      #expect(replaced.allSatisfy { $0.value == nil })
+      #expect(unbound.allSatisfy { $0.value == nil })
+      #expect(kept.allSatisfy { $0.value != nil })
+      for view in views { view.removeFromSuperview() }
+      views.removeAll()
+      #expect(kept.allSatisfy { $0.value == nil })
+    }
+
     @Test func viewsRemovedFromAShownWindowAndBoundObjectsGoAway() {
       let window = DMWindow()
       window.makeKeyAndVisible()

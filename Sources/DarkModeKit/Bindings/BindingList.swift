@@ -33,55 +33,115 @@ struct Binding {
 }
 
 /// The bindings of one object, at most one per key path, in the order they were made.
+///
+/// The bindings live in one immutable, tail-allocated ``BindingStorage``: binding or unbinding
+/// builds a new one of exactly the new size (most objects bind a few properties once), so a list
+/// has value semantics without copy-on-write checks, and a pass can read a list in place while a
+/// setter changes it.
 @MainActor
 struct BindingList {
-  private var entries: [Binding] = []
+  private var storage: BindingStorage?
 
-  var isEmpty: Bool { entries.isEmpty }
+  nonisolated init() {}
+
+  var isEmpty: Bool { storage == nil }
 
   mutating func set(_ binding: Binding) {
-    retireStorageIfApplying()
-    if let index = entries.firstIndex(where: { $0.keyPath == binding.keyPath }) {
-      entries[index] = binding
-    } else {
-      // Grow to exactly the new count: most objects bind a few properties once, and doubling
-      // would leave a quarter of the list's memory unused.
-      entries.reserveCapacity(entries.count + 1)
-      entries.append(binding)
-    }
+    let old = storage
+    let oldCount = old?.count ?? 0
+    let index = old?.index(of: binding.keyPath)
+    replaceStorage(
+      with: BindingStorage.make(count: index == nil ? oldCount + 1 : oldCount) { elements in
+        for position in 0..<oldCount {
+          (elements + position).initialize(to: position == index ? binding : old.unsafelyUnwrapped[position])
+        }
+        if index == nil { (elements + oldCount).initialize(to: binding) }
+      })
   }
 
   mutating func remove(_ keyPath: AnyKeyPath) {
-    retireStorageIfApplying()
-    entries.removeAll { $0.keyPath == keyPath }
+    guard let old = storage, let index = old.index(of: keyPath) else { return }
+    let count = old.count - 1
+    replaceStorage(
+      with: count == 0
+        ? nil
+        : BindingStorage.make(count: count) { elements in
+          for position in 0..<count {
+            (elements + position).initialize(to: old[position < index ? position : position + 1])
+          }
+        })
   }
 
   func contains(_ keyPath: AnyKeyPath) -> Bool {
-    entries.contains { $0.keyPath == keyPath }
+    storage?.index(of: keyPath) != nil
   }
 
   /// Sets every bound property of `object` for `traits`.
   ///
-  /// The bindings are read in place, without retaining what they refer to: a pass sets the
-  /// properties of every environment it reaches, and reference counting would cost more than the
-  /// setting. A setter may still bind or unbind properties of `object` meanwhile: while a pass
-  /// runs, a list that changes first hands its old storage to the propagator, which keeps it
-  /// until the pass ends (see ``retireStorageIfApplying()``).
+  /// The bindings are read in place, without retaining the storage or what the bindings refer
+  /// to: a pass sets the properties of every environment it reaches, and reference counting would
+  /// cost more than the setting. A setter may still bind or unbind properties of `object`
+  /// meanwhile: the list then gets new storage, and the propagator keeps the old one until the
+  /// pass ends (see `replaceStorage(with:)`).
   @inline(__always)
   func apply(to object: AnyObject, traits: DMTraitCollection) {
-    entries.withElementsInPlace { buffer in
-      for index in buffer.indices {
-        let binding = buffer.baseAddress.unsafelyUnwrapped + index
-        binding.pointee.store(
-          object, Unmanaged.passUnretained(binding.pointee.source), binding.pointee.offset,
-          Unmanaged.passUnretained(binding.pointee.keyPath), traits)
+    let unretained: Unmanaged<BindingStorage>
+    if let storage { unretained = .passUnretained(storage) } else { return }
+    unretained.borrow { storage in
+      storage.withElements { elements, count in
+        for index in 0..<count {
+          let binding = elements + index
+          binding.pointee.store(
+            object, Unmanaged.passUnretained(binding.pointee.source), binding.pointee.offset,
+            Unmanaged.passUnretained(binding.pointee.keyPath), traits)
+        }
       }
     }
   }
 
-  /// While a pass runs, hands the current storage to the propagator before it changes, so that
-  /// an ``apply(to:traits:)`` reading it in place finds it intact.
-  private mutating func retireStorageIfApplying() {
-    TraitPropagator.shared.keepUntilPassEnds(entries)
+  /// Puts `new` in place of the current storage, which a running pass may still be reading: the
+  /// propagator keeps it until the pass ends.
+  private mutating func replaceStorage(with new: BindingStorage?) {
+    if let old = storage { TraitPropagator.shared.keepUntilPassEnds(old) }
+    storage = new
+  }
+}
+
+/// A binding list's bindings, with their count, in one allocation; never changed once made.
+final class BindingStorage: ManagedBuffer<Int, Binding> {
+  /// Makes storage for `count` bindings; `initialize` must initialize all of them.
+  static func make(
+    count: Int, _ initialize: (UnsafeMutablePointer<Binding>) -> Void
+  ) -> BindingStorage {
+    let storage = unsafeDowncast(
+      BindingStorage.create(minimumCapacity: count) { _ in count }, to: BindingStorage.self)
+    storage.withUnsafeMutablePointerToElements(initialize)
+    return storage
+  }
+
+  var count: Int { header }
+
+  subscript(position: Int) -> Binding {
+    withUnsafeMutablePointerToElements { $0[position] }
+  }
+
+  @MainActor
+  func index(of keyPath: AnyKeyPath) -> Int? {
+    withElements { elements, count in
+      (0..<count).first { elements[$0].keyPath == keyPath }
+    }
+  }
+
+  /// Runs `body` with the bindings in place and their count.
+  ///
+  /// Not isolated, so that a closure handed to it from main-actor code is not checked for
+  /// running on the main actor each time it is called.
+  @inline(__always)
+  func withElements<Result>(_ body: (UnsafeMutablePointer<Binding>, Int) -> Result) -> Result {
+    withUnsafeMutablePointers { count, elements in body(elements, count.pointee) }
+  }
+
+  deinit {
+    withUnsafeMutablePointers { count, elements in _ = elements.deinitialize(count: count.pointee) }
   }
 }

@@ -65,7 +65,7 @@ final class TraitPropagator {
   private var pinned: [DMResponder] = []
   /// Storage of binding lists that changed during the running pass, kept until it ends; see
   /// `BindingList.apply(to:traits:)`.
-  private var retiredBindings: [[Binding]] = []
+  private var retiredBindings: [BindingStorage] = []
 
   /// Where a pass writes the collection of the environment it is calling; see `PassContext`.
   private let currentSlot: UnsafeMutablePointer<DMTraitCollection> = {
@@ -136,7 +136,7 @@ final class TraitPropagator {
   }
 
   /// Keeps a binding list's storage alive until the running pass ends; nothing outside a pass.
-  func keepUntilPassEnds(_ bindings: [Binding]) {
+  func keepUntilPassEnds(_ bindings: BindingStorage) {
     if isRunning { retiredBindings.append(bindings) }
   }
 
