@@ -429,6 +429,39 @@ extension GlobalStateTests {
       #expect(window.subviews.isEmpty)
     }
 
+    @Test func aControllerFreedWhenThePassEndsMayStartAnotherPassFromItsDeinit() {
+      let log = CallLog()
+      let window = DMWindow()
+      let first = LoggingView("first", log: log)
+      window.addSubview(first)
+      var owner: PopupOwner? = PopupOwner()
+      owner!.popup.makeKeyAndVisible()
+      window.addSubview(owner!.view)
+      window.makeKeyAndVisible()
+      // Only the pass keeps the controller once this runs; it is freed as the pass ends, and its
+      // deinitializer hides its popup window: a pass of its own.
+      first.onChange = { _ in owner = nil }
+      DMTraitCollection.setOverride(.dark, animated: false)
+      #expect(DMApplication.shared.windows.map(ObjectIdentifier.init) == [ObjectIdentifier(window)])
+      #expect(window.subviews.count == 2)
+      #expect(window.subviews.allSatisfy { $0.dmTraitCollection == .resolvedDark })
+    }
+
+    @Test func aNodeFreedWithTheQueuedEventsMayStartAnotherPassFromItsDeinit() {
+      let log = CallLog()
+      let window = DMWindow()
+      let first = LoggingView("first", log: log)
+      window.addSubview(first)
+      window.makeKeyAndVisible()
+      // The override change on a view in no window is queued; the queue holds the last reference
+      // to it, and its deinitializer sets the global override: a pass of its own.
+      first.onChange = { _ in OverridingOnDeinitView().overrideUserInterfaceStyle = .dark }
+      DMTraitCollection.setOverride(.dark, animated: false)
+      first.onChange = nil
+      #expect(DMTraitCollection.override.userInterfaceStyle == .light)
+      #expect(first.dmTraitCollection == .resolvedLight)
+    }
+
     @Test func aControllerReleasedByACallbackWhileOnTheStackIsStillCalledThenFreed() {
       // The tree holds a controller only weakly (through its view); the walk keeps it for the pass.
       let log = CallLog()
@@ -453,5 +486,23 @@ extension GlobalStateTests {
       #expect(log.names == ["first", "root"])
       #expect(root.dmTraitCollection == .resolvedLight)
     }
+  }
+}
+
+/// Hides a window of its own when it goes away.
+@MainActor
+final class PopupOwner: DMViewController {
+  let popup = DMWindow()
+
+  isolated deinit {
+    popup.isHidden = true
+  }
+}
+
+/// Sets the global override when it goes away.
+@MainActor
+final class OverridingOnDeinitView: DMView {
+  isolated deinit {
+    DMTraitCollection.setOverride(.light, animated: false)
   }
 }

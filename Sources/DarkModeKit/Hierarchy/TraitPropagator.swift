@@ -42,7 +42,9 @@ final class TraitPropagator {
 
   private enum Event {
     case global(animated: Bool)
-    case position(DMResponder)
+    /// Not retained, so that clearing the queue runs no deinitializer: the node is held by the
+    /// caller while the first event runs, and pinned when the event is queued behind a pass.
+    case position(Unmanaged<DMResponder>)
     case reapplyBindings
   }
 
@@ -92,30 +94,34 @@ final class TraitPropagator {
   /// A node's public overrides changed.
   func overridesDidChange(_ node: DMResponder) {
     if !isRunning { node.applyOverrides() }
-    perform(.position(node))
+    perform(.position(.passUnretained(node)))
   }
 
   /// A node's trait parent may have changed (moved, a window shown or hidden, a root view swapped).
   func positionDidChange(_ node: DMResponder) {
     structureVersion &+= 1
     pin(node)
-    if node.isAttached && !isPlacedInVisibleWindow(node) {
-      // Detach at once, so that a running pass skips the entries of the removed subtree.
+    if isRunning && node.isAttached && !isPlacedInVisibleWindow(node) {
+      // Detach at once, so that the running pass skips the entries of the removed subtree.
+      // Outside a pass, the event below detaches it, inside a pass of its own.
       detach(node)
     }
-    perform(.position(node))
+    perform(.position(.passUnretained(node)))
   }
 
   private func perform(_ event: Event) {
+    if case .position(let node) = event { pin(node.takeUnretainedValue()) }
     events.append(event)
     guard !isRunning else { return }
     isRunning = true
     defer {
-      isRunning = false
       events.removeAll(keepingCapacity: true)
-      // Last: letting go of a pinned object may run its deinitializer.
-      if !pinned.isEmpty { pinned.removeAll() }
-      if !retiredBindings.isEmpty { retiredBindings.removeAll() }
+      // Move out what the pass kept before letting go of it: a deinitializer run by the release
+      // may start a pass of its own, which must find the propagator idle and its lists free.
+      var finished = (pinned: [DMResponder](), retired: [BindingStorage]())
+      swap(&finished.pinned, &pinned)
+      swap(&finished.retired, &retiredBindings)
+      isRunning = false
     }
     var index = 0
     while index < events.count {
@@ -123,7 +129,7 @@ final class TraitPropagator {
       index += 1
       switch event {
       case .global(let animated): propagateGlobal(animated: animated)
-      case .position(let node): reconcile(node)
+      case .position(let node): reconcile(node.takeUnretainedValue())
       case .reapplyBindings: reapplyBindings()
       }
     }
@@ -212,7 +218,11 @@ final class TraitPropagator {
     defer { visitCount &+= visits }
     let structureAtStart = structureVersion
     PassGeneration.advance()
-    stack.append(Entry(node: start, parent: start.traitParent))
+    // The entry does not hold the parent (see `Entry`); a controller's root view's parent is its
+    // controller, which the tree does not hold.
+    let startParent = start.traitParent
+    if let startParent { pin(startParent) }
+    stack.append(Entry(node: start, parent: startParent))
     let savedContext = PassContext.enterSlot(currentSlot)
     defer { PassContext.leaveSlot(savedContext) }
     while let entry = stack.popLast() {
