@@ -39,10 +39,9 @@ enum WatchCommand {
     let stopSignals = [SIGINT, SIGTERM].map { number in
       signal(number, SIG_IGN)
       let source = DispatchSource.makeSignalSource(signal: number, queue: .main)
-      source.setEventHandler {
-        MainActor.assumeIsolated { DarkModeManager.setup(with: DMEnvironmentConfiguration()) }
-        exit(0)
-      }
+      // Exit at once: the system closes the bus connection. Stopping the source first would only
+      // start its teardown on other threads, for `exit` to cut short.
+      source.setEventHandler { exit(0) }
       source.resume()
       return source
     }

@@ -12,8 +12,12 @@ final class ChildProcess: Sendable {
   let output: Int32?
   private let ended = Locked<Int32?>(nil)
 
-  /// Starts `path` with `arguments`. Standard error goes to /dev/null; standard output too unless
-  /// `capturesOutput`.
+  /// Where the child's standard error goes, read by ``errorOutput``.
+  private let errorPath = FileManager.default.temporaryDirectory
+    .appendingPathComponent("dmkit-child-\(UUID().uuidString).stderr").path
+
+  /// Starts `path` with `arguments`. Standard error goes to a temporary file (see
+  /// ``errorOutput``); standard output goes to /dev/null unless `capturesOutput`.
   init(_ path: String, _ arguments: [String], environment: [String: String], capturesOutput: Bool = false)
     throws
   {
@@ -29,7 +33,7 @@ final class ChildProcess: Sendable {
     } else {
       posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
     }
-    posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+    posix_spawn_file_actions_addopen(&actions, 2, errorPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
     // Threads of the test process may block signals; the child starts with none blocked.
     var attributes = posix_spawnattr_t()
     posix_spawnattr_init(&attributes)
@@ -64,6 +68,14 @@ final class ChildProcess: Sendable {
   deinit {
     stop()
     if let output { close(output) }
+    unlink(errorPath)
+  }
+
+  /// What the child wrote to standard error so far (a sanitizer's report, say), for the message of
+  /// a failed expectation.
+  var errorOutput: String {
+    let text = (try? String(contentsOfFile: errorPath, encoding: .utf8)) ?? ""
+    return text.isEmpty ? "(nothing on standard error)" : "standard error:\n\(text)"
   }
 
   /// Reads one line of standard output, waiting at most `seconds`.

@@ -36,7 +36,7 @@ enum DMKit {
     #expect(match.output.2 == "dark")
     #expect(match.output.3 == "high")
     watch.signal(SIGTERM)
-    #expect(watch.wait(seconds: 5) == 0)
+    #expect(watch.wait(seconds: 5) == 0, "\(watch.errorOutput)")
   }
 
   @Test func watchWithNothingToAskSaysSoAndEndsOnSIGINT() throws {
@@ -47,7 +47,7 @@ enum DMKit {
     let line = try #require(watch.readLine(seconds: 10))
     #expect(line.hasSuffix("source=none style=no-preference contrast=no-preference"))
     watch.signal(SIGINT)
-    #expect(watch.wait(seconds: 5) == 0)
+    #expect(watch.wait(seconds: 5) == 0, "\(watch.errorOutput)")
   }
 
   @Test func watchRejectsUnknownOptions() throws {
@@ -68,6 +68,6 @@ enum DMKit {
     let second = try #require(watch.readLine(seconds: 10))
     #expect(second.hasSuffix("source=portal style=light contrast=normal"))
     watch.signal(SIGTERM)
-    #expect(watch.wait(seconds: 5) == 0)
+    #expect(watch.wait(seconds: 5) == 0, "\(watch.errorOutput)")
   }
 }
