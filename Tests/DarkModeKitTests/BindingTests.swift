@@ -244,6 +244,26 @@ extension GlobalStateTests {
       #expect(view.stored == 2)
     }
 
+    @Test func oneKeyPathBoundOnABaseAndAnOverridingSubclassKeepsEachClassesAccessors() {
+      let window = DMWindow()
+      let base = ObservedView()
+      let overriding = OverridingView()
+      window.addSubview(base)
+      window.addSubview(overriding)
+      window.makeKeyAndVisible()
+      // The same key path: stored on the base class, observed in the subclass.
+      let keyPath: ReferenceWritableKeyPath<ObservedView, Double> = \.overridable
+      base.dm.bind(keyPath, to: number)
+      (overriding as ObservedView).dm.bind(keyPath, to: number)
+      DMTraitCollection.setOverride(.dark, animated: false)
+      #expect(base.overridable == 2)
+      #expect(overriding.overridable == 2)
+      #expect(overriding.overriddenSets == 2)
+      DMTraitCollection.setOverride(.light, animated: false)
+      #expect(base.overridable == 1)
+      #expect(overriding.overriddenSets == 3)
+    }
+
     @Test func storedPropertiesOfEveryKindFollowChanges() {
       final class Mixed: DMThemable {
         var small: UInt8 = 0

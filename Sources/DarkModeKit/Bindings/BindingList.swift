@@ -1,9 +1,4 @@
-/// One bound property: its key path, the dynamic value it follows, where it lives in the object,
-/// and a function that sets it for a trait collection.
-///
-/// The function is made by the inlinable `DMBindings.bind` at the call site, where the root and
-/// value types are known, so that resolving and storing are specialized for them; it captures
-/// nothing, so a binding is these few words in its object's list and nothing more.
+/// One bound property: how to set it, and the dynamic value it follows. Two words.
 @MainActor
 @usableFromInline
 struct Binding {
@@ -16,19 +11,51 @@ struct Binding {
       _ keyPath: Unmanaged<AnyKeyPath>, _ traits: DMTraitCollection
     ) -> Void
 
-  let keyPath: AnyKeyPath
+  let property: BoundProperty
   /// The dynamic value's storage.
   let source: AnyObject
+
+  var keyPath: AnyKeyPath { property.keyPath }
+}
+
+/// How one property is set on objects of one class: its key path, where it lives in the object,
+/// and a function that sets it. Every binding of that property on objects of that class shares
+/// one, so that a binding costs two words in its object's list.
+///
+/// The function is made by the inlinable `DMBindings.bind` at the call site, where the root and
+/// value types are known, so that resolving and storing are specialized for them; it captures
+/// nothing.
+@MainActor
+final class BoundProperty {
+  let keyPath: AnyKeyPath
   /// The stored property's offset in the object, or -1 to write through the key path.
   let offset: Int
-  let store: Store
+  let store: Binding.Store
 
-  @usableFromInline
-  init(keyPath: AnyKeyPath, source: AnyObject, offset: Int, store: @escaping Store) {
+  private init(keyPath: AnyKeyPath, offset: Int, store: @escaping Binding.Store) {
     self.keyPath = keyPath
-    self.source = source
     self.offset = offset
     self.store = store
+  }
+
+  private struct Key: Hashable {
+    let keyPath: AnyKeyPath
+    let objectType: ObjectIdentifier
+    let offset: Int
+  }
+
+  /// Every property bound so far; as many as the program has bound properties, never removed.
+  private static var known: [Key: BoundProperty] = [:]
+
+  /// The shared description of `keyPath` on objects of `objectType`, made on first use.
+  static func shared(
+    keyPath: AnyKeyPath, objectType: AnyObject.Type, offset: Int, store: @escaping Binding.Store
+  ) -> BoundProperty {
+    let key = Key(keyPath: keyPath, objectType: ObjectIdentifier(objectType), offset: offset)
+    if let property = known[key] { return property }
+    let property = BoundProperty(keyPath: keyPath, offset: offset, store: store)
+    known[key] = property
+    return property
   }
 }
 
@@ -91,9 +118,11 @@ struct BindingList {
       storage.withElements { elements, count in
         for index in 0..<count {
           let binding = elements + index
-          binding.pointee.store(
-            object, Unmanaged.passUnretained(binding.pointee.source), binding.pointee.offset,
-            Unmanaged.passUnretained(binding.pointee.keyPath), traits)
+          let source = Unmanaged.passUnretained(binding.pointee.source)
+          Unmanaged.passUnretained(binding.pointee.property).borrow { property in
+            property.store(
+              object, source, property.offset, Unmanaged.passUnretained(property.keyPath), traits)
+          }
         }
       }
     }

@@ -41,7 +41,7 @@ public struct DMBindings<Root: AnyObject> {
     }
     // The closure captures nothing (once specialized for `Root` and `Value`), so a binding costs
     // no allocation of its own: what it needs travels in the `Binding`.
-    let binding = Binding(keyPath: keyPath, source: dynamic.storage, offset: offset ?? -1) {
+    register(keyPath: keyPath, source: dynamic.storage, offset: offset ?? -1) {
       object, source, offset, keyPath, traits in
       let value = Unmanaged<DMDynamic<Value>.Storage>.fromOpaque(source.toOpaque())
         .borrow { storage in storage.passCache.resolved(storage, with: traits) }
@@ -54,7 +54,6 @@ public struct DMBindings<Root: AnyObject> {
         unsafeDowncast(object, to: Root.self)[keyPath: property] = value
       }
     }
-    register(binding)
   }
 
   /// Runs `body` with the traits bindings resolve for, made current.
@@ -66,7 +65,12 @@ public struct DMBindings<Root: AnyObject> {
 
   /// Keeps a binding that has already set its property once.
   @usableFromInline
-  func register(_ binding: Binding) {
+  func register(
+    keyPath: AnyKeyPath, source: AnyObject, offset: Int, store: @escaping Binding.Store
+  ) {
+    let property = BoundProperty.shared(
+      keyPath: keyPath, objectType: type(of: object), offset: offset, store: store)
+    let binding = Binding(property: property, source: source)
     if let responder = object as? DMResponder {
       responder.bindings.set(binding)
     } else {
