@@ -342,11 +342,13 @@ final class RebindingView: DMView {
 final class UnbindingView: DMView {
   var later = 0.0
   var other = DMColor.clear
+  var rebinds = false
   var trigger = DMColor.clear {
     didSet {
-      // Removes a binding that comes after this one, and rebinds another, mid-pass.
+      // Removes a binding that comes after this one, and replaces another, mid-pass.
+      guard rebinds else { return }
       dm.unbind(\.later)
-      dm.bind(\.other, to: DMDynamicColor(light: .red, dark: .blue))
+      dm.bind(\.other, to: DMDynamicColor(light: .green, dark: .yellow))
     }
   }
 }
@@ -368,7 +370,7 @@ extension GlobalStateTests {
       #expect(view.extra == 10)
     }
 
-    @Test func aBindingRemovedBySetterInTheSamePassIsAppliedOnceMoreThenNotAgain() {
+    @Test func bindingsASetterRemovesOrReplacesApplyOnceMoreInThatPassThenNotAgain() {
       let window = DMWindow()
       let view = UnbindingView()
       window.addSubview(view)
@@ -376,15 +378,19 @@ extension GlobalStateTests {
       view.dm.bind(\.trigger, to: DMDynamicColor(light: .white, dark: .black))
       view.dm.bind(\.later, to: DMDynamic(light: 1, dark: 2))
       view.dm.bind(\.other, to: DMDynamicColor(light: .red, dark: .blue))
-      // The pass that runs the setter still works through the bindings it started with.
+      view.rebinds = true
+      // The pass that runs the setter still works through the bindings it started with, where
+      // `later` and `other` come after `trigger`: the removed binding sets its property once more,
+      // and the replaced one sets its old value over the new one's.
       DMTraitCollection.setOverride(.dark, animated: false)
       #expect(view.later == 2)
       #expect(view.other == .blue)
       #expect(!view.dm.isBound(\.later))
       #expect(view.dm.isBound(\.other))
+      // From the next change on, only the bindings made by the setter count.
       DMTraitCollection.setOverride(.light, animated: false)
       #expect(view.later == 2)
-      #expect(view.other == .red)
+      #expect(view.other == .green)
     }
   }
 }

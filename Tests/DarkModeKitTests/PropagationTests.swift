@@ -453,7 +453,7 @@ extension GlobalStateTests {
       let first = LoggingView("first", log: log)
       window.addSubview(first)
       window.makeKeyAndVisible()
-      // The override change on a view in no window is queued; the queue holds the last reference
+      // The override change on a view in no window is queued; the pass holds the last reference
       // to it, and its deinitializer sets the global override: a pass of its own.
       first.onChange = { _ in OverridingOnDeinitView().overrideUserInterfaceStyle = .dark }
       DMTraitCollection.setOverride(.dark, animated: false)

@@ -45,6 +45,8 @@ final class BoundProperty {
   }
 
   /// Every property bound so far; as many as the program has bound properties, never removed.
+  /// A key path with subscript arguments keeps them alive here, so a program that binds through
+  /// ever new subscript arguments (`\.[token]`) grows this table.
   private static var known: [Key: BoundProperty] = [:]
 
   /// The shared description of `keyPath` on objects of `objectType`, made on first use.

@@ -40,7 +40,7 @@ public struct DMBindings<Root: AnyObject> {
       }
     }
     // The closure captures nothing (once specialized for `Root` and `Value`), so a binding costs
-    // no allocation of its own: what it needs travels in the `Binding`.
+    // no allocation of its own: what it needs travels in the shared `BoundProperty`.
     register(keyPath: keyPath, source: dynamic.storage, offset: offset ?? -1) {
       object, source, offset, keyPath, traits in
       let value = Unmanaged<DMDynamic<Value>.Storage>.fromOpaque(source.toOpaque())

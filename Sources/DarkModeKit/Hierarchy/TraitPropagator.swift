@@ -100,7 +100,6 @@ final class TraitPropagator {
   /// A node's trait parent may have changed (moved, a window shown or hidden, a root view swapped).
   func positionDidChange(_ node: DMResponder) {
     structureVersion &+= 1
-    pin(node)
     if isRunning && node.isAttached && !isPlacedInVisibleWindow(node) {
       // Detach at once, so that the running pass skips the entries of the removed subtree.
       // Outside a pass, the event below detaches it, inside a pass of its own.
@@ -280,8 +279,8 @@ final class TraitPropagator {
 
   /// Sets a node's bound properties again for `traits`, with its collection current; no call.
   ///
-  /// The loop in `apply` iterates over its own reference to the list, so a binding's setter may
-  /// bind or unbind properties of this node meanwhile.
+  /// A binding's setter may bind or unbind properties of this node meanwhile: the list it
+  /// replaces is kept until the pass ends (see `keepUntilPassEnds(_:)`).
   @inline(__always)
   private func refreshBindings(of node: DMResponder, traits: DMTraitCollection) {
     currentSlot.pointee = traits

@@ -2,7 +2,8 @@
 //
 // The standard library's closure-taking functions would do, but a closure written in main-actor
 // code and handed to them is checked for running on the main actor every time it is called,
-// which costs more than the work it does on that path. Closures handed to these wrappers are not.
+// which costs more than the work it does on that path. Closures handed to
+// this wrapper, or to `BindingStorage.withElements`, are not.
 
 extension Unmanaged {
   /// Runs `body` with the instance, borrowed for the call: neither retained nor released.
@@ -12,13 +13,5 @@ extension Unmanaged {
   @inline(__always)
   func borrow<Result>(_ body: (Instance) -> Result) -> Result {
     _withUnsafeGuaranteedRef(body)
-  }
-}
-
-extension Array {
-  /// Runs `body` with the array's elements in place; the array must not change meanwhile.
-  @inline(__always)
-  func withElementsInPlace<Result>(_ body: (UnsafeBufferPointer<Element>) -> Result) -> Result {
-    withUnsafeBufferPointer(body)
   }
 }
