@@ -170,13 +170,14 @@ final class TraitPropagator {
     for window in DMApplication.shared.windows where window.isAttached {
       stack.append(Entry(node: window, parent: nil))
     }
+    let savedContext = PassContext.enterSlot(currentSlot)
+    defer { PassContext.leaveSlot(savedContext) }
     while let entry = stack.popLast() {
-      unowned(unsafe) let node = entry.unretainedNode.takeUnretainedValue()
-      guard node.isAttached, let traits = node.reported else { continue }
-      if !node.bindings.isEmpty {
-        PassContext.withCurrent(traits) { node.bindings.apply(to: node, traits: traits) }
+      entry.unretainedNode.borrow { node in
+        guard node.isAttached, let traits = node.reported else { return }
+        if !node.bindings.isEmpty { refreshBindings(of: node, traits: traits) }
+        node.appendTraitChildren(to: &stack)
       }
-      node.appendTraitChildren(to: &stack)
     }
     ThemableRegistry.shared.applyAll(propagatedGlobal)
   }
