@@ -43,7 +43,69 @@ extension GlobalStateTests {
       #expect(restyled == ["plain", "pinned"])
       DMTraitCollection.setOverride(
         DMTraitCollection(traitsFrom: [.dark, DMTraitCollection(theme: "RED")]), animated: false)
-      #expect(restyled == ["plain", "pinned"])  // the theme changed, not the style
+      #expect(restyled == ["plain", "pinned", "plain", "pinned"])  // the theme changed colours too
+    }
+
+    @Test func windowThemeChangeHandlerRunsForEveryTraitThatChangesColours() {
+      let window = LoggingWindow("window", log: log)
+      window.makeKeyAndVisible()
+      var restyled = 0
+      DarkModeManager.setup(
+        with: DMEnvironmentConfiguration(windowThemeChangeHandler: { _ in restyled += 1 }))
+      DMTraitCollection.setOverride(DMTraitCollection(theme: "SEPIA"), animated: false)
+      #expect(restyled == 1)
+      DMTraitCollection.setOverride(
+        DMTraitCollection(traitsFrom: [
+          DMTraitCollection(theme: "SEPIA"), DMTraitCollection(accessibilityContrast: .high),
+        ]),
+        animated: false)
+      #expect(restyled == 2)
+      window.overrideTraitCollection = DMTraitCollection(userInterfaceLevel: .elevated)
+      #expect(restyled == 3)
+      DMTraitCollection.setOverride(DMTraitCollection(theme: "SEPIA"), animated: false)  // contrast back
+      #expect(restyled == 4)
+      DMTraitCollection.setOverride(DMTraitCollection(theme: "SEPIA"), animated: false)  // no change
+      #expect(restyled == 4)
+    }
+
+    @Test func windowThemeChangeHandlerRunsForTheWindowOfAViewWhoseOverrideChanged() {
+      let first = LoggingWindow("first", log: log)
+      let second = LoggingWindow("second", log: log)
+      let sidebar = LoggingView("sidebar", log: log)
+      first.addSubview(sidebar)
+      first.makeKeyAndVisible()
+      second.makeKeyAndVisible()
+      var restyled: [String] = []
+      DarkModeManager.setup(
+        with: DMEnvironmentConfiguration(windowThemeChangeHandler: { window in
+          restyled.append((window as? LoggingWindow)?.name ?? "?")
+        }))
+      sidebar.overrideUserInterfaceStyle = .dark
+      #expect(restyled == ["first"])
+      sidebar.overrideUserInterfaceStyle = .dark
+      #expect(restyled == ["first"])
+      let newView = LoggingView("new", log: log)
+      second.addSubview(newView)  // a view just added: drawn anyway, not reported
+      #expect(restyled == ["first"])
+    }
+
+    @Test func windowThemeChangeHandlerRunsForAWindowThatCatchesUpWhenShownAgain() {
+      let window = LoggingWindow("window", log: log)
+      var restyled: [String] = []
+      DarkModeManager.setup(
+        with: DMEnvironmentConfiguration(windowThemeChangeHandler: { window in
+          restyled.append((window as? LoggingWindow)?.name ?? "?")
+        }))
+      window.makeKeyAndVisible()
+      #expect(restyled == [])  // the first show
+      window.isHidden = true
+      window.isHidden = false
+      #expect(restyled == [])  // nothing changed while hidden
+      window.isHidden = true
+      DMTraitCollection.setOverride(DMTraitCollection(theme: "SEPIA"), animated: false)
+      #expect(restyled == [])  // hidden windows are not reported
+      window.isHidden = false
+      #expect(restyled == ["window"])
     }
 
     @Test func didChangeNotificationCarriesThePreviousAndNewCollections() {

@@ -124,7 +124,7 @@ import Testing
     #expect(table.color(forKey: "BG", theme: .night) == DMColor(rgb: 0x343434))
   }
 
-  @Test func reloadPostsANotificationOnlyOnSuccess() throws {
+  @Test @MainActor func reloadPostsANotificationOnlyOnSuccess() throws {
     let table = try DMColorTable(string: Self.sample)
     let count = Locked(0)
     let observer = NotificationCenter.default.addObserver(

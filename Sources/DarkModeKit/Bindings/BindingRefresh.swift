@@ -1,18 +1,40 @@
-/// Sets bound properties again after the values behind them changed without a trait change (a
-/// colour table reload), once on the main actor however many reloads came in meanwhile.
-enum BindingRefresh {
-  private static let isScheduled = Locked(false)
+import Foundation
 
-  /// Asks for a refresh from any thread.
-  static func schedule() {
-    let mustSchedule = isScheduled.withLock { scheduled in
-      defer { scheduled = true }
-      return !scheduled
+/// Sets bound properties again after the values behind them changed without a trait change (a
+/// colour table reload), then posts each reloaded table's ``DMColorTable/didReloadNotification``,
+/// always on the main actor.
+enum BindingRefresh {
+  /// Tables reloaded on other threads whose refresh has not run yet.
+  private static let pending = Locked<[DMColorTable]>([])
+
+  /// After a reload on any thread: on the main actor, at once (after the running pass, if any);
+  /// from another thread, on the main actor soon after, once for all the reloads that came in
+  /// meanwhile.
+  static func tableDidReload(_ table: DMColorTable) {
+    if MainActorCheck.isOnMainActor {
+      MainActor.assumeIsolated { refresh(after: [table]) }
+      return
+    }
+    let mustSchedule = pending.withLock { tables in
+      defer { if !tables.contains(where: { $0 === table }) { tables.append(table) } }
+      return tables.isEmpty
     }
     guard mustSchedule else { return }
     Task { @MainActor in
-      isScheduled.withLock { $0 = false }
-      TraitPropagator.shared.bindingSourcesDidChange()
+      refresh(
+        after: pending.withLock { tables in
+          defer { tables.removeAll() }
+          return tables
+        })
+    }
+  }
+
+  @MainActor
+  private static func refresh(after tables: [DMColorTable]) {
+    TraitPropagator.shared.bindingSourcesDidChange {
+      for table in tables {
+        NotificationCenter.default.post(name: DMColorTable.didReloadNotification, object: table)
+      }
     }
   }
 }

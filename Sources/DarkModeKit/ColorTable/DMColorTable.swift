@@ -89,11 +89,13 @@ public final class DMColorTable: Sendable {
   /// `DarkModeManager`.
   public static let shared = DMColorTable()
 
-  /// Posted on `NotificationCenter.default` after a reload replaced a table's contents, on the
-  /// thread that reloaded; the notification's `object` is the table.
+  /// Posted on `NotificationCenter.default`, on the main actor, after a reload replaced a table's
+  /// contents and every bound property was set again; the notification's `object` is the table.
   ///
-  /// Values made with ``DMDynamic/init(key:in:)`` pick up the new colours the next time they
-  /// are resolved; observe this notification to resolve them again at once.
+  /// An observer reads the new colours from bound properties. Values made with
+  /// ``DMDynamic/init(key:in:)`` that the app resolves itself pick up the new colours the next time
+  /// they are resolved; observe this notification to resolve them again. Several reloads of one
+  /// table from other threads that come in before the main actor gets to them are posted once.
   public static let didReloadNotification = Notification.Name("DMColorTableDidReloadNotification")
 
   /// Creates an empty table, with no themes and no keys, to be loaded later with
@@ -211,9 +213,14 @@ public final class DMColorTable: Sendable {
   /// Replaces the table's contents with a file's, all at once.
   ///
   /// The file is read and parsed before anything changes; on success the new contents replace the
-  /// old in one step, so readers on other threads see either version but never a mix. Then
-  /// ``didReloadNotification`` is posted, and soon after, on the main actor, every bound property
-  /// in visible windows and of themable objects is set again, so that table colours follow.
+  /// old in one step, so readers on other threads see either version but never a mix. Then every
+  /// bound property in visible windows and of themable objects is set again, the window handler
+  /// (``DMEnvironmentConfiguration/windowThemeChangeHandler``) is called for each visible window,
+  /// and ``didReloadNotification`` is posted:
+  ///
+  /// - on the main actor, before this method returns (or, when called from a trait-change
+  ///   callback, binding or handler, right after the running pass);
+  /// - from another thread, on the main actor as soon as it runs.
   /// - Parameter url: A file URL.
   /// - Throws: ``DMColorTableError`` as ``init(contentsOf:)`` does; the old contents stay.
   public func reload(contentsOf url: URL) throws(DMColorTableError) {
@@ -233,8 +240,7 @@ public final class DMColorTable: Sendable {
     state.withLock { contents in
       contents = Contents(parsed, generation: contents.generation + 1)
     }
-    NotificationCenter.default.post(name: Self.didReloadNotification, object: self)
-    BindingRefresh.schedule()
+    BindingRefresh.tableDidReload(self)
   }
 
   /// Puts back contents saved from ``contents`` earlier, as a new version; for tests that borrow

@@ -45,7 +45,8 @@ final class TraitPropagator {
     /// Not retained, so that clearing the queue runs no deinitializer: the node is held by the
     /// caller while the first event runs, and pinned when the event is queued behind a pass.
     case position(Unmanaged<DMResponder>)
-    case reapplyBindings
+    /// Values behind bindings changed; `completion` runs once they are all set again.
+    case reapplyBindings(completion: (@MainActor () -> Void)?)
   }
 
   /// The resolved global collection the hierarchy was last brought up to date with.
@@ -62,7 +63,11 @@ final class TraitPropagator {
   private var events: [Event] = []
   private var stack: [Entry] = []
   private var detachStack: [Entry] = []
+  /// Visible windows whose colours may differ since the last report to the window handler.
   private var restyledWindows: [DMWindow] = []
+  /// Whether the running walk changed, for any environment that had reported before, a trait that
+  /// affects colours; see `walk(from:)`.
+  @exclusivity(unchecked) private var walkChangedColors = false
   /// Objects kept alive until the running pass ends; see `Entry`.
   private var pinned: [DMResponder] = []
   /// Storage of binding lists that changed during the running pass, kept until it ends; see
@@ -86,9 +91,11 @@ final class TraitPropagator {
   }
 
   /// Values behind bindings changed (a colour table was reloaded): set every bound property in
-  /// visible windows, and of themable objects, again. No trait changed, so nothing is called.
-  func bindingSourcesDidChange() {
-    perform(.reapplyBindings)
+  /// visible windows, and of themable objects, again, tell the window handler that each visible
+  /// window may look different, then run `completion`. No trait changed, so no environment is
+  /// called. Inside a running pass this happens after the pass.
+  func bindingSourcesDidChange(completion: (@MainActor () -> Void)? = nil) {
+    perform(.reapplyBindings(completion: completion))
   }
 
   /// A node's public overrides changed.
@@ -129,7 +136,9 @@ final class TraitPropagator {
       switch event {
       case .global(let animated): propagateGlobal(animated: animated)
       case .position(let node): reconcile(node.takeUnretainedValue())
-      case .reapplyBindings: reapplyBindings()
+      case .reapplyBindings(let completion):
+        reapplyBindings()
+        completion?()
       }
     }
   }
@@ -180,6 +189,10 @@ final class TraitPropagator {
       }
     }
     ThemableRegistry.shared.applyAll(propagatedGlobal)
+    for window in DMApplication.shared.windows where window.isAttached {
+      markRestyled(window)
+    }
+    reportRestyledWindows()
   }
 
   private func reconcile(_ node: DMResponder) {
@@ -205,7 +218,15 @@ final class TraitPropagator {
   /// Visits `start` and its descendants, depth first with an explicit stack, calling each node
   /// whose resolved collection differs from what it last reported. Below an attached node whose
   /// collection did not change nothing can change, so the walk stops there.
+  ///
+  /// When an environment that had reported before now resolves a collection whose colours may
+  /// differ, the window that holds `start` is marked for the window handler; a window shown for
+  /// the first time, and views just added, are not.
   private func walk(from start: DMResponder) {
+    walkChangedColors = false
+    defer {
+      if walkChangedColors, let window = windowHolding(start) { markRestyled(window) }
+    }
     // Work on local copies: the stack keeps its capacity from pass to pass, and the loop does not
     // touch the propagator's own properties for every node.
     var stack = self.stack
@@ -265,13 +286,10 @@ final class TraitPropagator {
     } else {
       let previous = node.reported
       node.reported = traits
-      deliver(to: node, previous: previous, traits: traits)
-      if entry.unretainedParent == nil, let previous,
-        previous.userInterfaceStyle != traits.userInterfaceStyle,
-        let window = node as? DMWindow
-      {
-        restyledWindows.append(window)
+      if !walkChangedColors, let previous, previous.hasDifferentColorAppearance(comparedTo: traits) {
+        walkChangedColors = true
       }
+      deliver(to: node, previous: previous, traits: traits)
       // The callback may have removed the node; its new position is queued.
       guard node.isAttached else { return }
     }
@@ -304,6 +322,19 @@ final class TraitPropagator {
       node.isAttached = false
       node.appendTraitChildren(to: &detachStack)
     }
+  }
+
+  /// The window at the root of `node`'s trait parents, if the root is a window.
+  private func windowHolding(_ node: DMResponder) -> DMWindow? {
+    var root = node
+    while let parent = root.traitParent { root = parent }
+    return root as? DMWindow
+  }
+
+  /// Marks a window for the window handler, once per report.
+  private func markRestyled(_ window: DMWindow) {
+    guard window.isVisible, !restyledWindows.contains(where: { $0 === window }) else { return }
+    restyledWindows.append(window)
   }
 
   private func reportRestyledWindows() {

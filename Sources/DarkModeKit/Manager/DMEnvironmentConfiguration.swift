@@ -6,7 +6,7 @@ import Foundation
 /// ```swift
 /// var configuration = DMEnvironmentConfiguration()
 /// configuration.themeChangeHandler = { print("now", DMTraitCollection.current) }
-/// configuration.windowThemeChangeHandler = { window in window.setNeedsRedraw() }
+/// configuration.windowThemeChangeHandler = { window in renderer.redraw(window) }  // the app's code
 /// configuration.systemAppearanceSource = DMManualAppearanceSource()
 /// DarkModeManager.setup(with: configuration)
 /// ```
@@ -15,8 +15,15 @@ public struct DMEnvironmentConfiguration {
   /// brought up to date.
   public var themeChangeHandler: (@MainActor () -> Void)?
 
-  /// Called once for each visible window whose resolved style changed, after the pass that changed
-  /// it (global or local).
+  /// Called once for each visible window that may look different: after a pass (global or local)
+  /// in which the window, or an environment in it, came to resolve a collection whose colours may
+  /// differ (``DMTraitCollection/hasDifferentColorAppearance(comparedTo:)``: style, contrast, level
+  /// or theme), and after a colour-table reload, for every visible window.
+  ///
+  /// A window shown again catches up in the pass that shows it, and is reported then if its
+  /// colours changed while it was hidden. A window's first show, and views just added to a window,
+  /// are not reported: the app draws them anyway. Bound properties are already set when the handler
+  /// runs, so it is the place for a renderer to redraw the window.
   public var windowThemeChangeHandler: (@MainActor (DMWindow) -> Void)?
 
   /// Where the system's traits come from; `nil` for none (the system collection stays
@@ -43,7 +50,7 @@ public struct DMEnvironmentConfiguration {
   /// Creates a configuration.
   /// - Parameters:
   ///   - themeChangeHandler: Called after each change of the resolved global collection.
-  ///   - windowThemeChangeHandler: Called for each visible window whose style changed.
+  ///   - windowThemeChangeHandler: Called for each visible window that may look different.
   ///   - systemAppearanceSource: Where the system's traits come from.
   ///   - animationDuration: The duration of animated changes, in seconds.
   ///   - preferenceStore: Where the user's choice is remembered.

@@ -45,7 +45,6 @@ public enum DarkModeManager {
   private static func loadColorTable(from url: URL) {
     do {
       try DMColorTable.shared.reload(contentsOf: url)
-      TraitPropagator.shared.bindingSourcesDidChange()
     } catch {
       let place =
         error.line > 0 ? "\(error.path ?? url.path):\(error.line):\(error.column)" : error.path ?? url.path
