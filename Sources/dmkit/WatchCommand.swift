@@ -21,8 +21,8 @@ enum WatchCommand {
   static func run(_ arguments: ParsedArguments, console: Console) -> Int32 {
     let source = DMAutomaticAppearanceSource()
     var printed: DMTraitCollection?
-    var kind = DMAutomaticAppearanceSource.Kind.none
     func printIfChanged() {
+      guard let kind = source.answeringSource else { return }
       let system = DMTraitCollection.system
       guard system != printed else { return }
       printed = system
@@ -30,10 +30,10 @@ enum WatchCommand {
     }
     DarkModeManager.setup(
       with: DMEnvironmentConfiguration(
-        themeChangeHandler: { if source.answeringSource != nil { printIfChanged() } },
+        themeChangeHandler: { printIfChanged() },
         systemAppearanceSource: source))
     Task {
-      kind = await source.decision()
+      _ = await source.decision()
       printIfChanged()
     }
     let stopSignals = [SIGINT, SIGTERM].map { number in

@@ -13,6 +13,13 @@ import Foundation
 ///
 /// ``answeringSource`` tells which one answered, once decided.
 ///
+/// Each reason a source was passed over (a variable with a bad value, a portal that did not
+/// answer, and why) is reported once through `DMDiagnostics`, as a
+/// `DMDiagnostic.Kind.systemAppearance` diagnostic that also says which source answered in the
+/// end, for example `the desktop portal did not answer (cannot connect to D-Bus at
+/// unix:path=/run/user/1000/bus: …); the terminal's background is used`.
+/// When the first choice answers, nothing is reported.
+///
 /// ```swift
 /// let source = DMAutomaticAppearanceSource()
 /// DarkModeManager.setup(with: DMEnvironmentConfiguration(systemAppearanceSource: source))
@@ -28,8 +35,8 @@ public final class DMAutomaticAppearanceSource: DMSystemAppearanceSource {
     case portal
     /// The terminal's background.
     case terminal
-    /// No source answered.
-    case none
+    /// No source answered: the defaults apply.
+    case noSource = "none"
   }
 
   private let environmentSource: DMEnvironmentAppearanceSource
@@ -69,16 +76,22 @@ public final class DMAutomaticAppearanceSource: DMSystemAppearanceSource {
   public func start(reporting reporter: DMAppearanceReporter) {
     stop()
     if environmentSource.traitCollection != nil {
+      // The environment source reports its own problems (a bad value beside a good one).
       use(environmentSource, as: .environment, reporter: reporter)
       return
     }
-    deciding = Task { [portal, terminal] in
-      if let current = try? await portal.read() {
+    deciding = Task { [portal, terminal, environmentSource] in
+      var passedOver = environmentSource.problems
+      do {
+        let current = try await portal.read()
         guard !Task.isCancelled else { return }
         // Report what was read at once; the portal source re-reads and then follows changes.
         reporter.report(current)
         use(portal, as: .portal, reporter: reporter)
+        Self.report(passedOver, answered: .portal)
         return
+      } catch {
+        passedOver.append("the desktop portal did not answer (\(error))")
       }
       let detection = await withCheckedContinuation { continuation in
         Thread { continuation.resume(returning: terminal.detect()) }.start()
@@ -88,9 +101,25 @@ public final class DMAutomaticAppearanceSource: DMSystemAppearanceSource {
         answeringSource = .terminal
         reporter.report(DMTraitCollection(userInterfaceStyle: detection.style))
         decided(.terminal)
+        Self.report(passedOver, answered: .terminal)
       } else {
-        decided(.none)
+        decided(.noSource)
+        Self.report(passedOver, answered: .noSource)
       }
+    }
+  }
+
+  /// Reports each reason a source was passed over, once, with the source that answered.
+  private static func report(_ passedOver: [String], answered: Kind) {
+    let outcome =
+      switch answered {
+      case .environment: "the environment variables are used"
+      case .portal: "the desktop portal is followed"
+      case .terminal: "the terminal's background is used"
+      case .noSource: "the terminal did not say its background either, so the defaults apply"
+      }
+    for reason in passedOver {
+      DMDiagnostics.report(DMDiagnostic(kind: .systemAppearance, message: "\(reason); \(outcome)"))
     }
   }
 

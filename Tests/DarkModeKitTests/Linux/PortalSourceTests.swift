@@ -92,9 +92,42 @@ extension GlobalStateTests {
         environment: [:], portal: DMPortalAppearanceSource(address: "unix:path=/nonexistent/bus"),
         terminal: DMTerminalAppearanceSource(environment: ["TERM": "dumb"]))
       DarkModeManager.setup(with: DMEnvironmentConfiguration(systemAppearanceSource: nothing))
-      #expect(await nothing.decision() == DMAutomaticAppearanceSource.Kind.none)
+      #expect(await nothing.decision() == .noSource)
       #expect(DMTraitCollection.system == DMTraitCollection())
-      #expect(recorder.all.isEmpty)  // probing is quiet
+      let messages = recorder.all.map(\.message)
+      let refused =
+        "the desktop portal did not answer (cannot connect to D-Bus at unix:path=/nonexistent/bus: "
+      #expect(messages.count == 2, "\(messages)")
+      #expect(messages.first?.hasPrefix(refused) == true, "\(messages)")
+      #expect(messages.first?.hasSuffix("); the terminal's background is used") == true, "\(messages)")
+      #expect(messages.last?.hasPrefix(refused) == true, "\(messages)")
+      #expect(
+        messages.last?.hasSuffix("); the terminal did not say its background either, so the defaults apply")
+          == true, "\(messages)")
+      #expect(recorder.all.allSatisfy { $0.kind == .systemAppearance })
+    }
+
+    @Test func aBadColorSchemeVariableIsReportedOnceWithTheSourceThatAnswered() async {
+      let recorder = DiagnosticsRecorder()
+      recorder.install()
+      defer {
+        recorder.uninstall()
+        DarkModeManager.reset()
+      }
+      let source = DMAutomaticAppearanceSource(
+        environment: ["DM_COLOR_SCHEME": "purple"],
+        portal: DMPortalAppearanceSource(address: "unix:path=/nonexistent/bus"),
+        terminal: DMTerminalAppearanceSource(environment: ["TERM": "dumb", "COLORFGBG": "0;15"]))
+      DarkModeManager.setup(with: DMEnvironmentConfiguration(systemAppearanceSource: source))
+      #expect(await source.decision() == .terminal)
+      #expect(DMTraitCollection.system.userInterfaceStyle == .light)
+      let messages = recorder.all.map(\.message)
+      #expect(
+        messages.first
+          == "DM_COLOR_SCHEME=purple is not \"light\" or \"dark\"; it is ignored; the terminal's background is used",
+        "\(messages)")
+      #expect(messages.count == 2, "\(messages)")
+      #expect(messages.last?.hasPrefix("the desktop portal did not answer (") == true, "\(messages)")
     }
 
     @Test func aMissingBusIsReportedOnceAndRetriedWithoutBlocking() async throws {

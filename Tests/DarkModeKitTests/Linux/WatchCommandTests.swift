@@ -50,6 +50,24 @@ enum DMKit {
     #expect(watch.wait(seconds: 5) == 0, "\(watch.errorOutput)")
   }
 
+  @Test func watchNamesTheTerminalWhenItsBackgroundAnswers() throws {
+    let watch = try ChildProcess(
+      DMKit.path, ["watch"],
+      environment: [
+        "TERM": "dumb", "COLORFGBG": "15;0", "DBUS_SESSION_BUS_ADDRESS": "unix:path=/nonexistent/bus",
+      ],
+      capturesOutput: true)
+    let line = try #require(watch.readLine(seconds: 10))
+    #expect(line.hasSuffix("source=terminal style=dark contrast=no-preference"), "\(line)")
+    watch.signal(SIGTERM)
+    #expect(watch.wait(seconds: 5) == 0, "\(watch.errorOutput)")
+    #expect(
+      watch.errorOutput.contains(
+        "darkmodekit: the desktop portal did not answer (cannot connect to D-Bus at unix:path=/nonexistent/bus"
+      ),
+      "\(watch.errorOutput)")
+  }
+
   @Test func watchRejectsUnknownOptions() throws {
     let watch = try ChildProcess(DMKit.path, ["watch", "--bogus"], environment: [:])
     #expect(watch.wait(seconds: 10) == 2)
