@@ -80,6 +80,23 @@ public enum DMColorTableExportFormat: String, CaseIterable, Hashable, Sendable {
     return result
   }
 
+  /// Whether `text` can name a namespace or a table in a Swift export as it is: ASCII letters,
+  /// digits and `_`, not starting with a digit, and not a Swift keyword or a name such as `self`.
+  ///
+  /// `dmkit export` checks `--namespace` and each part of `--table` with it.
+  /// - Parameter text: The name to check.
+  /// - Returns: `true` for a name such as `BrandColors` or `_table2`.
+  public static func isSwiftIdentifier(_ text: String) -> Bool {
+    guard let first = text.unicodeScalars.first, !("0"..."9").contains(first) else { return false }
+    return text.unicodeScalars.allSatisfy { $0.isASCIILetterOrDigit || $0 == "_" }
+      && !keywords.contains(text) && !unusableMemberNames.contains(text)
+  }
+
+  /// `text` as it is when it is an identifier, else made one by the rules for keys.
+  static func swiftIdentifier(_ text: String) -> String {
+    isSwiftIdentifier(text) ? text : swiftName(forKey: text)
+  }
+
   // MARK: - Naming rules
 
   private static func tokenName(forKey key: String) -> String {

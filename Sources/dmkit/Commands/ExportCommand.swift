@@ -1,18 +1,21 @@
 import DarkModeKit
 import Foundation
 
-/// `dmkit export FILE --format css|json|swift [--output PATH] [--access LEVEL]`: the table as CSS
-/// custom properties, Design Tokens JSON, or Swift constants.
+/// `dmkit export FILE --format css|json|swift [--output PATH] [--access LEVEL]
+/// [--namespace NAME] [--table NAME]`: the table as CSS custom properties, Design Tokens JSON, or
+/// Swift constants.
 @MainActor
 enum ExportCommand {
   static let spec = CommandSpec(
     name: "export", summary: "Write a colour table as CSS, Design Tokens JSON, or Swift constants.",
     usage: """
       USAGE: dmkit export FILE --format css|json|swift [--output PATH] [--access LEVEL]
+                          [--namespace NAME] [--table NAME]
 
       Writes the colour table in another format, to standard output or to a file:
         css    custom properties: the first theme on :root, the NIGHT (or DARK) theme under
-               @media (prefers-color-scheme: dark), every theme under [data-theme="NAME"]
+               @media (prefers-color-scheme: dark), every theme under [data-theme="name"]
+               (the theme's name in lower case, _ as -), with color-scheme set
         json   Design Tokens: one group per theme, {"$type": "color", "$value": "#rrggbb"}
         swift  one DMDynamicColor constant per key, so the compiler checks the keys you use
 
@@ -21,12 +24,16 @@ enum ExportCommand {
         --output PATH     Write to PATH instead of standard output.
         --access LEVEL    The access level of the Swift constants: public (default), package
                           or internal.
+        --namespace NAME  Put the Swift constants in `enum NAME` instead of an extension of
+                          DMDynamicColor; give each table exported into one module its own.
+        --table NAME      The table the Swift constants read, such as Brand.colorTable
+                          (default: DMColorTable.shared).
 
       Exit status: 0 on success, 1 for a bad table or an unwritable output, 2 for a bad command
       line.
 
       """,
-    options: ["--format", "--output", "--access"], positionals: 1...1)
+    options: ["--format", "--output", "--access", "--namespace", "--table"], positionals: 1...1)
 
   static func run(_ arguments: ParsedArguments, console: Console) -> Int32 {
     let formats = DMColorTableExportFormat.allCases.map(\.rawValue).joined(separator: ", ")
@@ -39,11 +46,29 @@ enum ExportCommand {
       return 2
     }
     var options = DMColorTableExportOptions()
-    if let access = arguments.value("--access") {
-      guard format == .swift else {
-        console.error("error: --access applies only to --format swift\n")
+    for option in ["--access", "--namespace", "--table"]
+    where format != .swift && arguments.value(option) != nil {
+      console.error("error: \(option) applies only to --format swift\n")
+      return 2
+    }
+    if let namespace = arguments.value("--namespace") {
+      guard DMColorTableExportFormat.isSwiftIdentifier(namespace) else {
+        console.error(
+          "error: --namespace \(namespace.debugDescription) is not a Swift name\(identifierRule)\n")
         return 2
       }
+      options.namespace = namespace
+    }
+    if let table = arguments.value("--table") {
+      let parts = table.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+      guard parts.allSatisfy(DMColorTableExportFormat.isSwiftIdentifier) else {
+        console.error(
+          "error: --table \(table.debugDescription) is not Swift names joined by dots\(identifierRule)\n")
+        return 2
+      }
+      options.tableName = table
+    }
+    if let access = arguments.value("--access") {
       guard let level = DMColorTableExportOptions.AccessLevel(rawValue: access) else {
         let levels = DMColorTableExportOptions.AccessLevel.allCases.map(\.rawValue).joined(separator: ", ")
         console.error("error: unknown access level '\(access)'; use one of \(levels)\n")
@@ -68,4 +93,7 @@ enum ExportCommand {
     }
     return 0
   }
+
+  private static let identifierRule =
+    " (ASCII letters, digits and _, not starting with a digit, and not a keyword)"
 }
