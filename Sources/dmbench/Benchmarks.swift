@@ -1,7 +1,7 @@
 import DarkModeKit
 import Foundation
 
-/// The cases of issue #6, each printing its figures.
+/// The benchmark cases, each printing its figures against its baseline.
 @MainActor
 struct Benchmarks {
   let quick: Bool

@@ -130,6 +130,21 @@ extension GlobalStateTests {
       #expect(try store.load() == .dark)
     }
 
+    @Test func aMissingFileAtSetupIsNoChoiceAndIsNotReported() throws {
+      let folder = try TemporaryFolder()
+      defer { folder.remove() }
+      let url = folder.file("appearance.json")
+      let recorder = DiagnosticsRecorder()
+      recorder.install()
+      defer { recorder.uninstall() }
+      DMTraitCollection.setOverride(.dark, animated: false)
+      DarkModeManager.setup(
+        with: DMEnvironmentConfiguration(preferenceStore: DMPreferenceStore(fileURL: url)))
+      #expect(DMTraitCollection.override == .dark)
+      #expect(recorder.all.isEmpty)
+      #expect(!FileManager.default.fileExists(atPath: url.path))
+    }
+
     @Test(arguments: [
       "{\"version\":1,\"sty", "{\"version\":2,\"style\":\"dark\",\"contrast\":\"high\"}", "🙂",
     ])

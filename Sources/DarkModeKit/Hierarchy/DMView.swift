@@ -1,15 +1,20 @@
 /// A node of the interface tree: it inherits traits from its superview and passes them on to its
 /// subviews.
 ///
+/// DarkModeKit draws nothing: a view declares the properties it draws with, and redraws itself
+/// when its traits change.
+///
 /// ```swift
 /// final class Label: DMView {
 ///   var textColor = DMColor.black
 ///   override func dmTraitCollectionDidChange(_ previous: DMTraitCollection?) {
-///     setNeedsRedraw()
+///     draw()
 ///   }
+///   func draw() { /* the app's drawing code, with textColor */ }
 /// }
 /// let label = Label()
 /// label.dm.bind(\.textColor, to: DMDynamic(light: .black, dark: .white))
+/// let window = DMWindow()
 /// window.addSubview(label)
 /// ```
 @MainActor

@@ -1,9 +1,13 @@
 /// Manages a view: it inherits traits from its view's superview and passes them on to its view.
 ///
 /// ```swift
+/// final class Panel: DMView { var backgroundColor = DMColor.clear }
+///
 /// final class SettingsViewController: DMViewController {
-///   override func viewDidLoad() {
-///     view.dm.bind(\.backgroundColor, to: DMDynamicColor(key: "BG"))
+///   override func loadView() {
+///     let panel = Panel()
+///     panel.dm.bind(\.backgroundColor, to: DMDynamicColor(key: "BG"))
+///     view = panel
 ///   }
 /// }
 /// ```

@@ -15,9 +15,10 @@ import Foundation
 /// ```
 ///
 /// Writes are atomic (a temporary file beside it, then a rename), so a reader or a process killed
-/// half-way sees the old choice or the new one, never a mix. A file that is missing, truncated,
-/// corrupted or written by a newer version is reported and ignored, and it is not overwritten
-/// until the user makes a new choice.
+/// half-way sees the old choice or the new one, never a mix. A missing file means that no choice
+/// was saved yet: ``load()`` returns `nil` and nothing is reported. A file that is truncated,
+/// corrupted or written by a newer version throws from ``load()``, which `DarkModeManager` reports
+/// through `DMDiagnostics` and ignores; it is not overwritten until the user makes a new choice.
 public final class DMPreferenceStore: Sendable {
   /// The file format version this library writes and reads.
   public static let formatVersion = 1
