@@ -89,6 +89,24 @@ extension GlobalStateTests {
       #expect(restyled == ["first"])
     }
 
+    @Test func windowThemeChangeHandlerSkipsAWindowHiddenDuringThePass() {
+      let first = LoggingWindow("first", log: log)
+      let second = LoggingWindow("second", log: log)
+      let view = LoggingView("view", log: log)
+      second.addSubview(view)
+      first.makeKeyAndVisible()
+      second.makeKeyAndVisible()
+      view.onChange = { _ in first.isHidden = true }
+      var restyled: [String] = []
+      DarkModeManager.setup(
+        with: DMEnvironmentConfiguration(windowThemeChangeHandler: { window in
+          restyled.append((window as? LoggingWindow)?.name ?? "?")
+        }))
+      DMTraitCollection.setOverride(.dark, animated: false)
+      #expect(first.isHidden)
+      #expect(restyled == ["second"])
+    }
+
     @Test func windowThemeChangeHandlerRunsForAWindowThatCatchesUpWhenShownAgain() {
       let window = LoggingWindow("window", log: log)
       var restyled: [String] = []

@@ -123,6 +123,46 @@ extension GlobalStateTests {
       #expect(redrawn.allSatisfy { $0.color == "#123456" })
     }
 
+    @Test func aWindowHiddenDuringAReloadIsReportedWhenShownAgain() throws {
+      let table = try DMColorTable(string: self.table)
+      let view = shownView(in: table)
+      let window = try #require(view.window)
+      var redrawn: [String] = []
+      DarkModeManager.setup(
+        with: DMEnvironmentConfiguration(windowThemeChangeHandler: { _ in
+          redrawn.append(view.backgroundColor.hexString)
+        }))
+      window.isHidden = true
+      try table.reload(string: "NORMAL NIGHT\n#123456 #000000 BG\n")
+      #expect(redrawn == [])
+      window.isHidden = false
+      #expect(redrawn == ["#123456"])
+      window.isHidden = true
+      window.isHidden = false
+      #expect(redrawn == ["#123456"])  // nothing missed this time
+    }
+
+    @Test func whatAReloadObserverStartsTakesEffectAtOnce() throws {
+      let table = try DMColorTable(string: self.table)
+      let other = try DMColorTable(string: self.table)
+      let view = shownView(in: table)
+      let otherView = shownView(in: other)
+      var seen: [String] = []
+      let observer = NotificationCenter.default.addObserver(
+        forName: DMColorTable.didReloadNotification, object: table, queue: nil
+      ) { _ in
+        MainActor.assumeIsolated {
+          try? other.reload(string: "NORMAL NIGHT\n#abcdef #000000 BG\n")
+          seen.append(otherView.backgroundColor.hexString)
+          DMTraitCollection.setOverride(.dark, animated: false)
+          seen.append(view.backgroundColor.hexString)
+        }
+      }
+      defer { NotificationCenter.default.removeObserver(observer) }
+      try table.reload(string: "NORMAL NIGHT\n#123456 #654321 BG\n")
+      #expect(seen == ["#ABCDEF", "#654321"])
+    }
+
     @Test func aReloadFromACallbackTakesEffectRightAfterThePass() throws {
       let table = try DMColorTable(string: self.table)
       let window = DMWindow()

@@ -272,6 +272,44 @@ enum ExampleTables {
         """)
   }
 
+  @Test func swiftProblemsNameWhatWouldNotCompile() throws {
+    let table = try DMColorTable(string: "NORMAL\n#fff BG\n#000 Colors\n")
+    func problems(_ namespace: String?, _ tableName: String?) -> [String] {
+      DMColorTableExportOptions(namespace: namespace, tableName: tableName).swiftProblems(for: table)
+    }
+    #expect(problems(nil, nil) == [])
+    #expect(problems("BrandColors", "Tables.brand") == [])
+    #expect(
+      problems("DMDynamicColor", nil) == [
+        "the namespace \"DMDynamicColor\" would hide DarkModeKit's own names (it may not be DarkModeKit or start with DM)"
+      ])
+    #expect(
+      problems("Tables", "Tables.brand") == [
+        "the table \"Tables.brand\" starts with the namespace, which the generated enum would hide"
+      ])
+    #expect(
+      problems(nil, "colors") == [
+        "the table \"colors\" starts with colors, the constant for the key \"Colors\", which would hide it in the generated code"
+      ])
+    #expect(problems("2x", "a..b").count == 2)
+  }
+
+  @Test func cssColorSchemeFollowsTheThemesThatAreDark() throws {
+    func schemes(_ header: String) throws -> [String] {
+      let columns = header.split(separator: " ").count
+      let row = Array(repeating: "#000", count: columns).joined(separator: " ") + " BG\n"
+      let css = try DMColorTable(string: header + "\n" + row).exported(as: .css)
+      return css.split(separator: "\n").filter { $0.contains("color-scheme: ") && !$0.contains("@media") }
+        .map { String($0.split(separator: ":")[1].dropFirst().dropLast()) }
+    }
+    #expect(try schemes("NORMAL NIGHT") == ["light dark", "light", "dark"])
+    #expect(try schemes("NIGHT NORMAL") == ["dark", "dark", "light"])
+    #expect(try schemes("NIGHT") == ["dark", "dark"])
+    #expect(try schemes("DARK LIGHT NIGHT") == ["dark", "dark", "light", "dark"])
+    #expect(try schemes("NORMAL SEPIA") == ["light", "light", "light"])
+    #expect(try !DMColorTable(string: "NIGHT NORMAL\n#000 #fff BG\n").exported(as: .css).contains("@media"))
+  }
+
   @Test func swiftNamesThatAreNotIdentifiersAreMadeOne() throws {
     let table = try DMColorTable(string: "NORMAL\n#fff BG\n")
     let swift = table.exported(

@@ -250,11 +250,20 @@ private func swatch(_ red: Int, _ green: Int, _ blue: Int) -> String {
     let rule = " (ASCII letters, digits and _, not starting with a digit, and not a keyword)\n"
     let namespace = runDMKit(["export", dkColorTable, "--format", "swift", "--namespace", "my-colors"])
     #expect(namespace.status == 2)
-    #expect(namespace.errors == "error: --namespace \"my-colors\" is not a Swift name" + rule)
+    #expect(namespace.errors == "error: the namespace \"my-colors\" is not a Swift name" + rule)
     #expect(namespace.output == "")
     let table = runDMKit(["export", dkColorTable, "--format", "swift", "--table", "Brand..t\u{1B}[2J"])
     #expect(table.status == 2)
-    #expect(table.errors == "error: --table \"Brand..t\\u{1B}[2J\" is not Swift names joined by dots" + rule)
+    #expect(
+      table.errors == "error: the table \"Brand..t\\u{1B}[2J\" is not Swift names joined by dots" + rule)
+    let hidden = runDMKit([
+      "export", dkColorTable, "--format", "swift", "--namespace", "Tables", "--table", "bg",
+    ])
+    #expect(hidden.status == 2)
+    #expect(
+      hidden.errors
+        == "error: the table \"bg\" starts with bg, the constant for the key \"BG\", which would hide it in the generated code\n"
+    )
     let keyword = runDMKit(["export", dkColorTable, "--format", "swift", "--namespace", "default"])
     #expect(keyword.status == 2)
     for option in ["--namespace", "--table"] {

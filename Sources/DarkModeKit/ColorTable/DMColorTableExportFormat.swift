@@ -9,13 +9,15 @@
 /// `Docs/dmkit.md` describes the rules.
 public enum DMColorTableExportFormat: String, CaseIterable, Hashable, Sendable {
   /// CSS custom properties: the first column on `:root`, the `NIGHT` (or `DARK`) column under
-  /// `@media (prefers-color-scheme: dark)`, and every theme under `[data-theme="NAME"]`.
+  /// `@media (prefers-color-scheme: dark)`, and every theme under `[data-theme="name"]` (its name
+  /// in lower case), each with its `color-scheme`.
   case css
   /// One object per theme of Design Tokens, `{"NORMAL": {"bg": {"$type": "color",
   /// "$value": "#ffffff"}}}`, tokens in file order.
   case json
   /// A Swift source file: `extension DMDynamicColor { public static let bg =
-  /// DMDynamicColor(key: "BG") }`, one constant per key.
+  /// DMDynamicColor(key: "BG") }`, one constant per key; or, with a namespace and a table,
+  /// `public enum BrandColors { public static let bg = DMDynamicColor(key: "BG", in: Tables.brand) }`.
   case swift
 
   /// The name a key gets in this format, on its own, without making it unique among other keys.

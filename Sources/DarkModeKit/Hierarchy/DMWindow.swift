@@ -45,5 +45,9 @@ open class DMWindow: DMView {
   /// Whether the window is shown.
   final var isVisible: Bool { !isHidden }
 
+  /// The propagator's count of colour-table reloads when this window was last brought up to date
+  /// with them; a window shown again after missing one is reported to the window handler.
+  final var seenBindingSourcesVersion: UInt64 = 0
+
   override var traitParent: DMResponder? { nil }
 }

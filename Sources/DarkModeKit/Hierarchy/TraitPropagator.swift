@@ -45,7 +45,7 @@ final class TraitPropagator {
     /// Not retained, so that clearing the queue runs no deinitializer: the node is held by the
     /// caller while the first event runs, and pinned when the event is queued behind a pass.
     case position(Unmanaged<DMResponder>)
-    /// Values behind bindings changed; `completion` runs once they are all set again.
+    /// Values behind bindings changed; `completion` runs after the pass that sets them again.
     case reapplyBindings(completion: (@MainActor () -> Void)?)
   }
 
@@ -68,6 +68,9 @@ final class TraitPropagator {
   /// Whether the running walk changed, for any environment that had reported before, a trait that
   /// affects colours; see `walk(from:)`.
   @exclusivity(unchecked) private var walkChangedColors = false
+  /// Counts the times bound values changed without a trait change (colour-table reloads), so that
+  /// a window shown again knows whether it missed one; see `DMWindow.seenBindingSourcesVersion`.
+  private var bindingSourcesVersion: UInt64 = 0
   /// Objects kept alive until the running pass ends; see `Entry`.
   private var pinned: [DMResponder] = []
   /// Storage of binding lists that changed during the running pass, kept until it ends; see
@@ -91,9 +94,10 @@ final class TraitPropagator {
   }
 
   /// Values behind bindings changed (a colour table was reloaded): set every bound property in
-  /// visible windows, and of themable objects, again, tell the window handler that each visible
-  /// window may look different, then run `completion`. No trait changed, so no environment is
-  /// called. Inside a running pass this happens after the pass.
+  /// visible windows, and of themable objects, again, and tell the window handler that each visible
+  /// window may look different (a hidden window is told when it is shown again); then, once the
+  /// pass is over, run `completion`. No trait changed, so no environment is called. Inside a
+  /// running pass all of this happens after the pass.
   func bindingSourcesDidChange(completion: (@MainActor () -> Void)? = nil) {
     perform(.reapplyBindings(completion: completion))
   }
@@ -120,15 +124,7 @@ final class TraitPropagator {
     events.append(event)
     guard !isRunning else { return }
     isRunning = true
-    defer {
-      events.removeAll(keepingCapacity: true)
-      // Move out what the pass kept before letting go of it: a deinitializer run by the release
-      // may start a pass of its own, which must find the propagator idle and its lists free.
-      var finished = (pinned: [DMResponder](), retired: [BindingStorage]())
-      swap(&finished.pinned, &pinned)
-      swap(&finished.retired, &retiredBindings)
-      isRunning = false
-    }
+    var afterPass: [@MainActor () -> Void] = []
     var index = 0
     while index < events.count {
       let event = events[index]
@@ -138,9 +134,22 @@ final class TraitPropagator {
       case .position(let node): reconcile(node.takeUnretainedValue())
       case .reapplyBindings(let completion):
         reapplyBindings()
-        completion?()
+        if let completion { afterPass.append(completion) }
       }
     }
+    endPass()
+    // Outside the pass, so that what they start (a reload, an override) takes effect at once.
+    for completion in afterPass { completion() }
+  }
+
+  private func endPass() {
+    events.removeAll(keepingCapacity: true)
+    // Move out what the pass kept before letting go of it: a deinitializer run by the release
+    // may start a pass of its own, which must find the propagator idle and its lists free.
+    var finished = (pinned: [DMResponder](), retired: [BindingStorage]())
+    swap(&finished.pinned, &pinned)
+    swap(&finished.retired, &retiredBindings)
+    isRunning = false
   }
 
   /// Keeps `node` alive until the running pass ends, so that walk entries for it or for nodes
@@ -189,7 +198,9 @@ final class TraitPropagator {
       }
     }
     ThemableRegistry.shared.applyAll(propagatedGlobal)
+    bindingSourcesVersion &+= 1
     for window in DMApplication.shared.windows where window.isAttached {
+      window.seenBindingSourcesVersion = bindingSourcesVersion
       markRestyled(window)
     }
     reportRestyledWindows()
@@ -198,7 +209,15 @@ final class TraitPropagator {
   private func reconcile(_ node: DMResponder) {
     node.applyOverrides()
     if isPlacedInVisibleWindow(node) {
+      let window = node as? DMWindow
+      let wasShownBefore = window?.reported != nil
       walk(from: node)
+      if let window, window.seenBindingSourcesVersion != bindingSourcesVersion {
+        // Shown again after missing a reload (the walk set its bindings again); a first show has
+        // nothing to catch up with.
+        if wasShownBefore { markRestyled(window) }
+        window.seenBindingSourcesVersion = bindingSourcesVersion
+      }
       reportRestyledWindows()
     } else if node.isAttached {
       detach(node)
@@ -286,9 +305,8 @@ final class TraitPropagator {
     } else {
       let previous = node.reported
       node.reported = traits
-      if !walkChangedColors, let previous, previous.hasDifferentColorAppearance(comparedTo: traits) {
-        walkChangedColors = true
-      }
+      // Any change of the collection may change colours (see `hasDifferentColorAppearance`).
+      if previous != nil { walkChangedColors = true }
       deliver(to: node, previous: previous, traits: traits)
       // The callback may have removed the node; its new position is queued.
       guard node.isAttached else { return }
@@ -342,7 +360,8 @@ final class TraitPropagator {
     let windows = restyledWindows
     restyledWindows.removeAll(keepingCapacity: true)
     guard let handler = DarkModeManager.configuration.windowThemeChangeHandler else { return }
-    for window in windows { handler(window) }
+    // A callback, or the handler for an earlier window, may have hidden a window since.
+    for window in windows where window.isVisible { handler(window) }
   }
 
   // MARK: Resolution outside visible windows

@@ -13,12 +13,12 @@ import Foundation
 ///
 /// ``answeringSource`` tells which one answered, once decided.
 ///
-/// Each reason a source was passed over (a variable with a bad value, a portal that did not
-/// answer, and why) is reported once through `DMDiagnostics`, as a
+/// Each time the source starts, each reason a source was passed over (a variable with a bad value,
+/// a portal that did not answer, and why) is reported once through `DMDiagnostics`, as a
 /// `DMDiagnostic.Kind.systemAppearance` diagnostic that also says which source answered in the
-/// end, for example `the desktop portal did not answer (cannot connect to D-Bus at
-/// unix:path=/run/user/1000/bus: …); the terminal's background is used`.
-/// When the first choice answers, nothing is reported.
+/// end, for example `the desktop portal did not answer: cannot connect to D-Bus at
+/// unix:path=/run/user/1000/bus: … (the terminal's background answered instead)`. When nothing
+/// was passed over, nothing is reported.
 ///
 /// ```swift
 /// let source = DMAutomaticAppearanceSource()
@@ -76,8 +76,10 @@ public final class DMAutomaticAppearanceSource: DMSystemAppearanceSource {
   public func start(reporting reporter: DMAppearanceReporter) {
     stop()
     if environmentSource.traitCollection != nil {
-      // The environment source reports its own problems (a bad value beside a good one).
+      // A bad value beside a good one is reported here, with the outcome, not by the source.
+      environmentSource.reportsProblems = false
       use(environmentSource, as: .environment, reporter: reporter)
+      Self.report(environmentSource.problems, answered: .environment)
       return
     }
     deciding = Task { [portal, terminal, environmentSource] in
@@ -91,8 +93,9 @@ public final class DMAutomaticAppearanceSource: DMSystemAppearanceSource {
         Self.report(passedOver, answered: .portal)
         return
       } catch {
-        passedOver.append("the desktop portal did not answer (\(error))")
+        passedOver.append("the desktop portal did not answer: \(error)")
       }
+      guard !Task.isCancelled else { return }
       let detection = await withCheckedContinuation { continuation in
         Thread { continuation.resume(returning: terminal.detect()) }.start()
       }
@@ -113,13 +116,13 @@ public final class DMAutomaticAppearanceSource: DMSystemAppearanceSource {
   private static func report(_ passedOver: [String], answered: Kind) {
     let outcome =
       switch answered {
-      case .environment: "the environment variables are used"
-      case .portal: "the desktop portal is followed"
-      case .terminal: "the terminal's background is used"
-      case .noSource: "the terminal did not say its background either, so the defaults apply"
+      case .environment: "the environment variables answered"
+      case .portal: "the desktop portal answered instead"
+      case .terminal: "the terminal's background answered instead"
+      case .noSource: "no other source answered, so the defaults apply"
       }
     for reason in passedOver {
-      DMDiagnostics.report(DMDiagnostic(kind: .systemAppearance, message: "\(reason); \(outcome)"))
+      DMDiagnostics.report(DMDiagnostic(kind: .systemAppearance, message: "\(reason) (\(outcome))"))
     }
   }
 

@@ -51,10 +51,13 @@ public final class DMEnvironmentAppearanceSource: DMSystemAppearanceSource {
     self.problems = problems
   }
 
+  /// Whether ``start(reporting:)`` reports the problems; the automatic source reports them itself.
+  var reportsProblems = true
+
   /// Reports the variables' collection, if any, and each problem once.
   /// - Parameter reporter: Where the collection goes.
   public func start(reporting reporter: DMAppearanceReporter) {
-    for problem in problems {
+    for problem in problems where reportsProblems {
       DMDiagnostics.report(DMDiagnostic(kind: .systemAppearance, message: problem))
     }
     if let traitCollection { reporter.report(traitCollection) }

@@ -51,23 +51,8 @@ enum ExportCommand {
       console.error("error: \(option) applies only to --format swift\n")
       return 2
     }
-    if let namespace = arguments.value("--namespace") {
-      guard DMColorTableExportFormat.isSwiftIdentifier(namespace) else {
-        console.error(
-          "error: --namespace \(namespace.debugDescription) is not a Swift name\(identifierRule)\n")
-        return 2
-      }
-      options.namespace = namespace
-    }
-    if let table = arguments.value("--table") {
-      let parts = table.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
-      guard parts.allSatisfy(DMColorTableExportFormat.isSwiftIdentifier) else {
-        console.error(
-          "error: --table \(table.debugDescription) is not Swift names joined by dots\(identifierRule)\n")
-        return 2
-      }
-      options.tableName = table
-    }
+    options.namespace = arguments.value("--namespace")
+    options.tableName = arguments.value("--table")
     if let access = arguments.value("--access") {
       guard let level = DMColorTableExportOptions.AccessLevel(rawValue: access) else {
         let levels = DMColorTableExportOptions.AccessLevel.allCases.map(\.rawValue).joined(separator: ", ")
@@ -78,6 +63,13 @@ enum ExportCommand {
     }
     let path = arguments.positionals[0]
     guard let table = TableLoading.load(path, console: console) else { return 1 }
+    if format == .swift {
+      let problems = options.swiftProblems(for: table)
+      guard problems.isEmpty else {
+        for problem in problems { console.error("error: \(problem)\n") }
+        return 2
+      }
+    }
     options.sourceName = URL(fileURLWithPath: path).lastPathComponent
     let text = table.exported(as: format, options: options)
     guard let output = arguments.value("--output") else {
@@ -93,7 +85,4 @@ enum ExportCommand {
     }
     return 0
   }
-
-  private static let identifierRule =
-    " (ASCII letters, digits and _, not starting with a digit, and not a keyword)"
 }

@@ -96,18 +96,23 @@ extension GlobalStateTests {
       #expect(DMTraitCollection.system == DMTraitCollection())
       let messages = recorder.all.map(\.message)
       let refused =
-        "the desktop portal did not answer (cannot connect to D-Bus at unix:path=/nonexistent/bus: "
+        "the desktop portal did not answer: cannot connect to D-Bus at unix:path=/nonexistent/bus: "
       #expect(messages.count == 2, "\(messages)")
       #expect(messages.first?.hasPrefix(refused) == true, "\(messages)")
-      #expect(messages.first?.hasSuffix("); the terminal's background is used") == true, "\(messages)")
+      #expect(
+        messages.first?.hasSuffix(" (the terminal's background answered instead)") == true, "\(messages)")
       #expect(messages.last?.hasPrefix(refused) == true, "\(messages)")
       #expect(
-        messages.last?.hasSuffix("); the terminal did not say its background either, so the defaults apply")
+        messages.last?.hasSuffix(" (no other source answered, so the defaults apply)")
           == true, "\(messages)")
       #expect(recorder.all.allSatisfy { $0.kind == .systemAppearance })
     }
 
-    @Test func aBadColorSchemeVariableIsReportedOnceWithTheSourceThatAnswered() async {
+    /// Starts an automatic source with no portal to reach; what it decided, and the messages it
+    /// reported meanwhile.
+    private func decideWithoutAPortal(
+      environment: [String: String], terminal: [String: String]
+    ) async -> (DMAutomaticAppearanceSource.Kind, [String]) {
       let recorder = DiagnosticsRecorder()
       recorder.install()
       defer {
@@ -115,19 +120,34 @@ extension GlobalStateTests {
         DarkModeManager.reset()
       }
       let source = DMAutomaticAppearanceSource(
-        environment: ["DM_COLOR_SCHEME": "purple"],
-        portal: DMPortalAppearanceSource(address: "unix:path=/nonexistent/bus"),
-        terminal: DMTerminalAppearanceSource(environment: ["TERM": "dumb", "COLORFGBG": "0;15"]))
+        environment: environment, portal: DMPortalAppearanceSource(address: "unix:path=/nonexistent/bus"),
+        terminal: DMTerminalAppearanceSource(environment: terminal))
       DarkModeManager.setup(with: DMEnvironmentConfiguration(systemAppearanceSource: source))
-      #expect(await source.decision() == .terminal)
-      #expect(DMTraitCollection.system.userInterfaceStyle == .light)
-      let messages = recorder.all.map(\.message)
+      let kind = await source.decision()
+      #expect(recorder.all.allSatisfy { $0.kind == .systemAppearance })
+      return (kind, recorder.all.map(\.message))
+    }
+
+    @Test func aBadColorSchemeVariableIsReportedOnceWithTheSourceThatAnswered() async {
+      let (kind, messages) = await decideWithoutAPortal(
+        environment: ["DM_COLOR_SCHEME": "purple"], terminal: ["TERM": "dumb", "COLORFGBG": "0;15"])
+      #expect(kind == .terminal)
       #expect(
         messages.first
-          == "DM_COLOR_SCHEME=purple is not \"light\" or \"dark\"; it is ignored; the terminal's background is used",
+          == "DM_COLOR_SCHEME=purple is not \"light\" or \"dark\"; it is ignored (the terminal's background answered instead)",
         "\(messages)")
       #expect(messages.count == 2, "\(messages)")
-      #expect(messages.last?.hasPrefix("the desktop portal did not answer (") == true, "\(messages)")
+      #expect(messages.last?.hasPrefix("the desktop portal did not answer: ") == true, "\(messages)")
+    }
+
+    @Test func aBadVariableBesideAGoodOneIsReportedOnceWithTheEnvironmentAnswering() async {
+      let (kind, messages) = await decideWithoutAPortal(
+        environment: ["DM_COLOR_SCHEME": "dark", "DM_CONTRAST": "bogus"], terminal: ["TERM": "dumb"])
+      #expect(kind == .environment)
+      #expect(
+        messages == [
+          "DM_CONTRAST=bogus is not \"normal\" or \"high\"; it is ignored (the environment variables answered)"
+        ])
     }
 
     @Test func aMissingBusIsReportedOnceAndRetriedWithoutBlocking() async throws {
