@@ -45,8 +45,7 @@ final class TraitPropagator {
     /// Not retained, so that clearing the queue runs no deinitializer: the node is held by the
     /// caller while the first event runs, and pinned when the event is queued behind a pass.
     case position(Unmanaged<DMResponder>)
-    /// Values behind bindings changed; `completion` runs after the pass that sets them again.
-    case reapplyBindings(completion: (@MainActor () -> Void)?)
+    case reapplyBindings
   }
 
   /// The resolved global collection the hierarchy was last brought up to date with.
@@ -71,6 +70,8 @@ final class TraitPropagator {
   /// Counts the times bound values changed without a trait change (colour-table reloads), so that
   /// a window shown again knows whether it missed one; see `DMWindow.seenBindingSourcesVersion`.
   private var bindingSourcesVersion: UInt64 = 0
+  /// What the running pass runs once it is over; see `bindingSourcesDidChange(completion:)`.
+  @exclusivity(unchecked) private var afterPass: [@MainActor () -> Void] = []
   /// Objects kept alive until the running pass ends; see `Entry`.
   private var pinned: [DMResponder] = []
   /// Storage of binding lists that changed during the running pass, kept until it ends; see
@@ -99,7 +100,9 @@ final class TraitPropagator {
   /// pass is over, run `completion`. No trait changed, so no environment is called. Inside a
   /// running pass all of this happens after the pass.
   func bindingSourcesDidChange(completion: (@MainActor () -> Void)? = nil) {
-    perform(.reapplyBindings(completion: completion))
+    // Kept apart from the event, so that events stay plain values that cost nothing to copy.
+    if let completion { afterPass.append(completion) }
+    perform(.reapplyBindings)
   }
 
   /// A node's public overrides changed.
@@ -124,7 +127,6 @@ final class TraitPropagator {
     events.append(event)
     guard !isRunning else { return }
     isRunning = true
-    var afterPass: [@MainActor () -> Void] = []
     var index = 0
     while index < events.count {
       let event = events[index]
@@ -132,16 +134,18 @@ final class TraitPropagator {
       switch event {
       case .global(let animated): propagateGlobal(animated: animated)
       case .position(let node): reconcile(node.takeUnretainedValue())
-      case .reapplyBindings(let completion):
-        reapplyBindings()
-        if let completion { afterPass.append(completion) }
+      case .reapplyBindings: reapplyBindings()
       }
     }
     endPass()
+    guard !afterPass.isEmpty else { return }
     // Outside the pass, so that what they start (a reload, an override) takes effect at once.
-    for completion in afterPass { completion() }
+    let completions = afterPass
+    afterPass = []
+    for completion in completions { completion() }
   }
 
+  @inline(__always)
   private func endPass() {
     events.removeAll(keepingCapacity: true)
     // Move out what the pass kept before letting go of it: a deinitializer run by the release
