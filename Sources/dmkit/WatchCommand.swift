@@ -45,7 +45,7 @@ enum WatchCommand {
       source.resume()
       return source
     }
-    withExtendedLifetime(stopSignals) { dispatchMain() }
+    MainLoop.run(keeping: stopSignals)
   }
 
   /// `2026-11-30T09:15:02Z source=portal style=dark contrast=normal`

@@ -105,6 +105,13 @@ struct BindingList {
     storage?.index(of: keyPath) != nil
   }
 
+  /// Whether the binding of `keyPath` writes its value straight into the object; `nil` when the
+  /// key path is not bound. For tests.
+  func writesInPlace(_ keyPath: AnyKeyPath) -> Bool? {
+    guard let storage, let index = storage.index(of: keyPath) else { return nil }
+    return storage[index].property.offset >= 0
+  }
+
   /// Sets every bound property of `object` for `traits`.
   ///
   /// The bindings are read in place, without retaining the storage or what the bindings refer

@@ -154,6 +154,8 @@ final class TraitPropagator {
     swap(&finished.pinned, &pinned)
     swap(&finished.retired, &retiredBindings)
     isRunning = false
+    // Only now: an optimized build may otherwise release `finished` right after its last use.
+    withExtendedLifetime(finished) {}
   }
 
   /// Keeps `node` alive until the running pass ends, so that walk entries for it or for nodes

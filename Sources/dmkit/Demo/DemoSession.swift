@@ -56,7 +56,7 @@ final class DemoSession {
       scheduleRedraw()
       readKeys()
     }
-    withExtendedLifetime(self) { dispatchMain() }
+    MainLoop.run(keeping: self)
   }
 
   private func handleSignal(_ number: Int32, _ handler: @escaping @MainActor () -> Void) {
