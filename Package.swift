@@ -7,17 +7,31 @@ let package = Package(
   products: [
     .library(name: "DarkModeKit", targets: ["DarkModeKit"]),
     .library(name: "DarkModeKitLinux", targets: ["DarkModeKitLinux"]),
+    .library(name: "DarkModeKitDBus", targets: ["DarkModeKitDBus"]),
+    .library(name: "DarkModeKitTools", targets: ["DarkModeKitTools"]),
     .executable(name: "dmkit", targets: ["dmkit"]),
   ],
   targets: [
     .target(name: "DarkModeKit"),
-    .target(name: "DarkModeKitLinux", dependencies: ["DarkModeKit"]),
-    .executableTarget(name: "dmkit", dependencies: ["DarkModeKit", "DarkModeKitLinux"]),
+    .target(name: "DarkModeKitDBus"),
+    .target(name: "DarkModeKitLinux", dependencies: ["DarkModeKit", "DarkModeKitDBus"]),
+    .target(name: "DarkModeKitTools", dependencies: ["DarkModeKit"]),
+    .executableTarget(name: "dmkit", dependencies: ["DarkModeKit", "DarkModeKitLinux", "DarkModeKitTools"]),
     .executableTarget(name: "dmbench", dependencies: ["DarkModeKit"]),
+    .target(
+      name: "DarkModeKitTestSupport", dependencies: ["DarkModeKit"], path: "Tests/DarkModeKitTestSupport"),
     .testTarget(
-      name: "DarkModeKitTests", dependencies: ["DarkModeKit", "DarkModeKitLinux", "dmkit"],
+      name: "DarkModeKitTests",
+      dependencies: [
+        "DarkModeKit", "DarkModeKitDBus", "DarkModeKitLinux", "DarkModeKitTools", "DarkModeKitTestSupport",
+        "dmkit",
+      ],
       exclude: ["Linux/Fixtures"]),
     .testTarget(name: "DarkModeKitLinuxTests", dependencies: ["DarkModeKit", "DarkModeKitLinux"]),
+    .testTarget(name: "DarkModeKitDBusTests", dependencies: ["DarkModeKitDBus"]),
+    .testTarget(
+      name: "DarkModeKitToolsTests",
+      dependencies: ["DarkModeKit", "DarkModeKitTools", "DarkModeKitTestSupport"]),
   ],
   swiftLanguageModes: [.v6]
 )

@@ -1,4 +1,6 @@
 import DarkModeKit
+import DarkModeKitTestSupport
+import DarkModeKitTools
 import Foundation
 import Testing
 

@@ -31,19 +31,20 @@ import Foundation
 /// file with an error leaves the old contents in place. The format and every error message are
 /// described in `Docs/ColorTableFormat.md`.
 public final class DMColorTable: Sendable {
-  /// One immutable version of a table's contents; a reload publishes a new one.
-  final class Contents: Sendable {
+  /// One immutable version of a table's contents; a reload publishes a new one. The export and
+  /// preview in `DarkModeKitTools` read it.
+  package final class Contents: Sendable {
     /// Increases with each version a table publishes; `0` for the empty table.
     let generation: UInt64
-    let themes: [DMTheme]
-    let keys: [String]
+    package let themes: [DMTheme]
+    package let keys: [String]
     let keyIndex: [String: Int]
     /// The line that defines each key.
     let keyLines: [Int]
     /// Row by row: the colour of row `r` in column `c` is at `r * themes.count + c`.
     let colors: [DMColor]
     /// The `NIGHT` column, else the `DARK` column, if the table has one.
-    let darkColumn: Int?
+    package let darkColumn: Int?
 
     init(_ parsed: ParsedColorTable, generation: UInt64) {
       self.generation = generation
@@ -69,7 +70,7 @@ public final class DMColorTable: Sendable {
 
     /// The colour of a row in a column; both must exist.
     @inline(__always)
-    func color(row: Int, column: Int) -> DMColor {
+    package func color(row: Int, column: Int) -> DMColor {
       colors[row * themes.count + column]
     }
   }
@@ -165,7 +166,7 @@ public final class DMColorTable: Sendable {
   }
 
   /// The current contents; a reader keeps using the version it got, whatever reloads meanwhile.
-  var contents: Contents {
+  package var contents: Contents {
     state.withLock { $0 }
   }
 

@@ -1,4 +1,5 @@
 import DarkModeKit
+import DarkModeKitDBus
 import Foundation
 
 /// Follows the desktop's appearance setting through the XDG Desktop Portal, over D-Bus.

@@ -1,4 +1,5 @@
 import DarkModeKit
+import DarkModeKitDBus
 
 /// What the XDG Desktop Portal's `org.freedesktop.appearance` settings mean, and how to read them.
 enum PortalSettings {

@@ -1,4 +1,5 @@
 import DarkModeKit
+import DarkModeKitTools
 import Foundation
 
 /// `dmkit export FILE --format css|json|swift [--output PATH] [--access LEVEL]

@@ -1,4 +1,5 @@
 import DarkModeKit
+import DarkModeKitTools
 import Foundation
 
 /// `dmkit preview FILE [--theme NAME]... [--no-color]`: the table in the terminal, one row per

@@ -1,4 +1,5 @@
 import DarkModeKit
+import DarkModeKitDBus
 import DarkModeKitLinux
 import Foundation
 import Testing

@@ -1,6 +1,6 @@
 import Testing
 
-@testable import DarkModeKitLinux
+@testable import DarkModeKitDBus
 
 /// Encodes `values` and decodes them again with their own types.
 private func roundTrip(_ values: [DBusValue]) throws -> [DBusValue] {

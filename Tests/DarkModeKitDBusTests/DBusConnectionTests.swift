@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import DarkModeKitLinux
+@testable import DarkModeKitDBus
 
 // Unix sockets, dbus-daemon and posix_spawn as used here exist on Linux; elsewhere these tests
 // are not built.

@@ -1,4 +1,3 @@
-import DarkModeKit
 import Foundation
 
 #if canImport(Glibc)
@@ -81,7 +80,7 @@ final class DBusConnectionCore: Sendable {
   }
 
   /// Starts the reader thread, which owns the descriptors from now on.
-  func start(buffered: [UInt8]) {
+  func start(buffered: DBusReadBuffer) {
     let thread = Thread { [self] in runReader(buffer: buffered) }
     thread.name = "DBusConnection reader"
     thread.start()
@@ -245,7 +244,7 @@ final class DBusConnectionCore: Sendable {
 
   // MARK: Reader thread
 
-  private func runReader(buffer initial: [UInt8]) {
+  private func runReader(buffer initial: DBusReadBuffer) {
     var buffer = initial
     do {
       try processMessages(in: &buffer)
@@ -264,7 +263,7 @@ final class DBusConnectionCore: Sendable {
           throw DBusError.disconnected(reason: "the socket became invalid")
         }
         if entries[0].revents != 0 {
-          if try DBusSocket.receive(socketFD, into: &buffer) == .endOfFile {
+          if try buffer.receive(from: socketFD) == .endOfFile {
             throw DBusError.disconnected(reason: "the bus closed the connection")
           }
           try processMessages(in: &buffer)
@@ -292,14 +291,8 @@ final class DBusConnectionCore: Sendable {
     while scratch.withUnsafeMutableBytes({ read(wakeRead, $0.baseAddress, $0.count) }) > 0 {}
   }
 
-  private func processMessages(in buffer: inout [UInt8]) throws {
-    var consumed = 0
-    defer { buffer.removeFirst(consumed) }
-    while let length = try DBusMessage.frameLength(buffer, from: consumed),
-      buffer.count - consumed >= length
-    {
-      let bytes = Array(buffer[consumed..<consumed + length])
-      consumed += length
+  private func processMessages(in buffer: inout DBusReadBuffer) throws {
+    while let bytes = try buffer.takeMessage() {
       // The specification asks receivers to ignore messages of unknown types.
       guard DBusMessageType(rawValue: bytes[1]) != nil else { continue }
       dispatch(try DBusMessage(decoding: bytes))

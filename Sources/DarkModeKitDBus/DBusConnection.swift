@@ -1,4 +1,3 @@
-import DarkModeKit
 import Foundation
 
 #if canImport(Glibc)

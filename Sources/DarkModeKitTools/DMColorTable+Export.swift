@@ -1,4 +1,6 @@
-/// How ``DMColorTable/exported(as:options:)`` writes a table, beyond the format.
+import DarkModeKit
+
+/// How ``DarkModeKit/DMColorTable/exported(as:options:)`` writes a table, beyond the format.
 public struct DMColorTableExportOptions: Hashable, Sendable {
   /// The access level of the constants in a Swift export.
   public enum AccessLevel: String, CaseIterable, Hashable, Sendable {
@@ -18,8 +20,8 @@ public struct DMColorTableExportOptions: Hashable, Sendable {
   public var accessLevel: AccessLevel
 
   /// The caseless enum that holds the constants in Swift output, such as `BrandColors`; `nil`, the
-  /// default, puts them in an extension of ``DMDynamicColor``, so that `.bg` can be written
-  /// wherever a ``DMDynamicColor`` is expected.
+  /// default, puts them in an extension of `DMDynamicColor`, so that `.bg` can be written
+  /// wherever a `DMDynamicColor` is expected.
   ///
   /// Give each table exported into one module its own namespace: two exports without one declare
   /// the same constants twice. A name that is not a Swift identifier is made one by the rules for
@@ -28,7 +30,7 @@ public struct DMColorTableExportOptions: Hashable, Sendable {
 
   /// The table the constants of a Swift export look their keys up in, as Swift names joined by
   /// dots, such as `Brand.colorTable` (a static property the app declares); `nil`, the default,
-  /// for ``DMColorTable/shared``.
+  /// for `DMColorTable.shared`.
   ///
   /// Each part that is not a Swift identifier is made one by the rules for keys.
   public var tableName: String?
@@ -39,8 +41,8 @@ public struct DMColorTableExportOptions: Hashable, Sendable {
   ///     CSS and Swift output, or `nil`.
   ///   - accessLevel: The access level of the constants in Swift output.
   ///   - namespace: The enum that holds the constants in Swift output, or `nil` for an extension
-  ///     of ``DMDynamicColor``.
-  ///   - tableName: The table the Swift constants read, or `nil` for ``DMColorTable/shared``.
+  ///     of `DMDynamicColor`.
+  ///   - tableName: The table the Swift constants read, or `nil` for `DMColorTable.shared`.
   public init(
     sourceName: String? = nil, accessLevel: AccessLevel = .public, namespace: String? = nil,
     tableName: String? = nil
@@ -60,7 +62,7 @@ extension DMColorTableExportOptions {
   /// (``DMColorTableExportFormat/isSwiftIdentifier(_:)``); the namespace may not hide DarkModeKit's
   /// own names (`DarkModeKit`, or a name starting with `DM`); and the table name may not start with
   /// the namespace or with the name of one of the generated constants, which would hide it inside
-  /// the generated code. ``DMColorTable/exported(as:options:)`` turns a name that is not a Swift
+  /// the generated code. ``DarkModeKit/DMColorTable/exported(as:options:)`` turns a name that is not a Swift
   /// name into one, but the code it writes for the other problems does not compile.
   /// - Parameter table: The table to export.
   /// - Returns: The problems, such as `the namespace "my-colors" is not a Swift name (…)`.
@@ -125,9 +127,9 @@ extension DMColorTable {
   ///   `{"$type": "color", "$value": "#rrggbb"}` token per key.
   /// - ``DMColorTableExportFormat/swift``: `import DarkModeKit`, then one
   ///   `static let name = DMDynamicColor(key: "KEY")` per key in an extension of
-  ///   ``DMDynamicColor`` (or in the enum that ``DMColorTableExportOptions/namespace`` names), each
+  ///   `DMDynamicColor` (or in the enum that ``DMColorTableExportOptions/namespace`` names), each
   ///   with a comment listing its colours. The constants look their key up in
-  ///   ``DMColorTable/shared``, or in the table that ``DMColorTableExportOptions/tableName`` names.
+  ///   `DMColorTable.shared`, or in the table that ``DMColorTableExportOptions/tableName`` names.
   ///
   /// An empty table (never loaded) gives an export with no keys.
   /// - Parameters:
@@ -277,7 +279,7 @@ extension DMColorTable {
 }
 
 extension DMColor {
-  /// `#rrggbb`, or `#rrggbbaa` when alpha < 1: ``hexString`` in lower case, as CSS and design
+  /// `#rrggbb`, or `#rrggbbaa` when alpha < 1: `hexString` in lower case, as CSS and design
   /// tokens usually write it.
   var cssHex: String { hexString.lowercased() }
 }

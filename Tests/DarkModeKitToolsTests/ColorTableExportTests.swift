@@ -1,22 +1,12 @@
 import DarkModeKit
+import DarkModeKitTestSupport
+import DarkModeKitTools
 import Foundation
 import Testing
 
 #if canImport(Glibc)
   import Glibc
 #endif
-
-/// The bundled example tables, read from `Docs/Examples/`.
-enum ExampleTables {
-  static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-    .appendingPathComponent("../../Docs/Examples").standardizedFileURL
-
-  static func url(_ name: String) -> URL { folder.appendingPathComponent(name) }
-
-  static func load(_ name: String) throws -> DMColorTable {
-    try DMColorTable(contentsOf: url(name))
-  }
-}
 
 /// The names keys get in CSS, JSON and Swift, alone and made unique.
 @Suite struct ExportNamingTests {

@@ -1,3 +1,5 @@
+import DarkModeKit
+
 extension DMColorTable {
   /// The table as text for a terminal: a header row of theme names, then one row per key with
   /// each theme's colour, as `dmkit preview` prints it.

@@ -1,8 +1,10 @@
-/// A format that ``DMColorTable/exported(as:options:)`` writes a colour table in.
+import DarkModeKit
+
+/// A format that ``DarkModeKit/DMColorTable/exported(as:options:)`` writes a colour table in.
 ///
 /// - ``css``: CSS custom properties, for the web.
 /// - ``json``: Design Tokens (the W3C Design Tokens Community Group format), for design tools.
-/// - ``swift``: a Swift source file with one ``DMDynamicColor`` constant per key, so that the
+/// - ``swift``: a Swift source file with one `DMDynamicColor` constant per key, so that the
 ///   compiler checks every key an app uses.
 ///
 /// Each format turns the table's keys into names of its own with ``identifiers(forKeys:)``;

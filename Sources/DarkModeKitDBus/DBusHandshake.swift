@@ -17,8 +17,8 @@ struct DBusHandshake {
   let fd: Int32
   let address: String
   let deadline: ContinuousClock.Instant
-  /// Bytes received but not yet consumed.
-  var buffer: [UInt8] = []
+  /// Bytes received but not yet consumed; the connection's reader takes over what is left.
+  var buffer = DBusReadBuffer()
 
   /// Authenticates with the uid of this process, hex-encoded, and sends `BEGIN`.
   ///
@@ -71,7 +71,7 @@ struct DBusHandshake {
 
   private mutating func fill(what: String) throws {
     while true {
-      switch try DBusSocket.receive(fd, into: &buffer) {
+      switch try buffer.receive(from: fd) {
       case .data: return
       case .endOfFile:
         throw DBusError.disconnected(reason: "the bus closed the connection during \(what)")
@@ -85,18 +85,13 @@ struct DBusHandshake {
 
   private mutating func readLine() throws -> String {
     while true {
-      if let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
-        guard newline > 0, buffer[newline - 1] == UInt8(ascii: "\r") else {
-          throw DBusError.authenticationFailed(reason: "the server's line does not end in CR LF")
-        }
-        let line = buffer[..<(newline - 1)]
-        buffer.removeFirst(newline + 1)
+      if let line = try buffer.takeLine() {
         guard let text = validatedUTF8(line), text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) else {
           throw DBusError.authenticationFailed(reason: "the server's line is not printable ASCII")
         }
         return text
       }
-      guard buffer.count <= Self.maximumLineLength else {
+      guard buffer.unreadCount <= Self.maximumLineLength else {
         throw DBusError.authenticationFailed(
           reason: "the server's line is longer than \(Self.maximumLineLength) bytes")
       }
@@ -106,10 +101,8 @@ struct DBusHandshake {
 
   private mutating func readMessage(what: String) throws -> DBusMessage {
     while true {
-      if let length = try DBusMessage.frameLength(buffer), buffer.count >= length {
-        let message = try DBusMessage(decoding: Array(buffer[..<length]))
-        buffer.removeFirst(length)
-        return message
+      if let bytes = try buffer.takeMessage() {
+        return try DBusMessage(decoding: bytes)
       }
       try fill(what: what)
     }

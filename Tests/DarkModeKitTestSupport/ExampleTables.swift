@@ -1,0 +1,17 @@
+import DarkModeKit
+import Foundation
+
+/// The bundled example tables, read from `Docs/Examples/`.
+public enum ExampleTables {
+  /// The folder that holds them.
+  public static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+    .appendingPathComponent("../../Docs/Examples").standardizedFileURL
+
+  /// The file of one example, such as `DKColorTable.txt`.
+  public static func url(_ name: String) -> URL { folder.appendingPathComponent(name) }
+
+  /// One example, loaded.
+  public static func load(_ name: String) throws -> DMColorTable {
+    try DMColorTable(contentsOf: url(name))
+  }
+}
