@@ -79,6 +79,45 @@ import Testing
     #expect(table.color(forKey: "BG", traitCollection: traits(.dark)) == DMColor(rgb: 0xFFFFFF))
   }
 
+  @Test func theThemeOfAColumnFollowsTheSameRuleAsColoursMapsAndImages() throws {
+    let tables = [
+      Self.sample, "RED NIGHT NORMAL\n#f00 #000 #fff BG\n", "LIGHT DARK\n#fff #111 BG\n",
+      "NORMAL DARK NIGHT\n#fff #111 #222 BG\n", "DAY DUSK\n#fff #888 BG\n",
+    ]
+    for text in tables {
+      let table = try DMColorTable(string: text)
+      let map = DMDynamic(
+        themes: Dictionary(uniqueKeysWithValues: table.themes.map { ($0, $0.rawValue) }), fallback: "none")
+      for style in [DMUserInterfaceStyle.unspecified, .light, .dark] {
+        for theme in [nil, "RED", "BLUE", "NIGHT", "DARK"] as [DMTheme?] {
+          let traits = traits(style, theme: theme)
+          let column = try #require(table.theme(for: traits))
+          let index = try #require(table.themes.firstIndex(of: column))
+          // The table's column and the colour it gives agree.
+          let expected = try DMColorTable(string: text).color(forKey: "BG", theme: table.themes[index])
+          #expect(table.color(forKey: "BG", traitCollection: traits) == expected)
+          // A theme map with one entry per column picks the same column, except where the rule
+          // leaves the default to the caller: the first column for a table, NORMAL for a map.
+          if let chosen = ThemeChoice.pick(for: traits, { table.themes.contains($0) ? $0 : nil }) {
+            #expect(map.resolved(with: traits) == chosen.rawValue, "\(text) \(traits)")
+            #expect(column == chosen)
+          } else {
+            #expect(column == table.themes[0])
+          }
+        }
+      }
+    }
+    #expect(DMColorTable().theme(for: traits(.dark)) == nil)
+  }
+
+  @Test func aThemeMapAndAnImageTakeTheDarkEntryLikeATable() {
+    let map = DMDynamic(themes: [.normal: "day", "DARK": "dark"], fallback: "fallback")
+    #expect(map.resolved(with: traits(.dark)) == "dark")
+    #expect(map.resolved(with: traits(.light)) == "day")
+    let image = DMDynamicImage(names: [.normal: "sun", "DARK": "moon"]) { $0 }
+    #expect(image.resolved(with: traits(.dark)) == "moon")
+  }
+
   @Test func dynamicColorFollowsThemeAndStyle() throws {
     let table = try DMColorTable(string: Self.sample)
     let background = DMDynamicColor(key: "BG", in: table)

@@ -53,19 +53,22 @@ public final class DMColorTable: Sendable {
       keyIndex = parsed.keyIndex
       keyLines = parsed.keyLines
       colors = parsed.colors
-      darkColumn = parsed.themes.firstIndex(of: .night) ?? parsed.themes.firstIndex(of: "DARK")
+      darkColumn = ThemeChoice.pick(for: DMTraitCollection(userInterfaceStyle: .dark)) {
+        parsed.themes.firstIndex(of: $0)
+      }
     }
 
     /// Whether the table was never loaded (it has no header).
     var isEmpty: Bool { themes.isEmpty }
 
-    /// The column for a trait collection: its theme if the table has it; else, for the dark
-    /// style, `NIGHT` (or `DARK`); else the first column.
+    /// The column for a trait collection, as ``ThemeChoice`` picks it; else the first column.
+    ///
+    /// The dark side's column is the same for every trait collection, so it is picked once, when
+    /// the contents are made (`darkColumn`), and only the collection's own theme is looked up here.
     @inline(__always)
     func column(for traits: DMTraitCollection) -> Int {
       if let theme = traits.theme, let column = themes.firstIndex(of: theme) { return column }
-      if traits.userInterfaceStyle == .dark, let darkColumn { return darkColumn }
-      return 0
+      return traits.userInterfaceStyle == .dark ? darkColumn ?? 0 : 0
     }
 
     /// The colour of a row in a column; both must exist.
@@ -149,6 +152,17 @@ public final class DMColorTable: Sendable {
       return nil
     }
     return contents.color(row: row, column: column)
+  }
+
+  /// The theme whose column a trait collection's colours come from: the collection's theme if the
+  /// table has that column; otherwise, for the dark style, the `NIGHT` column (or, without one,
+  /// `DARK`); otherwise the first column. ``DMDynamic/init(themes:fallback:)`` and
+  /// ``DMDynamicImage`` choose by the same rule.
+  /// - Parameter traitCollection: The traits that choose the column.
+  /// - Returns: The column's theme, or `nil` while the table is empty.
+  public func theme(for traitCollection: DMTraitCollection) -> DMTheme? {
+    let contents = contents
+    return contents.isEmpty ? nil : contents.themes[contents.column(for: traitCollection)]
   }
 
   /// The colour of a key for a trait collection.
@@ -241,7 +255,7 @@ public final class DMColorTable: Sendable {
     state.withLock { contents in
       contents = Contents(parsed, generation: contents.generation + 1)
     }
-    BindingRefresh.tableDidReload(self)
+    ColorTableReloads.tableDidReload(self)
   }
 
   /// Puts back contents saved from ``contents`` earlier, as a new version; for tests that borrow

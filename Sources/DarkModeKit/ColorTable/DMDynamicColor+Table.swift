@@ -15,7 +15,7 @@ extension DMDynamic where Value == DMColor {
   ///   - key: The key, case-sensitive.
   ///   - table: The table to look in; ``DMColorTable/shared`` by default.
   public init(key: String, in table: DMColorTable = .shared) {
-    storage = Storage(.table, lookup: ColorTableKeyLookup(key: key, table: table))
+    self.init(source: ColorTableKeyLookup(key: key, table: table))
   }
 }
 
@@ -25,7 +25,7 @@ extension DMDynamic where Value == DMColor {
 /// lock is held, so the common case (same version as last time) hashes nothing and allocates
 /// nothing.
 @usableFromInline
-final class ColorTableKeyLookup: @unchecked Sendable {
+final class ColorTableKeyLookup: DynamicSource<DMColor>, @unchecked Sendable {
   // Safe: `generation` and `row` are only touched inside `table.withContents`, under the table's
   // lock, which also makes dynamic exclusivity checks on them redundant.
   @exclusivity(unchecked) private var generation: UInt64?
@@ -37,10 +37,11 @@ final class ColorTableKeyLookup: @unchecked Sendable {
   init(key: String, table: DMColorTable) {
     self.key = key
     self.table = table
+    super.init()
   }
 
   @usableFromInline
-  func resolved(with traits: DMTraitCollection) -> DMColor {
+  override func resolved(with traits: DMTraitCollection) -> DMColor {
     var isNewlyMissing = false
     let color = table.withContents { contents -> DMColor in
       if generation != contents.generation {

@@ -55,7 +55,8 @@ public struct DMDynamic<Value: Sendable>: Sendable {
   /// One value per named theme.
   ///
   /// Resolution picks the trait collection's theme if the map has it; else, for the dark style,
-  /// ``DMTheme/night``; else ``DMTheme/normal``; else `fallback`.
+  /// ``DMTheme/night``, else `DARK`; else ``DMTheme/normal``; else `fallback`. Colour-table columns
+  /// and images by name are chosen by the same rule.
   /// - Parameters:
   ///   - themes: The value for each theme.
   ///   - fallback: The value when no theme of the map applies.
@@ -71,6 +72,27 @@ public struct DMDynamic<Value: Sendable>: Sendable {
   public func resolved(with traitCollection: DMTraitCollection) -> Value {
     storage.resolved(with: traitCollection)
   }
+
+  /// A value that `source` resolves, such as one key of a colour table.
+  init(source: DynamicSource<Value>) {
+    storage = Storage(.source, source: source)
+  }
+}
+
+/// Something outside the dynamic-value layer that resolves a value for traits, such as one key of
+/// a colour table; a subclass keeps what it needs to do so, so that this layer knows nothing of it.
+///
+/// A class rather than a protocol: a stored reference to it is called without retaining it, where
+/// an existential would be copied, and retained, on every resolve.
+@usableFromInline
+class DynamicSource<Value>: @unchecked Sendable {
+  // Safe: it has no state; subclasses say why theirs is safe.
+
+  /// The value for `traits`; subclasses override it.
+  @usableFromInline
+  func resolved(with traits: DMTraitCollection) -> Value {
+    fatalError("a DynamicSource subclass must override resolved(with:)")
+  }
 }
 
 extension DMDynamic {
@@ -82,7 +104,7 @@ extension DMDynamic {
   final class Storage: Sendable {
     @usableFromInline
     enum Kind: UInt8, Sendable {
-      case constant, pair, provider, themes, table
+      case constant, pair, provider, themes, source
     }
 
     @usableFromInline let kind: Kind
@@ -93,15 +115,15 @@ extension DMDynamic {
     @usableFromInline let highContrastDark: Value?
     @usableFromInline let provider: (@Sendable (DMTraitCollection) -> Value)?
     @usableFromInline let themes: [DMTheme: Value]
-    /// The key lookup of a table-backed colour; only when `Value` is `DMColor`.
-    @usableFromInline let lookup: ColorTableKeyLookup?
+    /// What resolves a value made with `init(source:)`.
+    @usableFromInline let source: DynamicSource<Value>?
     /// The value last resolved in a pass, shared by every binding of this value.
     @usableFromInline let passCache = PassCache<Value>()
 
     init(
       _ kind: Kind, light: Value? = nil, dark: Value? = nil, highContrastLight: Value? = nil,
       highContrastDark: Value? = nil, provider: (@Sendable (DMTraitCollection) -> Value)? = nil,
-      themes: [DMTheme: Value] = [:], lookup: ColorTableKeyLookup? = nil
+      themes: [DMTheme: Value] = [:], source: DynamicSource<Value>? = nil
     ) {
       self.kind = kind
       self.light = light
@@ -110,7 +132,7 @@ extension DMDynamic {
       self.highContrastDark = highContrastDark
       self.provider = provider
       self.themes = themes
-      self.lookup = lookup
+      self.source = source
     }
 
     @inlinable
@@ -130,25 +152,37 @@ extension DMDynamic {
         return provider.unsafelyUnwrapped(traits)
       case .themes:
         return ThemeChoice.pick(from: themes, for: traits) ?? light.unsafelyUnwrapped
-      case .table:
-        // Only `DMDynamic<DMColor>` makes this kind, so the cast always succeeds (and vanishes
-        // once specialized).
-        return lookup.unsafelyUnwrapped.resolved(with: traits) as! Value
+      case .source:
+        return source.unsafelyUnwrapped.resolved(with: traits)
       }
     }
   }
 }
 
-/// The rule that picks a named theme's entry for a trait collection.
+/// The one rule that says which named theme applies to a trait collection, for theme maps, images
+/// by name and colour-table columns alike.
+///
+/// The collection's theme, if there is something for it; else, for the dark style,
+/// ``DMTheme/night``, else `DARK`; else nothing, and the caller applies its own default:
+/// ``DMTheme/normal`` for maps and images, the first column for a table.
 @usableFromInline
 enum ThemeChoice {
-  /// The entry for the collection's theme; else, for the dark style, ``DMTheme/night``; else
-  /// ``DMTheme/normal``.
+  /// The theme `DARK`, which a table or map may use for its dark side instead of `NIGHT`.
+  @usableFromInline
+  static let dark: DMTheme = "DARK"
+
+  /// What `lookup` gives for the theme that applies, or `nil` when none of them has anything.
+  @inlinable
+  static func pick<Choice>(for traits: DMTraitCollection, _ lookup: (DMTheme) -> Choice?) -> Choice? {
+    if let theme = traits.theme, let choice = lookup(theme) { return choice }
+    guard traits.userInterfaceStyle == .dark else { return nil }
+    return lookup(.night) ?? lookup(dark)
+  }
+
+  /// The entry of a theme map that applies: as ``pick(for:_:)`` chooses, else ``DMTheme/normal``.
   @inlinable
   static func pick<Entry>(from entries: [DMTheme: Entry], for traits: DMTraitCollection) -> Entry? {
-    if let theme = traits.theme, let entry = entries[theme] { return entry }
-    if traits.userInterfaceStyle == .dark, let entry = entries[.night] { return entry }
-    return entries[.normal]
+    pick(for: traits) { entries[$0] } ?? entries[.normal]
   }
 }
 

@@ -30,8 +30,8 @@ public struct DMDynamicImage<Image: Sendable>: Sendable {
   /// Images kept by name, one per theme, loaded on demand.
   ///
   /// The name is chosen like a theme map of ``DMDynamic/init(themes:fallback:)``: the trait
-  /// collection's theme if the map has it, else ``DMTheme/night`` for the dark style, else
-  /// ``DMTheme/normal``.
+  /// collection's theme if the map has it, else ``DMTheme/night`` (or `DARK`) for the dark style,
+  /// else ``DMTheme/normal``.
   /// - Parameters:
   ///   - names: The image name for each theme.
   ///   - loader: Loads the image of a name, or returns `nil` when it cannot; may run on any thread.

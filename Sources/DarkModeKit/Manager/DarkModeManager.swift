@@ -27,6 +27,10 @@ public enum DarkModeManager {
     self.configuration.systemAppearanceSource?.stop()
     let generation = SystemReports.begin()
     self.configuration = configuration
+    TraitPropagator.shared.handlers = ChangeHandlers(
+      themeChangeHandler: configuration.themeChangeHandler,
+      windowThemeChangeHandler: configuration.windowThemeChangeHandler,
+      animationDuration: configuration.animationDuration)
     if let url = configuration.colorTableURL {
       loadColorTable(from: url)
     }

@@ -132,16 +132,9 @@ final class DemoViewController: DMViewController {
     return "\(style == .unspecified ? "no preference" : style.description) (\(systemSourceName))"
   }
 
-  /// The table's column that a trait collection shows, chosen as colour lookups choose it: the
-  /// collection's theme if the table has it; else, for the dark style, `NIGHT` (or `DARK`); else
-  /// the first.
+  /// The table's column that a trait collection shows, as colour lookups choose it.
   func shownTheme(for traits: DMTraitCollection) -> DMTheme? {
-    let themes = demoTable.table.themes
-    if let theme = traits.theme, themes.contains(theme) { return theme }
-    if traits.userInterfaceStyle == .dark, let dark = [DMTheme.night, "DARK"].first(where: themes.contains) {
-      return dark
-    }
-    return themes.first
+    demoTable.table.theme(for: traits)
   }
 
   /// The theme after the one shown now, in the table's order, wrapping around.

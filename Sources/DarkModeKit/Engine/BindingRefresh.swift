@@ -7,6 +7,9 @@ enum BindingRefresh {
   /// Tables reloaded on other threads whose refresh has not run yet.
   private static let pending = Locked<[DMColorTable]>([])
 
+  /// Listens to colour-table reloads; evaluated once, by the first binding or pass.
+  static let isListening: Void = ColorTableReloads.listen { tableDidReload($0) }
+
   /// After a reload on any thread: on the main actor, at once (after the running pass, if any);
   /// from another thread, on the main actor soon after, once for all the reloads that came in
   /// meanwhile.
@@ -32,9 +35,7 @@ enum BindingRefresh {
   @MainActor
   private static func refresh(after tables: [DMColorTable]) {
     TraitPropagator.shared.bindingSourcesDidChange {
-      for table in tables {
-        NotificationCenter.default.post(name: DMColorTable.didReloadNotification, object: table)
-      }
+      for table in tables { ColorTableReloads.post(for: table) }
     }
   }
 }

@@ -1,66 +1,3 @@
-/// One bound property: how to set it, and the dynamic value it follows. Two words.
-@MainActor
-@usableFromInline
-struct Binding {
-  /// Sets the property of `object` to `source` resolved for `traits`; the references are
-  /// borrowed for the call, not retained.
-  @usableFromInline
-  typealias Store =
-    @MainActor (
-      _ object: AnyObject, _ source: Unmanaged<AnyObject>, _ offset: Int,
-      _ keyPath: Unmanaged<AnyKeyPath>, _ traits: DMTraitCollection
-    ) -> Void
-
-  let property: BoundProperty
-  /// The dynamic value's storage.
-  let source: AnyObject
-
-  var keyPath: AnyKeyPath { property.keyPath }
-}
-
-/// How one property is set on objects of one class: its key path, where it lives in the object,
-/// and a function that sets it. Every binding of that property on objects of that class shares
-/// one, so that a binding costs two words in its object's list.
-///
-/// The function is made by the inlinable `DMBindings.bind` at the call site, where the root and
-/// value types are known, so that resolving and storing are specialized for them; it captures
-/// nothing.
-@MainActor
-final class BoundProperty {
-  let keyPath: AnyKeyPath
-  /// The stored property's offset in the object, or -1 to write through the key path.
-  let offset: Int
-  let store: Binding.Store
-
-  private init(keyPath: AnyKeyPath, offset: Int, store: @escaping Binding.Store) {
-    self.keyPath = keyPath
-    self.offset = offset
-    self.store = store
-  }
-
-  private struct Key: Hashable {
-    let keyPath: AnyKeyPath
-    let objectType: ObjectIdentifier
-    let offset: Int
-  }
-
-  /// Every property bound so far; as many as the program has bound properties, never removed.
-  /// A key path with subscript arguments keeps them alive here, so a program that binds through
-  /// ever new subscript arguments (`\.[token]`) grows this table.
-  private static var known: [Key: BoundProperty] = [:]
-
-  /// The shared description of `keyPath` on objects of `objectType`, made on first use.
-  static func shared(
-    keyPath: AnyKeyPath, objectType: AnyObject.Type, offset: Int, store: @escaping Binding.Store
-  ) -> BoundProperty {
-    let key = Key(keyPath: keyPath, objectType: ObjectIdentifier(objectType), offset: offset)
-    if let property = known[key] { return property }
-    let property = BoundProperty(keyPath: keyPath, offset: offset, store: store)
-    known[key] = property
-    return property
-  }
-}
-
 /// The bindings of one object, at most one per key path, in the order they were made.
 ///
 /// The bindings live in one immutable, tail-allocated ``BindingStorage``: binding or unbinding
@@ -119,8 +56,12 @@ struct BindingList {
   /// cost more than the setting. A setter may still bind or unbind properties of `object`
   /// meanwhile: the list then gets new storage, and the propagator keeps the old one until the
   /// pass ends (see `replaceStorage(with:)`).
+  ///
+  /// The rule: only a pass reads a list in place, because only a pass keeps a replaced list alive
+  /// until it is done with it. A debug build checks it.
   @inline(__always)
   func apply(to object: AnyObject, traits: DMTraitCollection) {
+    assert(TraitPropagator.shared.isRunning, "bindings are read in place only during a pass")
     let unretained: Unmanaged<BindingStorage>
     if let storage { unretained = .passUnretained(storage) } else { return }
     unretained.borrow { storage in

@@ -1,0 +1,64 @@
+/// One bound property: how to set it, and the dynamic value it follows. Two words.
+@MainActor
+@usableFromInline
+struct Binding {
+  /// Sets the property of `object` to `source` resolved for `traits`; the references are
+  /// borrowed for the call, not retained.
+  @usableFromInline
+  typealias Store =
+    @MainActor (
+      _ object: AnyObject, _ source: Unmanaged<AnyObject>, _ offset: Int,
+      _ keyPath: Unmanaged<AnyKeyPath>, _ traits: DMTraitCollection
+    ) -> Void
+
+  let property: BoundProperty
+  /// The dynamic value's storage.
+  let source: AnyObject
+
+  var keyPath: AnyKeyPath { property.keyPath }
+}
+
+/// How one property is set on objects of one class: its key path, where it lives in the object,
+/// and a function that sets it. Every binding of that property on objects of that class shares
+/// one, so that a binding costs two words in its object's list.
+///
+/// The function is made by the inlinable `DMBindings.bind` at the call site, where the root and
+/// value types are known, so that resolving and storing are specialized for them; it captures
+/// nothing.
+@MainActor
+final class BoundProperty {
+  let keyPath: AnyKeyPath
+  /// The stored property's offset in the object, or -1 to write through the key path.
+  let offset: Int
+  let store: Binding.Store
+
+  private init(keyPath: AnyKeyPath, offset: Int, store: @escaping Binding.Store) {
+    self.keyPath = keyPath
+    self.offset = offset
+    self.store = store
+  }
+
+  private struct Key: Hashable {
+    let keyPath: AnyKeyPath
+    let objectType: ObjectIdentifier
+    let offset: Int
+  }
+
+  /// Every property bound so far; as many as the program has bound properties, never removed.
+  /// A key path with subscript arguments keeps them alive here, so a program that binds through
+  /// ever new subscript arguments (`\.[token]`) grows this table.
+  private static var known: [Key: BoundProperty] = [:]
+
+  /// The shared description of `keyPath` on objects of `objectType`, made on first use.
+  static func shared(
+    keyPath: AnyKeyPath, objectType: AnyObject.Type, offset: Int, store: @escaping Binding.Store
+  ) -> BoundProperty {
+    let key = Key(keyPath: keyPath, objectType: ObjectIdentifier(objectType), offset: offset)
+    if let property = known[key] { return property }
+    // Bound values may come from colour tables, whose reloads must then reach the binding.
+    BindingRefresh.isListening
+    let property = BoundProperty(keyPath: keyPath, offset: offset, store: store)
+    known[key] = property
+    return property
+  }
+}

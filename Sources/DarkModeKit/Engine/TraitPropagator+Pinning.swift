@@ -1,0 +1,43 @@
+/// What a pass borrows, and what keeps the borrowed objects alive until the pass ends.
+extension TraitPropagator {
+  /// One pending visit: a node and the parent it was reached from, neither retained.
+  ///
+  /// A walk touches every node it visits, and retaining each (and releasing it again) would cost
+  /// more than the rest of the visit. Entries stay valid for a whole pass because nothing the
+  /// tree holds can be freed before the pass ends: every structural change made meanwhile pins
+  /// the node it moves (and with it the subtree below), and controllers, which the tree holds only
+  /// weakly, are pinned when they are pushed. See ``pin(_:)``.
+  struct Entry {
+    let unretainedNode: Unmanaged<DMResponder>
+    let unretainedParent: Unmanaged<DMResponder>?
+
+    @inline(__always)
+    init(node: DMResponder, parent: DMResponder?) {
+      unretainedNode = Unmanaged.passUnretained(node)
+      unretainedParent = parent.map { Unmanaged.passUnretained($0) }
+    }
+
+    @inline(__always)
+    init(node: Unmanaged<DMResponder>, parent: Unmanaged<DMResponder>) {
+      unretainedNode = node
+      unretainedParent = parent
+    }
+
+    /// Whether `candidate` is the parent the entry was pushed from, comparing identities only.
+    @inline(__always)
+    func hasParent(_ candidate: DMResponder?) -> Bool {
+      candidate.map { Unmanaged.passUnretained($0).toOpaque() } == unretainedParent?.toOpaque()
+    }
+  }
+
+  /// Keeps `node` alive until the running pass ends, so that walk entries for it or for nodes
+  /// below it stay valid while a callback moves it; nothing outside a pass.
+  func pin(_ node: DMResponder) {
+    if isRunning { pinned.append(node) }
+  }
+
+  /// Keeps a binding list's storage alive until the running pass ends; nothing outside a pass.
+  func keepUntilPassEnds(_ bindings: BindingStorage) {
+    if isRunning { retiredBindings.append(bindings) }
+  }
+}

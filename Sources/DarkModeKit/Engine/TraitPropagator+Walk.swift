@@ -1,0 +1,200 @@
+import Foundation
+
+/// The walk: how a pass brings the environments of visible windows up to date, and how an
+/// environment outside them resolves its collection.
+extension TraitPropagator {
+  func propagateGlobal(animated: Bool) {
+    let resolved = GlobalTraits.state.withLock { $0.resolved }
+    guard resolved != propagatedGlobal else { return }
+    let previous = propagatedGlobal
+    propagatedGlobal = resolved
+    transition = animated ? DMTransition(isAnimated: true, duration: handlers.animationDuration) : .none
+    defer { transition = .none }
+    for window in DMApplication.shared.windows where window.isAttached {
+      walk(from: window)
+    }
+    ThemableRegistry.shared.applyAll(resolved)
+    reportRestyledWindows()
+    handlers.themeChangeHandler?()
+    GlobalChangeReporter.report(previous: previous, current: resolved)
+  }
+
+  func reapplyBindings() {
+    PassGeneration.advance()
+    for window in DMApplication.shared.windows where window.isAttached {
+      stack.append(Entry(node: window, parent: nil))
+    }
+    let savedContext = PassContext.enterSlot(currentSlot)
+    defer { PassContext.leaveSlot(savedContext) }
+    while let entry = stack.popLast() {
+      entry.unretainedNode.borrow { node in
+        guard node.isAttached, let traits = node.reported else { return }
+        if !node.bindings.isEmpty { refreshBindings(of: node, traits: traits) }
+        node.appendTraitChildren(to: &stack)
+      }
+    }
+    ThemableRegistry.shared.applyAll(propagatedGlobal)
+    bindingSourcesVersion &+= 1
+    for window in DMApplication.shared.windows where window.isAttached {
+      window.seenBindingSourcesVersion = bindingSourcesVersion
+      markRestyled(window)
+    }
+    reportRestyledWindows()
+  }
+
+  func reconcile(_ node: DMResponder) {
+    node.applyOverrides()
+    if isPlacedInVisibleWindow(node) {
+      let window = node as? DMWindow
+      let wasShownBefore = window?.reported != nil
+      walk(from: node)
+      if let window, window.seenBindingSourcesVersion != bindingSourcesVersion {
+        // Shown again after missing a reload (the walk set its bindings again); a first show has
+        // nothing to catch up with.
+        if wasShownBefore { markRestyled(window) }
+        window.seenBindingSourcesVersion = bindingSourcesVersion
+      }
+      reportRestyledWindows()
+    } else if node.isAttached {
+      detach(node)
+    }
+  }
+
+  /// Whether `node` hangs from an attached parent, or is a visible window.
+  ///
+  /// Outside a pass every node in a visible window is attached, so this is exact. Inside one, a
+  /// subtree just placed in a visible window is not attached until the queued event of its root
+  /// walks it, and that walk reaches `node` too.
+  func isPlacedInVisibleWindow(_ node: DMResponder) -> Bool {
+    if let parent = node.traitParent { return parent.isAttached }
+    return (node as? DMWindow)?.isVisible == true
+  }
+
+  /// Visits `start` and its descendants, depth first with an explicit stack, calling each node
+  /// whose resolved collection differs from what it last reported. Below an attached node whose
+  /// collection did not change nothing can change, so the walk stops there.
+  ///
+  /// When an environment that had reported before now resolves a collection whose colours may
+  /// differ, the window that holds `start` is marked for the window handler; a window shown for
+  /// the first time, and views just added, are not.
+  func walk(from start: DMResponder) {
+    walkChangedColors = false
+    defer {
+      if walkChangedColors, let window = windowHolding(start) { markRestyled(window) }
+    }
+    // Work on local copies: the stack keeps its capacity from pass to pass, and the loop does not
+    // touch the propagator's own properties for every node.
+    var stack = self.stack
+    self.stack = []
+    defer {
+      stack.removeAll(keepingCapacity: true)
+      self.stack = stack
+    }
+    var visits = 0
+    defer { visitCount &+= visits }
+    let structureAtStart = structureVersion
+    PassGeneration.advance()
+    // The entry does not hold the parent (see `Entry`); a controller's root view's parent is its
+    // controller, which the tree does not hold.
+    let startParent = start.traitParent
+    if let startParent { pin(startParent) }
+    stack.append(Entry(node: start, parent: startParent))
+    let savedContext = PassContext.enterSlot(currentSlot)
+    defer { PassContext.leaveSlot(savedContext) }
+    while let entry = stack.popLast() {
+      visits &+= 1
+      let structureChanged = structureVersion != structureAtStart
+      // Borrowed, not retained: see `Entry`.
+      entry.unretainedNode.borrow { node in
+        visit(node, from: entry, structureChanged: structureChanged, stack: &stack)
+      }
+    }
+  }
+
+  /// Brings one node up to date in a walk and pushes its children when they may need it too.
+  @inline(__always)
+  func visit(
+    _ node: DMResponder, from entry: Entry, structureChanged: Bool, stack: inout [Entry]
+  ) {
+    // A callback may have moved the node or detached its parent since the entry was pushed.
+    if structureChanged {
+      guard entry.hasParent(node.traitParent) else { return }
+    }
+    var traits: DMTraitCollection
+    if let unretained = entry.unretainedParent {
+      // Read without retaining (see `Entry`).
+      unowned(unsafe) let parent = unretained.takeUnretainedValue()
+      guard parent.isAttached, let parentTraits = parent.reported else { return }
+      traits = parentTraits
+    } else {
+      guard (node as? DMWindow)?.isVisible == true else { return }
+      traits = propagatedGlobal
+    }
+    if let applied = node.appliedOverride { traits = traits.overlaid(with: applied) }
+    let wasAttached = node.isAttached
+    node.isAttached = true
+    if traits == node.reported {
+      if wasAttached { return }
+      // Just attached with the collection it last reported: no call, but its bindings may
+      // have been set while it was away (for other traits) or their tables reloaded.
+      if !node.bindings.isEmpty { refreshBindings(of: node, traits: traits) }
+    } else {
+      let previous = node.reported
+      node.reported = traits
+      // Any change of the collection may change colours (see `hasDifferentColorAppearance`).
+      if previous != nil { walkChangedColors = true }
+      deliver(to: node, previous: previous, traits: traits)
+      // The callback may have removed the node; its new position is queued.
+      guard node.isAttached else { return }
+    }
+    node.appendTraitChildren(to: &stack)
+  }
+
+  /// Sets a node's bound properties again for `traits`, with its collection current; no call.
+  ///
+  /// A binding's setter may bind or unbind properties of this node meanwhile: the list it
+  /// replaces is kept until the pass ends (see `keepUntilPassEnds(_:)`).
+  @inline(__always)
+  func refreshBindings(of node: DMResponder, traits: DMTraitCollection) {
+    currentSlot.pointee = traits
+    node.bindings.apply(to: node, traits: traits)
+  }
+
+  /// Updates a node's bindings, then calls it, with its collection current.
+  @inline(__always)
+  func deliver(to node: DMResponder, previous: DMTraitCollection?, traits: DMTraitCollection) {
+    refreshBindings(of: node, traits: traits)
+    node.dmTraitCollectionDidChange(previous)
+  }
+
+  /// Marks `node` and its attached descendants as outside any visible window. No calls.
+  func detach(_ node: DMResponder) {
+    detachStack.append(Entry(node: node, parent: nil))
+    while let entry = detachStack.popLast() {
+      unowned(unsafe) let node = entry.unretainedNode.takeUnretainedValue()
+      guard node.isAttached else { continue }
+      node.isAttached = false
+      node.appendTraitChildren(to: &detachStack)
+    }
+  }
+
+  // MARK: Resolution outside visible windows
+
+  /// The collection of a node that is in no visible window (or not yet reached): its ancestors'
+  /// overrides over the nearest attached ancestor, or over the global collection.
+  func resolveDetached(_ node: DMResponder) -> DMTraitCollection {
+    var overrides: [DMTraitCollection] = []
+    var base = propagatedGlobal
+    var cursor: DMResponder? = node
+    while let current = cursor {
+      if current !== node, current.isAttached, let reported = current.reported {
+        base = reported
+        break
+      }
+      if let applied = current.appliedOverride { overrides.append(applied) }
+      cursor = current.traitParent
+    }
+    for applied in overrides.reversed() { base = base.overlaid(with: applied) }
+    return base
+  }
+}

@@ -1,0 +1,144 @@
+import Foundation
+
+/// Delivers trait changes through the hierarchy: one pass per event, parents before children,
+/// only to environments whose resolved collection changed.
+///
+/// Events raised while a pass runs (from a callback, a binding or a handler) are queued and
+/// processed, in order, after it; the structure itself changes at once, and a pass skips the
+/// entries that a change made stale.
+@MainActor
+final class TraitPropagator {
+  static let shared = TraitPropagator()
+
+  enum Event {
+    case global(animated: Bool)
+    /// Not retained, so that clearing the queue runs no deinitializer: the node is held by the
+    /// caller while the first event runs, and pinned when the event is queued behind a pass.
+    case position(Unmanaged<DMResponder>)
+    case reapplyBindings
+  }
+
+  /// The resolved global collection the hierarchy was last brought up to date with.
+  @exclusivity(unchecked) var propagatedGlobal = DMTraitCollection().withDefaults
+  /// What passes report to; handed in by `DarkModeManager.setup(with:)`.
+  var handlers = ChangeHandlers()
+  /// The transition of the running pass, ``DMTransition/none`` between passes.
+  var transition = DMTransition.none
+
+  /// How many nodes passes have visited since launch; tests read it to check what a pass touches.
+  @exclusivity(unchecked) var visitCount = 0
+
+  /// Counts structural changes, so that a walk checks each entry's parent only after one.
+  @exclusivity(unchecked) var structureVersion: UInt64 = 0
+  var isRunning = false
+  var events: [Event] = []
+  var stack: [Entry] = []
+  var detachStack: [Entry] = []
+  /// Visible windows whose colours may differ since the last report to the window handler.
+  var restyledWindows: [DMWindow] = []
+  /// Whether the running walk changed, for any environment that had reported before, a trait that
+  /// affects colours; see `walk(from:)`.
+  @exclusivity(unchecked) var walkChangedColors = false
+  /// Counts the times bound values changed without a trait change (colour-table reloads), so that
+  /// a window shown again knows whether it missed one; see `DMWindow.seenBindingSourcesVersion`.
+  var bindingSourcesVersion: UInt64 = 0
+  /// What the running pass runs once it is over; see `bindingSourcesDidChange(completion:)`.
+  @exclusivity(unchecked) var afterPass: [@MainActor () -> Void] = []
+  /// Objects kept alive until the running pass ends; see `Entry`.
+  var pinned: [DMResponder] = []
+  /// Storage of binding lists that changed during the running pass, kept until it ends; see
+  /// `BindingList.apply(to:traits:)`.
+  var retiredBindings: [BindingStorage] = []
+
+  /// Where a pass writes the collection of the environment it is calling; see `PassContext`.
+  let currentSlot: UnsafeMutablePointer<DMTraitCollection> = {
+    let slot = UnsafeMutablePointer<DMTraitCollection>.allocate(capacity: 1)
+    slot.initialize(to: DMTraitCollection())
+    return slot
+  }()
+
+  private init() {
+    BindingRefresh.isListening
+  }
+
+  // MARK: Events
+
+  /// The global state changed: bring every visible window up to date if the resolved collection did.
+  func globalTraitsDidChange(animated: Bool) {
+    perform(.global(animated: animated))
+  }
+
+  /// Values behind bindings changed (a colour table was reloaded): set every bound property in
+  /// visible windows, and of themable objects, again, and tell the window handler that each visible
+  /// window may look different (a hidden window is told when it is shown again); then, once the
+  /// pass is over, run `completion`. No trait changed, so no environment is called. Inside a
+  /// running pass all of this happens after the pass.
+  func bindingSourcesDidChange(completion: (@MainActor () -> Void)? = nil) {
+    // Kept apart from the event, so that events stay plain values that cost nothing to copy.
+    if let completion { afterPass.append(completion) }
+    perform(.reapplyBindings)
+  }
+
+  /// A node's public overrides changed.
+  func overridesDidChange(_ node: DMResponder) {
+    if !isRunning { node.applyOverrides() }
+    perform(.position(.passUnretained(node)))
+  }
+
+  /// A node's trait parent may have changed (moved, a window shown or hidden, a root view swapped).
+  func positionDidChange(_ node: DMResponder) {
+    structureVersion &+= 1
+    if isRunning && node.isAttached && !isPlacedInVisibleWindow(node) {
+      // Detach at once, so that the running pass skips the entries of the removed subtree.
+      // Outside a pass, the event below detaches it, inside a pass of its own.
+      detach(node)
+    }
+    perform(.position(.passUnretained(node)))
+  }
+
+  private func perform(_ event: Event) {
+    if case .position(let node) = event { pin(node.takeUnretainedValue()) }
+    events.append(event)
+    guard !isRunning else { return }
+    isRunning = true
+    var index = 0
+    while index < events.count {
+      let event = events[index]
+      index += 1
+      switch event {
+      case .global(let animated): propagateGlobal(animated: animated)
+      case .position(let node): reconcile(node.takeUnretainedValue())
+      case .reapplyBindings: reapplyBindings()
+      }
+    }
+    endPass()
+    guard !afterPass.isEmpty else { return }
+    // Outside the pass, so that what they start (a reload, an override) takes effect at once.
+    let completions = afterPass
+    afterPass = []
+    for completion in completions { completion() }
+  }
+
+  @inline(__always)
+  private func endPass() {
+    events.removeAll(keepingCapacity: true)
+    // Move out what the pass kept before letting go of it: a deinitializer run by the release
+    // may start a pass of its own, which must find the propagator idle and its lists free.
+    var finished = (pinned: [DMResponder](), retired: [BindingStorage]())
+    swap(&finished.pinned, &pinned)
+    swap(&finished.retired, &retiredBindings)
+    isRunning = false
+    // Only now: an optimized build may otherwise release `finished` right after its last use.
+    withExtendedLifetime(finished) {}
+  }
+
+  // MARK: Testing
+
+  /// Forgets every queued event and the propagated global state; for tests only.
+  func reset() {
+    events.removeAll()
+    stack.removeAll()
+    restyledWindows.removeAll()
+    propagatedGlobal = GlobalTraits.state.withLock { $0.resolved }
+  }
+}
