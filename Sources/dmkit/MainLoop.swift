@@ -4,8 +4,8 @@ import Dispatch
 ///
 /// `withExtendedLifetime(value) { dispatchMain() }` does not do that in an optimized build: the
 /// body never returns, so the end of the lifetime is unreachable, and the optimizer may release
-/// `value` (for example the signal sources that end `dmkit watch`) before the loop starts. A
-/// static keeps them instead.
+/// `value` (for example the signal sources that end `dmkit demo`) before the loop starts. A static
+/// keeps them instead.
 @MainActor
 enum MainLoop {
   private static var kept: [Any] = []

@@ -19,6 +19,13 @@ enum WatchCommand {
       """)
 
   static func run(_ arguments: ParsedArguments, console: Console) -> Int32 {
+    // End at once on SIGINT or SIGTERM, with a handler that the kernel runs as the signal arrives:
+    // a dispatch source starts listening only some time after it is resumed, and a signal sent
+    // meanwhile would be lost. Every line is already written out; the system closes the bus
+    // connection.
+    for number in [SIGINT, SIGTERM] {
+      signal(number) { _ in _exit(0) }
+    }
     let source = DMAutomaticAppearanceSource()
     var printed: DMTraitCollection?
     func printIfChanged() {
@@ -29,23 +36,14 @@ enum WatchCommand {
       console.out(line(for: system, source: kind))
     }
     DarkModeManager.setup(
-      with: DMEnvironmentConfiguration(
+      with: DMConfiguration(
         themeChangeHandler: { printIfChanged() },
         systemAppearanceSource: source))
     Task {
       _ = await source.decision()
       printIfChanged()
     }
-    let stopSignals = [SIGINT, SIGTERM].map { number in
-      signal(number, SIG_IGN)
-      let source = DispatchSource.makeSignalSource(signal: number, queue: .main)
-      // Exit at once: the system closes the bus connection. Stopping the source first would only
-      // start its teardown on other threads, for `exit` to cut short.
-      source.setEventHandler { exit(0) }
-      source.resume()
-      return source
-    }
-    MainLoop.run(keeping: stopSignals)
+    MainLoop.run(keeping: source)
   }
 
   /// `2026-11-30T09:15:02Z source=portal style=dark contrast=normal`

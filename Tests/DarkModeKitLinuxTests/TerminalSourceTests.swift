@@ -206,7 +206,7 @@ func onOwnThread<A: Sendable, B: Sendable>(
 
 @Suite struct EnvironmentSourceTests {
   @Test func variablesGiveStyleAndContrast() {
-    let source = DMEnvironmentAppearanceSource(environment: [
+    let source = DMVariablesAppearanceSource(environment: [
       "DM_COLOR_SCHEME": "Dark", "DM_CONTRAST": "high",
     ])
     var expected = DMTraitCollection(userInterfaceStyle: .dark)
@@ -216,12 +216,12 @@ func onOwnThread<A: Sendable, B: Sendable>(
   }
 
   @Test func unsetOrEmptyVariablesGiveNothing() {
-    #expect(DMEnvironmentAppearanceSource(environment: [:]).traitCollection == nil)
-    #expect(DMEnvironmentAppearanceSource(environment: ["DM_COLOR_SCHEME": " "]).traitCollection == nil)
+    #expect(DMVariablesAppearanceSource(environment: [:]).traitCollection == nil)
+    #expect(DMVariablesAppearanceSource(environment: ["DM_COLOR_SCHEME": " "]).traitCollection == nil)
   }
 
   @Test func badValuesAreNamedAndIgnored() {
-    let source = DMEnvironmentAppearanceSource(environment: [
+    let source = DMVariablesAppearanceSource(environment: [
       "DM_COLOR_SCHEME": "purple", "DM_CONTRAST": "normal",
     ])
     #expect(source.traitCollection == DMTraitCollection(accessibilityContrast: .normal))

@@ -16,7 +16,7 @@ extension GlobalStateTests {
       second.makeKeyAndVisible()
       var handlerSaw: [[DMUserInterfaceStyle]] = []
       DarkModeManager.setup(
-        with: DMEnvironmentConfiguration(themeChangeHandler: {
+        with: DMConfiguration(themeChangeHandler: {
           handlerSaw.append([first, second].map(\.dmTraitCollection.userInterfaceStyle))
         }))
       DMTraitCollection.setOverride(.dark, animated: false)
@@ -34,7 +34,7 @@ extension GlobalStateTests {
       pinned.makeKeyAndVisible()
       var restyled: [String] = []
       DarkModeManager.setup(
-        with: DMEnvironmentConfiguration(windowThemeChangeHandler: { window in
+        with: DMConfiguration(windowThemeChangeHandler: { window in
           restyled.append((window as? LoggingWindow)?.name ?? "?")
         }))
       DMTraitCollection.setOverride(.dark, animated: false)
@@ -51,7 +51,7 @@ extension GlobalStateTests {
       window.makeKeyAndVisible()
       var restyled = 0
       DarkModeManager.setup(
-        with: DMEnvironmentConfiguration(windowThemeChangeHandler: { _ in restyled += 1 }))
+        with: DMConfiguration(windowThemeChangeHandler: { _ in restyled += 1 }))
       DMTraitCollection.setOverride(DMTraitCollection(theme: "SEPIA"), animated: false)
       #expect(restyled == 1)
       DMTraitCollection.setOverride(
@@ -77,7 +77,7 @@ extension GlobalStateTests {
       second.makeKeyAndVisible()
       var restyled: [String] = []
       DarkModeManager.setup(
-        with: DMEnvironmentConfiguration(windowThemeChangeHandler: { window in
+        with: DMConfiguration(windowThemeChangeHandler: { window in
           restyled.append((window as? LoggingWindow)?.name ?? "?")
         }))
       sidebar.overrideUserInterfaceStyle = .dark
@@ -99,7 +99,7 @@ extension GlobalStateTests {
       view.onChange = { _ in first.isHidden = true }
       var restyled: [String] = []
       DarkModeManager.setup(
-        with: DMEnvironmentConfiguration(windowThemeChangeHandler: { window in
+        with: DMConfiguration(windowThemeChangeHandler: { window in
           restyled.append((window as? LoggingWindow)?.name ?? "?")
         }))
       DMTraitCollection.setOverride(.dark, animated: false)
@@ -111,7 +111,7 @@ extension GlobalStateTests {
       let window = LoggingWindow("window", log: log)
       var restyled: [String] = []
       DarkModeManager.setup(
-        with: DMEnvironmentConfiguration(windowThemeChangeHandler: { window in
+        with: DMConfiguration(windowThemeChangeHandler: { window in
           restyled.append((window as? LoggingWindow)?.name ?? "?")
         }))
       window.makeKeyAndVisible()
@@ -177,24 +177,24 @@ extension GlobalStateTests {
       window.makeKeyAndVisible()
       var handlerTransition: DMTransition?
       DarkModeManager.setup(
-        with: DMEnvironmentConfiguration(themeChangeHandler: { handlerTransition = DMTransition.current }))
+        with: DMConfiguration(themeChangeHandler: { handlerTransition = DMTransition.current }))
       DMTraitCollection.setOverride(.dark, animated: true)
       #expect(window.seen.last == DMTransition(isAnimated: true, duration: 0.25))
       #expect(handlerTransition == DMTransition(isAnimated: true, duration: 0.25))
       #expect(DMTransition.current == .none)
       DMTraitCollection.setOverride(.light, animated: false)
       #expect(window.seen.last == DMTransition.none)
-      DarkModeManager.setup(with: DMEnvironmentConfiguration(animationDuration: 0.6))
+      DarkModeManager.setup(with: DMConfiguration(animationDuration: 0.6))
       DMTraitCollection.setOverride(.dark, animated: true)
       #expect(window.seen.last == DMTransition(isAnimated: true, duration: 0.6))
     }
 
     @Test func setupAgainStopsTheEarlierSource() {
       let first = DMManualAppearanceSource(traitCollection: .dark)
-      DarkModeManager.setup(with: DMEnvironmentConfiguration(systemAppearanceSource: first))
+      DarkModeManager.setup(with: DMConfiguration(systemAppearanceSource: first))
       #expect(DMTraitCollection.current.userInterfaceStyle == .dark)
       var calls = 0
-      DarkModeManager.setup(with: DMEnvironmentConfiguration(themeChangeHandler: { calls += 1 }))
+      DarkModeManager.setup(with: DMConfiguration(themeChangeHandler: { calls += 1 }))
       #expect(DMTraitCollection.current.userInterfaceStyle == .light)
       #expect(calls == 1)  // dropping the dark source is itself a change
       first.traitCollection = .dark

@@ -113,7 +113,7 @@ extension GlobalStateTests {
       hidden.isHidden = true
       var redrawn: [(window: DMWindow, color: String)] = []
       DarkModeManager.setup(
-        with: DMEnvironmentConfiguration(windowThemeChangeHandler: { window in
+        with: DMConfiguration(windowThemeChangeHandler: { window in
           redrawn.append((window, view.backgroundColor.hexString))
         }))
       try table.reload(string: "NORMAL NIGHT\n#123456 #000000 BG\n")
@@ -129,7 +129,7 @@ extension GlobalStateTests {
       let window = try #require(view.window)
       var redrawn: [String] = []
       DarkModeManager.setup(
-        with: DMEnvironmentConfiguration(windowThemeChangeHandler: { _ in
+        with: DMConfiguration(windowThemeChangeHandler: { _ in
           redrawn.append(view.backgroundColor.hexString)
         }))
       window.isHidden = true
@@ -193,7 +193,7 @@ extension GlobalStateTests {
       window.makeKeyAndVisible()
       view.dm.bind(\.backgroundColor, to: DMDynamicColor(key: "BG", in: .shared))
       view.sets = 0
-      DarkModeManager.setup(with: DMEnvironmentConfiguration(colorTableURL: url))
+      DarkModeManager.setup(with: DMConfiguration(colorTableURL: url))
       #expect(DMColorTable.shared.keys == ["BG", "SEP"])
       #expect(view.backgroundColor == DMColor(rgb: 0xFFFFFF))  // set again before setup returns
       // Let the main actor run anything the setup queued for it.
@@ -214,7 +214,7 @@ extension GlobalStateTests {
       let recorder = DiagnosticsRecorder()
       recorder.install()
       defer { recorder.uninstall() }
-      DarkModeManager.setup(with: DMEnvironmentConfiguration(colorTableURL: url))
+      DarkModeManager.setup(with: DMConfiguration(colorTableURL: url))
       #expect(recorder.all.map(\.kind) == [.colorTable])
       #expect(recorder.all.first?.message.hasPrefix("\(url.path):2:9: bad colour \"#12G\"") == true)
       #expect(DMColorTable.shared.keys == ["BG", "SEP"])

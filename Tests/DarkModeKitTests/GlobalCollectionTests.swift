@@ -22,7 +22,7 @@ extension GlobalStateTests {
         traitCollection: DMTraitCollection(traitsFrom: [
           .dark, DMTraitCollection(accessibilityContrast: .high),
         ]))
-      DarkModeManager.setup(with: DMEnvironmentConfiguration(systemAppearanceSource: source))
+      DarkModeManager.setup(with: DMConfiguration(systemAppearanceSource: source))
       #expect(DMTraitCollection.current.userInterfaceStyle == .dark)
       DMTraitCollection.setOverride(
         DMTraitCollection(traitsFrom: [.light, DMTraitCollection(theme: "RED")]), animated: false)
@@ -35,7 +35,7 @@ extension GlobalStateTests {
 
     @Test func unspecifiedOverrideFollowsTheSystem() {
       let source = DMManualAppearanceSource()
-      DarkModeManager.setup(with: DMEnvironmentConfiguration(systemAppearanceSource: source))
+      DarkModeManager.setup(with: DMConfiguration(systemAppearanceSource: source))
       DMTraitCollection.setOverride(.light, animated: false)
       source.traitCollection = .dark
       #expect(DMTraitCollection.current.userInterfaceStyle == .light)
@@ -114,7 +114,7 @@ extension GlobalStateTests {
       let view = ThreadCheckingView()
       window.addSubview(view)
       window.makeKeyAndVisible()
-      DarkModeManager.setup(with: DMEnvironmentConfiguration(systemAppearanceSource: source))
+      DarkModeManager.setup(with: DMConfiguration(systemAppearanceSource: source))
       source.report(.dark, fromAnotherThread: true)
       for _ in 0..<5_000 where view.dmTraitCollection.userInterfaceStyle != .dark {
         try await Task.sleep(for: .milliseconds(2))
@@ -130,7 +130,7 @@ extension GlobalStateTests {
       let view = ThreadCheckingView()
       window.addSubview(view)
       window.makeKeyAndVisible()
-      DarkModeManager.setup(with: DMEnvironmentConfiguration(systemAppearanceSource: source))
+      DarkModeManager.setup(with: DMConfiguration(systemAppearanceSource: source))
       source.flood(10_000, last: .dark)
       for _ in 0..<5_000 where view.dmTraitCollection != .resolvedDark {
         try await Task.sleep(for: .milliseconds(2))
@@ -141,15 +141,15 @@ extension GlobalStateTests {
 
     @Test func reportsOfAReplacedSourceAreIgnored() async throws {
       let old = ThreadedSource()
-      DarkModeManager.setup(with: DMEnvironmentConfiguration(systemAppearanceSource: old))
+      DarkModeManager.setup(with: DMConfiguration(systemAppearanceSource: old))
       let new = DMManualAppearanceSource(traitCollection: .light)
-      DarkModeManager.setup(with: DMEnvironmentConfiguration(systemAppearanceSource: new))
+      DarkModeManager.setup(with: DMConfiguration(systemAppearanceSource: new))
       #expect(old.isStopped)
       old.report(.dark, fromAnotherThread: false)
       old.report(.dark, fromAnotherThread: true)
       try await Task.sleep(for: .milliseconds(50))
       #expect(DMTraitCollection.system == .light)
-      DarkModeManager.setup(with: DMEnvironmentConfiguration())
+      DarkModeManager.setup(with: DMConfiguration())
       #expect(DMTraitCollection.system == DMTraitCollection())
     }
   }

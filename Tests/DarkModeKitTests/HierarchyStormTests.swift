@@ -98,7 +98,7 @@ final class HierarchyStorm {
     windows = (0..<3).map { _ in Window(self) }
     controllers = (0..<4).map { _ in Controller(self) }
     views = (0..<30).map { _ in View(self) }
-    DarkModeManager.setup(with: DMEnvironmentConfiguration(systemAppearanceSource: source))
+    DarkModeManager.setup(with: DMConfiguration(systemAppearanceSource: source))
   }
 
   var allNodes: [DMResponder] { windows + controllers + views + controllers.map(\.view) }

@@ -123,7 +123,7 @@ extension GlobalStateTests {
       defer { folder.remove() }
       let store = DMPreferenceStore(fileURL: folder.file("appearance.json"))
       try store.save(DMTraitCollection(theme: "RED"))
-      DarkModeManager.setup(with: DMEnvironmentConfiguration(preferenceStore: store))
+      DarkModeManager.setup(with: DMConfiguration(preferenceStore: store))
       #expect(DMTraitCollection.override == DMTraitCollection(theme: "RED"))
       #expect(DMTraitCollection.current.theme == "RED")
       DMTraitCollection.setOverride(.dark, animated: false)
@@ -139,7 +139,7 @@ extension GlobalStateTests {
       defer { recorder.uninstall() }
       DMTraitCollection.setOverride(.dark, animated: false)
       DarkModeManager.setup(
-        with: DMEnvironmentConfiguration(preferenceStore: DMPreferenceStore(fileURL: url)))
+        with: DMConfiguration(preferenceStore: DMPreferenceStore(fileURL: url)))
       #expect(DMTraitCollection.override == .dark)
       #expect(recorder.all.isEmpty)
       #expect(!FileManager.default.fileExists(atPath: url.path))
@@ -157,7 +157,7 @@ extension GlobalStateTests {
       recorder.install()
       defer { recorder.uninstall() }
       DarkModeManager.setup(
-        with: DMEnvironmentConfiguration(preferenceStore: DMPreferenceStore(fileURL: url)))
+        with: DMConfiguration(preferenceStore: DMPreferenceStore(fileURL: url)))
       #expect(DMTraitCollection.override == DMTraitCollection())
       #expect(recorder.all.count == 1)
       #expect(recorder.all.first?.kind == .preferenceFile)

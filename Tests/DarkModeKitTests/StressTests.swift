@@ -18,7 +18,7 @@ extension GlobalStateTests {
       let colors = [DMDynamicColor(key: "A", in: table), DMDynamicColor(key: "B", in: table)]
       let pair = DMDynamicColor(light: .white, dark: .black)
       let source = DMManualAppearanceSource()
-      DarkModeManager.setup(with: DMEnvironmentConfiguration(systemAppearanceSource: source))
+      DarkModeManager.setup(with: DMConfiguration(systemAppearanceSource: source))
       let window = DMWindow()
       let views = (0..<50).map { _ in SwatchView() }
       for view in views {

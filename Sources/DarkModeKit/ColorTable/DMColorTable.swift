@@ -230,7 +230,7 @@ public final class DMColorTable: Sendable {
   /// The file is read and parsed before anything changes; on success the new contents replace the
   /// old in one step, so readers on other threads see either version but never a mix. Then every
   /// bound property in visible windows and of themable objects is set again, the window handler
-  /// (``DMEnvironmentConfiguration/windowThemeChangeHandler``) is called for each visible window,
+  /// (``DMConfiguration/windowThemeChangeHandler``) is called for each visible window,
   /// and ``didReloadNotification`` is posted:
   ///
   /// - on the main actor, before this method returns (or, when called from a trait-change

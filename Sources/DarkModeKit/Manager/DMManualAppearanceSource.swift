@@ -3,7 +3,7 @@
 ///
 /// ```swift
 /// let source = DMManualAppearanceSource()
-/// DarkModeManager.setup(with: DMEnvironmentConfiguration(systemAppearanceSource: source))
+/// DarkModeManager.setup(with: DMConfiguration(systemAppearanceSource: source))
 /// source.traitCollection = DMTraitCollection(userInterfaceStyle: .dark) // propagates at once
 /// ```
 @MainActor

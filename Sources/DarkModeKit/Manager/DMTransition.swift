@@ -31,7 +31,7 @@ public struct DMTransition: Sendable, Hashable {
   /// The transition of the change being delivered right now; ``none`` outside a change.
   ///
   /// A change made with `animated: true` has the duration of
-  /// ``DMEnvironmentConfiguration/animationDuration`` (0.25 s unless configured). Changes from the
+  /// ``DMConfiguration/animationDuration`` (0.25 s unless configured). Changes from the
   /// system source, from view overrides and from moving views are not animated.
   @MainActor
   public static var current: DMTransition { TraitPropagator.shared.transition }

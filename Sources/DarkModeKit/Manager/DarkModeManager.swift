@@ -6,14 +6,14 @@ import Foundation
 /// the global collection is the override over the defaults.
 ///
 /// ```swift
-/// DarkModeManager.setup(with: DMEnvironmentConfiguration(
+/// DarkModeManager.setup(with: DMConfiguration(
 ///   themeChangeHandler: { print("theme changed to", DMTraitCollection.current) },
 ///   systemAppearanceSource: DMManualAppearanceSource()))
 /// ```
 @MainActor
 public enum DarkModeManager {
   /// The configuration in force.
-  private(set) static var configuration = DMEnvironmentConfiguration()
+  private(set) static var configuration = DMConfiguration()
 
   /// Installs a configuration, replacing the earlier one.
   ///
@@ -23,7 +23,7 @@ public enum DarkModeManager {
   /// The new source is started at once; with no source, the system collection becomes unspecified
   /// again.
   /// - Parameter configuration: The handlers, source and preference store to use.
-  public static func setup(with configuration: DMEnvironmentConfiguration) {
+  public static func setup(with configuration: DMConfiguration) {
     self.configuration.systemAppearanceSource?.stop()
     let generation = SystemReports.begin()
     self.configuration = configuration
@@ -85,7 +85,7 @@ public enum DarkModeManager {
   /// overridden. For tests.
   static func reset() {
     for window in DMApplication.shared.windows { window.isHidden = true }
-    setup(with: DMEnvironmentConfiguration())
+    setup(with: DMConfiguration())
     GlobalTraits.state.withLock { $0.set(override: DMTraitCollection(), system: DMTraitCollection()) }
     TraitPropagator.shared.reset()
     ThemableRegistry.shared.removeAll()

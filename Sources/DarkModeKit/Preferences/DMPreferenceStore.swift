@@ -4,7 +4,7 @@ import Foundation
 ///
 /// ```swift
 /// let store = DMPreferenceStore(appName: "MyApp")  // ~/.config/MyApp/appearance.json
-/// DarkModeManager.setup(with: DMEnvironmentConfiguration(preferenceStore: store))
+/// DarkModeManager.setup(with: DMConfiguration(preferenceStore: store))
 /// // The saved choice is restored now, and every later `setOverride` is saved.
 /// ```
 ///

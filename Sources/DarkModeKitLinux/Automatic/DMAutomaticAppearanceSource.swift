@@ -4,7 +4,7 @@ import Foundation
 /// Picks the best system appearance source available: the environment variables, then the XDG
 /// Desktop Portal, then the terminal, then none.
 ///
-/// - If `DM_COLOR_SCHEME` or `DM_CONTRAST` is set, the ``DMEnvironmentAppearanceSource`` answers,
+/// - If `DM_COLOR_SCHEME` or `DM_CONTRAST` is set, the ``DMVariablesAppearanceSource`` answers,
 ///   at once.
 /// - Otherwise, in the background: if the portal answers a read within its timeout, the
 ///   ``DMPortalAppearanceSource`` follows it from then on; else, if the terminal says what its
@@ -22,7 +22,7 @@ import Foundation
 ///
 /// ```swift
 /// let source = DMAutomaticAppearanceSource()
-/// DarkModeManager.setup(with: DMEnvironmentConfiguration(systemAppearanceSource: source))
+/// DarkModeManager.setup(with: DMConfiguration(systemAppearanceSource: source))
 /// print(await source.decision())  // .portal on a desktop, .terminal over SSH, …
 /// ```
 @MainActor
@@ -39,7 +39,7 @@ public final class DMAutomaticAppearanceSource: DMSystemAppearanceSource {
     case noSource = "none"
   }
 
-  private let environmentSource: DMEnvironmentAppearanceSource
+  private let variablesSource: DMVariablesAppearanceSource
   private let portal: DMPortalAppearanceSource
   private let terminal: DMTerminalAppearanceSource
   private var active: (any DMSystemAppearanceSource)?
@@ -51,7 +51,8 @@ public final class DMAutomaticAppearanceSource: DMSystemAppearanceSource {
 
   /// Creates the source from the candidates it tries.
   /// - Parameters:
-  ///   - environment: The variables for the environment source; the process's by default.
+  ///   - environment: The environment variables to read `DM_COLOR_SCHEME` and `DM_CONTRAST` from; the
+  ///     process's by default.
   ///   - portal: The portal source to try.
   ///   - terminal: The terminal source to try.
   public init(
@@ -59,7 +60,7 @@ public final class DMAutomaticAppearanceSource: DMSystemAppearanceSource {
     portal: DMPortalAppearanceSource = DMPortalAppearanceSource(),
     terminal: DMTerminalAppearanceSource = DMTerminalAppearanceSource()
   ) {
-    environmentSource = DMEnvironmentAppearanceSource(environment: environment)
+    variablesSource = DMVariablesAppearanceSource(environment: environment)
     self.portal = portal
     self.terminal = terminal
   }
@@ -75,22 +76,23 @@ public final class DMAutomaticAppearanceSource: DMSystemAppearanceSource {
   /// - Parameter reporter: Where the chosen source reports.
   public func start(reporting reporter: DMAppearanceReporter) {
     stop()
-    if environmentSource.traitCollection != nil {
+    if variablesSource.traitCollection != nil {
       // A bad value beside a good one is reported here, with the outcome, not by the source.
-      environmentSource.reportsProblems = false
-      use(environmentSource, as: .environment, reporter: reporter)
-      Self.report(environmentSource.problems, answered: .environment)
+      variablesSource.reportsProblems = false
+      Self.report(variablesSource.problems, answered: .environment)
+      use(variablesSource, as: .environment, reporter: reporter)
       return
     }
-    deciding = Task { [portal, terminal, environmentSource] in
-      var passedOver = environmentSource.problems
+    deciding = Task { [portal, terminal, variablesSource] in
+      var passedOver = variablesSource.problems
       do {
         let current = try await portal.read()
         guard !Task.isCancelled else { return }
+        // The reasons first, so that they are out before anything reacts to the new appearance.
+        Self.report(passedOver, answered: .portal)
         // Report what was read at once; the portal source re-reads and then follows changes.
         reporter.report(current)
         use(portal, as: .portal, reporter: reporter)
-        Self.report(passedOver, answered: .portal)
         return
       } catch {
         passedOver.append("the desktop portal did not answer: \(error)")
@@ -101,13 +103,13 @@ public final class DMAutomaticAppearanceSource: DMSystemAppearanceSource {
       }
       guard !Task.isCancelled else { return }
       if let detection {
+        Self.report(passedOver, answered: .terminal)
         answeringSource = .terminal
         reporter.report(DMTraitCollection(userInterfaceStyle: detection.style))
         decided(.terminal)
-        Self.report(passedOver, answered: .terminal)
       } else {
-        decided(.noSource)
         Self.report(passedOver, answered: .noSource)
+        decided(.noSource)
       }
     }
   }

@@ -15,7 +15,7 @@ import Foundation
 /// up to ``maximumRetryDelay``; once connected again it reports the current value.
 ///
 /// ```swift
-/// DarkModeManager.setup(with: DMEnvironmentConfiguration(
+/// DarkModeManager.setup(with: DMConfiguration(
 ///   systemAppearanceSource: DMPortalAppearanceSource()))
 /// ```
 @MainActor

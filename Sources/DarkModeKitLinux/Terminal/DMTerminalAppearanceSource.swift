@@ -19,7 +19,7 @@ import Foundation
 /// Terminals do not announce changes, so the source reports once, from a thread of its own.
 ///
 /// ```swift
-/// DarkModeManager.setup(with: DMEnvironmentConfiguration(
+/// DarkModeManager.setup(with: DMConfiguration(
 ///   systemAppearanceSource: DMTerminalAppearanceSource()))
 /// ```
 @MainActor

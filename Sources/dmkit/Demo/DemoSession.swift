@@ -42,7 +42,7 @@ final class DemoSession {
     }
     window.onTraitsChange = { [unowned self] in scheduleRedraw() }
     DarkModeManager.setup(
-      with: DMEnvironmentConfiguration(
+      with: DMConfiguration(
         themeChangeHandler: { [unowned self] in scheduleRedraw() },
         windowThemeChangeHandler: { [unowned self] _ in scheduleRedraw() },
         systemAppearanceSource: source))
@@ -121,7 +121,7 @@ final class DemoSession {
   /// Gives the terminal back, says what went wrong if anything, and exits.
   private func finish(_ status: Int32, message: String? = nil) -> Never {
     for source in dispatchSources { source.cancel() }
-    DarkModeManager.setup(with: DMEnvironmentConfiguration())
+    DarkModeManager.setup(with: DMConfiguration())
     screen.restore()
     DMDiagnostics.setHandler(nil)
     for diagnostic in diagnostics.withLock({ $0 }) { console.error("dmkit: \(diagnostic)\n") }

@@ -23,7 +23,7 @@ extension GlobalStateTests {
       window.addSubview(view)
       window.makeKeyAndVisible()
       let source = DMPortalAppearanceSource(address: desktop.address)
-      DarkModeManager.setup(with: DMEnvironmentConfiguration(systemAppearanceSource: source))
+      DarkModeManager.setup(with: DMConfiguration(systemAppearanceSource: source))
       #expect(await eventually { DMTraitCollection.system.userInterfaceStyle == .dark })
       #expect(view.dmTraitCollection.userInterfaceStyle == .dark)
       let callsBefore = view.calls
@@ -54,7 +54,7 @@ extension GlobalStateTests {
       let source = DMAutomaticAppearanceSource(
         environment: [:], portal: DMPortalAppearanceSource(address: desktop.address),
         terminal: DMTerminalAppearanceSource(environment: ["TERM": "dumb"]))
-      DarkModeManager.setup(with: DMEnvironmentConfiguration(systemAppearanceSource: source))
+      DarkModeManager.setup(with: DMConfiguration(systemAppearanceSource: source))
       #expect(await source.decision() == .portal)
       #expect(DMTraitCollection.system.userInterfaceStyle == .dark)
     }
@@ -68,7 +68,7 @@ extension GlobalStateTests {
         environment: ["DM_COLOR_SCHEME": "dark"],
         portal: DMPortalAppearanceSource(address: "unix:path=/nonexistent"),
         terminal: DMTerminalAppearanceSource(environment: ["TERM": "dumb", "COLORFGBG": "0;15"]))
-      DarkModeManager.setup(with: DMEnvironmentConfiguration(systemAppearanceSource: source))
+      DarkModeManager.setup(with: DMConfiguration(systemAppearanceSource: source))
       #expect(source.answeringSource == .environment)
       #expect(await source.decision() == .environment)
       #expect(DMTraitCollection.current.userInterfaceStyle == .dark)
@@ -85,13 +85,13 @@ extension GlobalStateTests {
       let terminal = DMAutomaticAppearanceSource(
         environment: [:], portal: DMPortalAppearanceSource(address: "unix:path=/nonexistent/bus"),
         terminal: DMTerminalAppearanceSource(environment: ["TERM": "dumb", "COLORFGBG": "15;0"]))
-      DarkModeManager.setup(with: DMEnvironmentConfiguration(systemAppearanceSource: terminal))
+      DarkModeManager.setup(with: DMConfiguration(systemAppearanceSource: terminal))
       #expect(await terminal.decision() == .terminal)
       #expect(DMTraitCollection.system.userInterfaceStyle == .dark)
       let nothing = DMAutomaticAppearanceSource(
         environment: [:], portal: DMPortalAppearanceSource(address: "unix:path=/nonexistent/bus"),
         terminal: DMTerminalAppearanceSource(environment: ["TERM": "dumb"]))
-      DarkModeManager.setup(with: DMEnvironmentConfiguration(systemAppearanceSource: nothing))
+      DarkModeManager.setup(with: DMConfiguration(systemAppearanceSource: nothing))
       #expect(await nothing.decision() == .noSource)
       #expect(DMTraitCollection.system == DMTraitCollection())
       let messages = recorder.all.map(\.message)
@@ -122,7 +122,7 @@ extension GlobalStateTests {
       let source = DMAutomaticAppearanceSource(
         environment: environment, portal: DMPortalAppearanceSource(address: "unix:path=/nonexistent/bus"),
         terminal: DMTerminalAppearanceSource(environment: terminal))
-      DarkModeManager.setup(with: DMEnvironmentConfiguration(systemAppearanceSource: source))
+      DarkModeManager.setup(with: DMConfiguration(systemAppearanceSource: source))
       let kind = await source.decision()
       #expect(recorder.all.allSatisfy { $0.kind == .systemAppearance })
       return (kind, recorder.all.map(\.message))
@@ -161,7 +161,7 @@ extension GlobalStateTests {
       let source = DMPortalAppearanceSource(
         address: "unix:path=/nonexistent/bus", initialRetryDelay: .milliseconds(10),
         maximumRetryDelay: .milliseconds(20))
-      DarkModeManager.setup(with: DMEnvironmentConfiguration(systemAppearanceSource: source))
+      DarkModeManager.setup(with: DMConfiguration(systemAppearanceSource: source))
       #expect(ContinuousClock.now - started < .seconds(1))  // setup does not wait for the bus
       #expect(await eventually(10) { !recorder.all.isEmpty })
       try await Task.sleep(for: .milliseconds(300))  // many retries at 10–20 ms

@@ -96,7 +96,7 @@ extension GlobalStateTests {
       window.addSubview(view)
       window.makeKeyAndVisible()
       DarkModeManager.setup(
-        with: DMEnvironmentConfiguration(
+        with: DMConfiguration(
           systemAppearanceSource: DMPortalAppearanceSource(address: session.address)))
       #expect(await eventually { DMTraitCollection.system == traits(.light, .normal) })
       try await portal.sendBadSignal()
@@ -121,7 +121,7 @@ extension GlobalStateTests {
       window.addSubview(view)
       window.makeKeyAndVisible()
       DarkModeManager.setup(
-        with: DMEnvironmentConfiguration(
+        with: DMConfiguration(
           systemAppearanceSource: DMPortalAppearanceSource(address: session.address)))
       #expect(await eventually { DMTraitCollection.system.userInterfaceStyle == .light })
       let callsBefore = view.calls
@@ -156,7 +156,7 @@ extension GlobalStateTests {
       defer { recorder.uninstall() }
       let setupStarted = clock.now
       DarkModeManager.setup(
-        with: DMEnvironmentConfiguration(
+        with: DMConfiguration(
           systemAppearanceSource: DMPortalAppearanceSource(
             address: session.address, timeout: .seconds(3))))
       // Far below the 3-second call timeout: setup does not wait for the portal.
@@ -176,7 +176,7 @@ extension GlobalStateTests {
       defer { recorder.uninstall() }
       let first = try TestPortal(in: session, ["--color-scheme", "1", "--mode", "exit-after-read"])
       DarkModeManager.setup(
-        with: DMEnvironmentConfiguration(
+        with: DMConfiguration(
           systemAppearanceSource: DMPortalAppearanceSource(
             address: session.address, timeout: .milliseconds(500), initialRetryDelay: .milliseconds(20),
             maximumRetryDelay: .milliseconds(100))))
@@ -199,7 +199,7 @@ extension GlobalStateTests {
       }
       let first = try TestPortal(in: session, ["--color-scheme", "1"])
       DarkModeManager.setup(
-        with: DMEnvironmentConfiguration(
+        with: DMConfiguration(
           systemAppearanceSource: DMPortalAppearanceSource(
             address: session.address, timeout: .milliseconds(500), initialRetryDelay: .milliseconds(20),
             maximumRetryDelay: .milliseconds(100))))

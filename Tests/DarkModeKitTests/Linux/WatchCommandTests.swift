@@ -39,6 +39,18 @@ enum DMKit {
     #expect(watch.wait(seconds: 5) == 0, "\(watch.errorOutput)")
   }
 
+  @Test func watchEndsOnASignalSentTheMomentItPrints() throws {
+    // A signal that came between ignoring it and listening for it used to be lost.
+    for round in 0..<20 {
+      let watch = try ChildProcess(
+        DMKit.path, ["watch"], environment: ["DM_COLOR_SCHEME": "light", "TERM": "dumb"],
+        capturesOutput: true)
+      _ = try #require(watch.readLine(seconds: 10))
+      watch.signal(round.isMultiple(of: 2) ? SIGTERM : SIGINT)
+      #expect(watch.wait(seconds: 5) == 0, "round \(round): \(watch.errorOutput)")
+    }
+  }
+
   @Test func watchWithNothingToAskSaysSoAndEndsOnSIGINT() throws {
     let watch = try ChildProcess(
       DMKit.path, ["watch"],

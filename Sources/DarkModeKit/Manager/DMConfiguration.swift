@@ -4,13 +4,13 @@ import Foundation
 /// and the animation duration.
 ///
 /// ```swift
-/// var configuration = DMEnvironmentConfiguration()
+/// var configuration = DMConfiguration()
 /// configuration.themeChangeHandler = { print("now", DMTraitCollection.current) }
 /// configuration.windowThemeChangeHandler = { window in renderer.redraw(window) }  // the app's code
 /// configuration.systemAppearanceSource = DMManualAppearanceSource()
 /// DarkModeManager.setup(with: configuration)
 /// ```
-public struct DMEnvironmentConfiguration {
+public struct DMConfiguration {
   /// Called once per change of the resolved global collection, after every visible window was
   /// brought up to date.
   public var themeChangeHandler: (@MainActor () -> Void)?
@@ -71,3 +71,7 @@ public struct DMEnvironmentConfiguration {
     self.colorTableURL = colorTableURL
   }
 }
+
+/// The configuration's earlier name, kept for one release.
+@available(*, deprecated, renamed: "DMConfiguration")
+public typealias DMEnvironmentConfiguration = DMConfiguration

@@ -14,7 +14,7 @@ import Foundation
 /// Values are case-insensitive. A value that is neither is reported through `DMDiagnostics` and
 /// ignored.
 @MainActor
-public final class DMEnvironmentAppearanceSource: DMSystemAppearanceSource {
+public final class DMVariablesAppearanceSource: DMSystemAppearanceSource {
   /// The variable for the style: `light` or `dark`.
   public nonisolated static let colorSchemeVariable = "DM_COLOR_SCHEME"
   /// The variable for the contrast: `normal` or `high`.
@@ -73,3 +73,7 @@ public final class DMEnvironmentAppearanceSource: DMSystemAppearanceSource {
     return value
   }
 }
+
+/// The variables source's earlier name, kept for one release.
+@available(*, deprecated, renamed: "DMVariablesAppearanceSource")
+public typealias DMEnvironmentAppearanceSource = DMVariablesAppearanceSource
