@@ -19,19 +19,21 @@ let package = Package(
     .executableTarget(name: "dmkit", dependencies: ["DarkModeKit", "DarkModeKitLinux", "DarkModeKitTools"]),
     .executableTarget(name: "dmbench", dependencies: ["DarkModeKit"]),
     .target(
-      name: "DarkModeKitTestSupport", dependencies: ["DarkModeKit"], path: "Tests/DarkModeKitTestSupport"),
+      name: "DarkModeKitTestSupport", dependencies: ["DarkModeKit"], path: "Tests/DarkModeKitTestSupport",
+      exclude: ["Fixtures"]),
+    .testTarget(name: "DarkModeKitTests", dependencies: ["DarkModeKit", "DarkModeKitTestSupport"]),
     .testTarget(
-      name: "DarkModeKitTests",
-      dependencies: [
-        "DarkModeKit", "DarkModeKitDBus", "DarkModeKitLinux", "DarkModeKitTools", "DarkModeKitTestSupport",
-        "dmkit",
-      ],
-      exclude: ["Linux/Fixtures"]),
-    .testTarget(name: "DarkModeKitLinuxTests", dependencies: ["DarkModeKit", "DarkModeKitLinux"]),
+      name: "DarkModeKitLinuxTests",
+      dependencies: ["DarkModeKit", "DarkModeKitDBus", "DarkModeKitLinux", "DarkModeKitTestSupport"]),
     .testTarget(name: "DarkModeKitDBusTests", dependencies: ["DarkModeKitDBus"]),
     .testTarget(
       name: "DarkModeKitToolsTests",
       dependencies: ["DarkModeKit", "DarkModeKitTools", "DarkModeKitTestSupport"]),
+    .testTarget(
+      name: "dmkitTests",
+      dependencies: [
+        "dmkit", "DarkModeKit", "DarkModeKitLinux", "DarkModeKitTools", "DarkModeKitTestSupport",
+      ]),
   ],
   swiftLanguageModes: [.v6]
 )

@@ -15,3 +15,10 @@ public enum ExampleTables {
     try DMColorTable(contentsOf: url(name))
   }
 }
+
+/// Files that tests run or read, kept beside the support code.
+public enum TestFixtures {
+  /// A stand-in desktop portal in Python, for the portal tests (see its header).
+  public static let testPortal = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+    .appendingPathComponent("Fixtures/test_portal.py").path
+}

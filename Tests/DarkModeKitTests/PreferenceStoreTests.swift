@@ -1,34 +1,8 @@
+import DarkModeKitTestSupport
 import Foundation
 import Testing
 
 @testable import DarkModeKit
-
-/// A fresh folder under the system's temporary folder, removed by `remove()`.
-struct TemporaryFolder {
-  let url: URL
-
-  init() throws {
-    url = FileManager.default.temporaryDirectory.appendingPathComponent("dmkit-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-  }
-
-  func file(_ name: String) -> URL { url.appendingPathComponent(name) }
-
-  func remove() { try? FileManager.default.removeItem(at: url) }
-}
-
-/// Collects the reports sent to `DMDiagnostics` while installed.
-final class DiagnosticsRecorder: Sendable {
-  private let reports = Locked<[DMDiagnostic]>([])
-
-  var all: [DMDiagnostic] { reports.withLock { $0 } }
-
-  func install() {
-    DMDiagnostics.setHandler { [reports] diagnostic in reports.withLock { $0.append(diagnostic) } }
-  }
-
-  func uninstall() { DMDiagnostics.setHandler(nil) }
-}
 
 @Suite struct PreferenceStoreFileTests {
   @Test func aMissingFileMeansNoChoice() throws {

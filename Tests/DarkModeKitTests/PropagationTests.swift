@@ -1,3 +1,4 @@
+import DarkModeKitTestSupport
 import Testing
 
 @testable import DarkModeKit
@@ -388,13 +389,6 @@ extension GlobalStateTests {
 }
 
 @MainActor
-final class CountingView: DMView {
-  var calls = 0
-
-  override func dmTraitCollectionDidChange(_ previousTraitCollection: DMTraitCollection?) {
-    calls += 1
-  }
-}
 
 extension GlobalStateTests {
   @Suite @MainActor struct DroppedDuringAPassTests {

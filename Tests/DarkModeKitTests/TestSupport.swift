@@ -1,10 +1,12 @@
+import DarkModeKitTestSupport
 import Testing
 
 @testable import DarkModeKit
 
 /// Every test that touches the global collection, the windows or the manager lives in a suite
-/// nested in this one, so that they run one at a time.
-@Suite(.serialized) struct GlobalStateTests {}
+/// nested in this one; each runs alone among every such test of every target (see
+/// `GlobalStateIsolation`), while the other tests run alongside.
+@Suite(.globalState) struct GlobalStateTests {}
 
 /// Records the trait-change calls of the environments it is given, in order.
 @MainActor

@@ -1,4 +1,5 @@
 import DarkModeKit
+import DarkModeKitTestSupport
 import Foundation
 import Testing
 
@@ -16,7 +17,7 @@ enum DMKit {
       folder = folder.deletingLastPathComponent()
     }
     return URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
-      "../../../.build/debug/dmkit"
+      "../../.build/debug/dmkit"
     )
     .standardizedFileURL.path
   }

@@ -1,5 +1,6 @@
 import DarkModeKit
 import DarkModeKitLinux
+import DarkModeKitTestSupport
 import Foundation
 import Testing
 

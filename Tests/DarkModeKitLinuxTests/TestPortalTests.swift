@@ -1,15 +1,15 @@
 import DarkModeKit
 import DarkModeKitDBus
 import DarkModeKitLinux
+import DarkModeKitTestSupport
 import Foundation
 import Testing
 
 @testable import DarkModeKit
 
-/// A stand-in portal (Tests/DarkModeKitTests/Linux/Fixtures/test_portal.py) on a private bus.
+/// A stand-in portal (Tests/DarkModeKitTestSupport/Fixtures/test_portal.py) on a private bus.
 final class TestPortal: Sendable {
-  static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-    .appendingPathComponent("Fixtures/test_portal.py").path
+  static let script = TestFixtures.testPortal
 
   let process: ChildProcess
   let session: DesktopSession

@@ -6,22 +6,23 @@ import Foundation
 
 /// A real terminal for tests: a tmux server on a socket of its own running one session of a fixed
 /// size, driven by `send-keys` and read by `capture-pane`. Stopping it kills that server only.
-final class TmuxTerminal: Sendable {
+public final class TmuxTerminal: Sendable {
   /// The tmux executable on `PATH`, if any.
-  static let executable: String? = {
+  public static let executable: String? = {
     let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
     return path.split(separator: ":").map { "\($0)/tmux" }.first { access($0, X_OK) == 0 }
   }()
 
   /// Why the tmux tests cannot run here, or `nil` when they can; printed when they skip.
-  static let missing: String? = {
+  public static let missing: String? = {
     guard executable == nil else { return nil }
     let reason = "Skipping tmux tests: tmux is not installed (.ci/install-dependencies installs it)"
     print(reason)
     return reason
   }()
 
-  let socket = "dmkit-test-\(getpid())-\(UUID().uuidString.prefix(8))"
+  /// The name of this terminal's own tmux server socket.
+  public let socket = "dmkit-test-\(getpid())-\(UUID().uuidString.prefix(8))"
   private let tmux: String
   /// The server's socket file, which `kill-server` leaves behind: `-L` puts it in
   /// `$TMUX_TMPDIR/tmux-UID/` (`/tmp` by default).
@@ -33,7 +34,7 @@ final class TmuxTerminal: Sendable {
 
   /// Starts a detached session of `width`×`height` cells running `command` directly (no shell in
   /// between), with `environment` added to the session's.
-  init(width: Int = 100, height: Int = 30, environment: [String: String], command: [String]) throws {
+  public init(width: Int = 100, height: Int = 30, environment: [String: String], command: [String]) throws {
     guard let executable = Self.executable else { throw ChildProcessError("tmux is not installed") }
     tmux = executable
     let variables = environment.sorted { $0.key < $1.key }.flatMap { ["-e", "\($0.key)=\($0.value)"] }
@@ -47,17 +48,17 @@ final class TmuxTerminal: Sendable {
   deinit { stop() }
 
   /// Types keys, as tmux names them (`d`, `C-c`).
-  func sendKeys(_ keys: String...) throws {
+  public func sendKeys(_ keys: String...) throws {
     _ = try run(["send-keys", "-t", "0"] + keys)
   }
 
   /// The screen as text, or with its colours as escape sequences (`ESC[38;2;R;G;Bm`) too.
-  func capture(escapes: Bool = false) throws -> String {
+  public func capture(escapes: Bool = false) throws -> String {
     try run(["capture-pane", "-p", "-t", "0"] + (escapes ? ["-e"] : [])).output
   }
 
   /// A pane variable, such as `alternate_on` or `cursor_flag`.
-  func pane(_ variable: String) throws -> String {
+  public func pane(_ variable: String) throws -> String {
     try run(["display-message", "-p", "-t", "0", "#{\(variable)}"]).output
       .trimmingCharacters(in: .whitespacesAndNewlines)
   }
@@ -65,7 +66,7 @@ final class TmuxTerminal: Sendable {
   /// Captures the screen until it satisfies `condition`, at most `seconds`; returns the last
   /// capture, whether it did or not.
   @discardableResult
-  func waitForScreen(
+  public func waitForScreen(
     escapes: Bool = false, seconds: Double = 15, until condition: (String) -> Bool
   ) throws -> (matched: Bool, screen: String) {
     let deadline = Date().addingTimeInterval(seconds)
@@ -79,7 +80,7 @@ final class TmuxTerminal: Sendable {
   }
 
   /// Kills this test's tmux server, and with it the session's programs, and removes its socket.
-  func stop() {
+  public func stop() {
     _ = try? run(["kill-server"])
     unlink(socketPath)
   }

@@ -1,4 +1,5 @@
 import DarkModeKit
+import DarkModeKitTestSupport
 import Foundation
 import Testing
 
@@ -137,7 +138,7 @@ struct DemoTerminalTests {
 
   @Test func aTableFileIsShownAndItsThemesCycled() throws {
     let table = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-      .appendingPathComponent("../../../Docs/Examples/DKColorTable.txt").standardizedFileURL.path
+      .appendingPathComponent("../../Docs/Examples/DKColorTable.txt").standardizedFileURL.path
     let run = try Run(arguments: [table], environment: ["DM_COLOR_SCHEME": "dark"])
     try run.expectScreen("DKColorTable.txt · NORMAL NIGHT RED", "Theme: NIGHT", colors: ["52;52;52"])
     try run.terminal.sendKeys("t")

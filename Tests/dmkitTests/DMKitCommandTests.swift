@@ -1,4 +1,5 @@
 import DarkModeKit
+import DarkModeKitTestSupport
 import Foundation
 import Testing
 

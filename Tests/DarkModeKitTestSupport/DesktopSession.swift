@@ -8,14 +8,15 @@ import Foundation
 /// A headless desktop of the test's own: a fresh home and runtime folder, an X display from Xvfb
 /// and a session bus from dbus-daemon, on which D-Bus activation starts the real
 /// xdg-desktop-portal and its GTK backend. Everything it started is stopped by pid.
-final class DesktopSession: Sendable {
-  static let programs = [
+public final class DesktopSession: Sendable {
+  /// The programs a desktop session needs.
+  public static let programs = [
     "/usr/bin/dbus-daemon", "/usr/bin/Xvfb", "/usr/bin/gsettings", "/usr/libexec/xdg-desktop-portal",
     "/usr/libexec/xdg-desktop-portal-gtk", "/usr/libexec/dconf-service",
   ]
 
   /// Why the desktop tests cannot run here, or `nil` when they can; printed when they skip.
-  static let missing: String? = {
+  public static let missing: String? = {
     let absent = programs.filter { access($0, X_OK) != 0 }
     guard !absent.isEmpty else { return nil }
     let reason =
@@ -26,7 +27,7 @@ final class DesktopSession: Sendable {
   }()
 
   /// Why the test-portal tests cannot run here (they need dbus-daemon and Debian's python3-gi).
-  static let testPortalMissing: String? = {
+  public static let testPortalMissing: String? = {
     let hasGi =
       (try? ChildProcess("/usr/bin/python3", ["-c", "import gi"], environment: [:]))?.wait(seconds: 10) == 0
     guard access("/usr/bin/dbus-daemon", X_OK) == 0, hasGi else {
@@ -38,15 +39,18 @@ final class DesktopSession: Sendable {
     return nil
   }()
 
-  let folder: URL
-  let environment: [String: String]
-  let address: String
+  /// The session's private folder (runtime directory, configuration, logs).
+  public let folder: URL
+  /// The environment that programs in the session get.
+  public let environment: [String: String]
+  /// The address of the session's private bus.
+  public let address: String
   private let configuration: String?
   private let display: ChildProcess?
   private let bus: Locked<ChildProcess>
 
   /// Starts the session. With `withDisplay` false there is no X display (enough for a test portal).
-  init(withDisplay: Bool = true) throws {
+  public init(withDisplay: Bool = true) throws {
     folder = FileManager.default.temporaryDirectory.appendingPathComponent(
       "dmkit-desktop-\(UUID().uuidString)")
     let home = folder.appendingPathComponent("home")
@@ -139,7 +143,7 @@ final class DesktopSession: Sendable {
   }
 
   /// Starts a new bus daemon at the same address, after ``crashBus()``.
-  func restartBus() throws {
+  public func restartBus() throws {
     unlink(String(address.dropFirst("unix:path=".count)))
     let new = try Self.startBus(address: address, configuration: configuration, environment: environment)
     bus.withLock { $0 = new }
@@ -147,7 +151,7 @@ final class DesktopSession: Sendable {
 
   /// Runs a program in the session and waits for it; returns its exit status.
   @discardableResult
-  func run(_ path: String, _ arguments: [String]) throws -> Int32 {
+  public func run(_ path: String, _ arguments: [String]) throws -> Int32 {
     let child = try ChildProcess(path, arguments, environment: environment)
     guard let status = child.wait(seconds: 10) else {
       child.stop()
@@ -157,22 +161,25 @@ final class DesktopSession: Sendable {
   }
 
   /// Sets the GNOME colour scheme, which the portal's GTK backend reports as `color-scheme`.
-  func setColorScheme(_ value: String) throws {
+  public func setColorScheme(_ value: String) throws {
     let status = try run("/usr/bin/gsettings", ["set", "org.gnome.desktop.interface", "color-scheme", value])
     guard status == 0 else { throw ChildProcessError("gsettings exited with \(status)") }
   }
 
   /// Starts a program in the session that keeps running until stopped.
-  func start(_ path: String, _ arguments: [String], capturesOutput: Bool = false) throws -> ChildProcess {
+  public func start(_ path: String, _ arguments: [String], capturesOutput: Bool = false) throws
+    -> ChildProcess
+  {
     try ChildProcess(path, arguments, environment: environment, capturesOutput: capturesOutput)
   }
 
   /// Kills the bus daemon, as a crash would; the services it started lose their bus and end.
-  func crashBus() {
+  public func crashBus() {
     bus.withLock { $0.crash() }
   }
 
-  func stop() {
+  /// Stops every program of the session and removes its folder.
+  public func stop() {
     bus.withLock { $0.stop() }
     display?.stop()
     try? FileManager.default.removeItem(at: folder)
@@ -181,7 +188,7 @@ final class DesktopSession: Sendable {
 
 /// Polls `condition` on the main actor every 5 ms until it holds or `seconds` pass.
 @MainActor
-func eventually(_ seconds: Double = 5, _ condition: () -> Bool) async -> Bool {
+public func eventually(_ seconds: Double = 5, _ condition: () -> Bool) async -> Bool {
   let deadline = Date().addingTimeInterval(seconds)
   while Date() < deadline {
     if condition() { return true }

@@ -6,10 +6,11 @@ import Foundation
 #endif
 
 /// A program started by a test, with the environment it is given, stopped by its pid.
-final class ChildProcess: Sendable {
-  let pid: pid_t
+public final class ChildProcess: Sendable {
+  /// The child's process id.
+  public let pid: pid_t
   /// The read end of the child's standard output, when it was captured.
-  let output: Int32?
+  public let output: Int32?
   private let ended = Locked<Int32?>(nil)
 
   /// Where the child's standard error goes, read by ``errorOutput``.
@@ -18,7 +19,9 @@ final class ChildProcess: Sendable {
 
   /// Starts `path` with `arguments`. Standard error goes to a temporary file (see
   /// ``errorOutput``); standard output goes to /dev/null unless `capturesOutput`.
-  init(_ path: String, _ arguments: [String], environment: [String: String], capturesOutput: Bool = false)
+  public init(
+    _ path: String, _ arguments: [String], environment: [String: String], capturesOutput: Bool = false
+  )
     throws
   {
     var pipeEnds: [Int32] = [-1, -1]
@@ -73,13 +76,13 @@ final class ChildProcess: Sendable {
 
   /// What the child wrote to standard error so far (a sanitizer's report, say), for the message of
   /// a failed expectation.
-  var errorOutput: String {
+  public var errorOutput: String {
     let text = (try? String(contentsOfFile: errorPath, encoding: .utf8)) ?? ""
     return text.isEmpty ? "(nothing on standard error)" : "standard error:\n\(text)"
   }
 
   /// Reads one line of standard output, waiting at most `seconds`.
-  func readLine(seconds: Double) -> String? {
+  public func readLine(seconds: Double) -> String? {
     guard let output else { return nil }
     let deadline = Date().addingTimeInterval(seconds)
     var bytes: [UInt8] = []
@@ -95,13 +98,13 @@ final class ChildProcess: Sendable {
   }
 
   /// Sends a signal, if the child still runs.
-  func signal(_ number: Int32) {
+  public func signal(_ number: Int32) {
     if ended.withLock({ $0 }) == nil { kill(pid, number) }
   }
 
   /// Waits for the child to end, at most `seconds`; returns its exit status, or `nil` if it runs on.
   @discardableResult
-  func wait(seconds: Double) -> Int32? {
+  public func wait(seconds: Double) -> Int32? {
     let deadline = Date().addingTimeInterval(seconds)
     repeat {
       if let status = reap() { return status }
@@ -111,7 +114,7 @@ final class ChildProcess: Sendable {
   }
 
   /// Stops the child: SIGTERM, then SIGKILL after two seconds.
-  func stop() {
+  public func stop() {
     guard reap() == nil else { return }
     kill(pid, SIGTERM)
     if wait(seconds: 2) == nil {
@@ -121,7 +124,7 @@ final class ChildProcess: Sendable {
   }
 
   /// Kills the child at once, as a crash would.
-  func crash() {
+  public func crash() {
     guard reap() == nil else { return }
     kill(pid, SIGKILL)
     _ = wait(seconds: 2)
@@ -138,7 +141,10 @@ final class ChildProcess: Sendable {
   }
 }
 
-struct ChildProcessError: Error, CustomStringConvertible {
-  let description: String
-  init(_ description: String) { self.description = description }
+/// A child process that could not be started or talked to.
+public struct ChildProcessError: Error, CustomStringConvertible {
+  /// What went wrong.
+  public let description: String
+  /// An error that says `description`.
+  public init(_ description: String) { self.description = description }
 }
