@@ -25,7 +25,7 @@ let package = Package(
     .testTarget(
       name: "DarkModeKitLinuxTests",
       dependencies: ["DarkModeKit", "DarkModeKitDBus", "DarkModeKitLinux", "DarkModeKitTestSupport"]),
-    .testTarget(name: "DarkModeKitDBusTests", dependencies: ["DarkModeKitDBus"]),
+    .testTarget(name: "DarkModeKitDBusTests", dependencies: ["DarkModeKitDBus", "DarkModeKitTestSupport"]),
     .testTarget(
       name: "DarkModeKitToolsTests",
       dependencies: ["DarkModeKit", "DarkModeKitTools", "DarkModeKitTestSupport"]),

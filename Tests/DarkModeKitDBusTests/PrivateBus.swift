@@ -1,3 +1,4 @@
+import DarkModeKitTestSupport
 import Foundation
 import Testing
 
@@ -23,8 +24,7 @@ import Testing
 
     let directory: String
     let address: String
-    let pid: pid_t
-    private let reaped = Locked(false)
+    private let daemon: ChildProcess
 
     /// Starts the daemon listening on `listen`, or on `unix:path=<temp>/bus` when `nil`, and waits
     /// until it prints its address.
@@ -32,87 +32,29 @@ import Testing
       var template = Array("/tmp/dmk-dbus-XXXXXX".utf8CString)
       guard let made = mkdtemp(&template) else { throw BusError("mkdtemp failed") }
       directory = String(cString: made)
-      let arguments = [
-        Self.daemonPath, "--session", "--nofork", "--nopidfile",
-        "--address=\(listen ?? "unix:path=\(directory)/bus")", "--print-address=1",
-      ]
-      var output: [Int32] = [0, 0]
-      guard pipe(&output) == 0 else { throw BusError("pipe failed") }
-      var actions = posix_spawn_file_actions_t()
-      posix_spawn_file_actions_init(&actions)
-      posix_spawn_file_actions_adddup2(&actions, output[1], 1)
-      posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-      posix_spawn_file_actions_addclose(&actions, output[0])
-      posix_spawn_file_actions_addclose(&actions, output[1])
-      defer { posix_spawn_file_actions_destroy(&actions) }
-      var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
-      defer { for pointer in argv { free(pointer) } }
-      // Worker threads block signals; the daemon must start with none blocked to obey SIGTERM.
-      var attributes = posix_spawnattr_t()
-      posix_spawnattr_init(&attributes)
-      defer { posix_spawnattr_destroy(&attributes) }
-      var noSignals = sigset_t()
-      sigemptyset(&noSignals)
-      posix_spawnattr_setsigmask(&attributes, &noSignals)
-      var defaults = sigset_t()
-      sigemptyset(&defaults)
-      sigaddset(&defaults, SIGTERM)
-      sigaddset(&defaults, SIGPIPE)
-      posix_spawnattr_setsigdefault(&attributes, &defaults)
-      posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-      var child: pid_t = 0
-      let spawned = posix_spawn(&child, Self.daemonPath, &actions, &attributes, &argv, environ)
-      _ = Glibc.close(output[1])
-      defer { _ = Glibc.close(output[0]) }
-      guard spawned == 0 else { throw BusError("posix_spawn failed: \(spawned)") }
-      pid = child
-      guard let line = try Self.readLine(from: output[0], seconds: 5) else {
-        kill(child, SIGKILL)
-        var status: Int32 = 0
-        waitpid(child, &status, 0)
+      daemon = try ChildProcess(
+        Self.daemonPath,
+        [
+          "--session", "--nofork", "--nopidfile", "--address=\(listen ?? "unix:path=\(directory)/bus")",
+          "--print-address=1",
+        ],
+        environment: ProcessInfo.processInfo.environment, capturesOutput: true)
+      guard let line = daemon.readLine(seconds: 5) else {
+        daemon.crash()
         throw BusError("dbus-daemon printed no address within 5 seconds")
       }
       address = line
     }
 
-    /// Stops the daemon by its pid (SIGTERM, then SIGKILL after 5 seconds) and removes the folder.
+    /// Stops the daemon (SIGTERM, then SIGKILL) and removes the folder.
     func stop() {
-      terminate(first: SIGTERM)
+      daemon.stop()
       try? FileManager.default.removeItem(atPath: directory)
     }
 
     /// Kills the daemon at once, as a crash would.
     func crash() {
-      terminate(first: SIGKILL)
-    }
-
-    private func terminate(first signal: Int32) {
-      reaped.withLock { reaped in
-        guard !reaped else { return }
-        reaped = true
-        kill(pid, signal)
-        var status: Int32 = 0
-        for _ in 0..<500 {
-          if waitpid(pid, &status, WNOHANG) != 0 { return }
-          usleep(10_000)
-        }
-        kill(pid, SIGKILL)
-        waitpid(pid, &status, 0)
-      }
-    }
-
-    private static func readLine(from fd: Int32, seconds: Int) throws -> String? {
-      let deadline = ContinuousClock.now.advanced(by: .seconds(seconds))
-      var bytes: [UInt8] = []
-      while ContinuousClock.now < deadline {
-        var entry = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-        guard poll(&entry, 1, 100) > 0 else { continue }
-        var byte: UInt8 = 0
-        guard read(fd, &byte, 1) == 1 else { return nil }
-        if byte == UInt8(ascii: "\n") { return String(decoding: bytes, as: UTF8.self) }
-        bytes.append(byte)
-      }
-      return nil
+      daemon.crash()
     }
   }
 
