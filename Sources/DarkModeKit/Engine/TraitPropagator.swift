@@ -6,6 +6,10 @@ import Foundation
 /// Events raised while a pass runs (from a callback, a binding or a handler) are queued and
 /// processed, in order, after it; the structure itself changes at once, and a pass skips the
 /// entries that a change made stale.
+///
+/// Its state is main-actor state that no access holds across a call that could reach it again, so
+/// its fields skip dynamic exclusivity checks (`@exclusivity(unchecked)`); a pass reads them for
+/// every node. `.ci/check-exclusivity` runs the tests with the checks back on.
 @MainActor
 final class TraitPropagator {
   static let shared = TraitPropagator()
@@ -21,34 +25,34 @@ final class TraitPropagator {
   /// The resolved global collection the hierarchy was last brought up to date with.
   @exclusivity(unchecked) var propagatedGlobal = DMTraitCollection().withDefaults
   /// What passes report to; handed in by `DarkModeManager.setup(with:)`.
-  var handlers = ChangeHandlers()
+  @exclusivity(unchecked) var handlers = ChangeHandlers()
   /// The transition of the running pass, ``DMTransition/none`` between passes.
-  var transition = DMTransition.none
+  @exclusivity(unchecked) var transition = DMTransition.none
 
   /// How many nodes passes have visited since launch; tests read it to check what a pass touches.
   @exclusivity(unchecked) var visitCount = 0
 
   /// Counts structural changes, so that a walk checks each entry's parent only after one.
   @exclusivity(unchecked) var structureVersion: UInt64 = 0
-  var isRunning = false
-  var events: [Event] = []
-  var stack: [Entry] = []
-  var detachStack: [Entry] = []
+  @exclusivity(unchecked) var isRunning = false
+  @exclusivity(unchecked) var events: [Event] = []
+  @exclusivity(unchecked) var stack: [Entry] = []
+  @exclusivity(unchecked) var detachStack: [Entry] = []
   /// Visible windows whose colours may differ since the last report to the window handler.
-  var restyledWindows: [DMWindow] = []
+  @exclusivity(unchecked) var restyledWindows: [DMWindow] = []
   /// Whether the running walk changed, for any environment that had reported before, a trait that
   /// affects colours; see `walk(from:)`.
   @exclusivity(unchecked) var walkChangedColors = false
   /// Counts the times bound values changed without a trait change (colour-table reloads), so that
   /// a window shown again knows whether it missed one; see `DMWindow.seenBindingSourcesVersion`.
-  var bindingSourcesVersion: UInt64 = 0
+  @exclusivity(unchecked) var bindingSourcesVersion: UInt64 = 0
   /// What the running pass runs once it is over; see `bindingSourcesDidChange(completion:)`.
   @exclusivity(unchecked) var afterPass: [@MainActor () -> Void] = []
   /// Objects kept alive until the running pass ends; see `Entry`.
-  var pinned: [DMResponder] = []
+  @exclusivity(unchecked) var pinned: [DMResponder] = []
   /// Storage of binding lists that changed during the running pass, kept until it ends; see
   /// `BindingList.apply(to:traits:)`.
-  var retiredBindings: [BindingStorage] = []
+  @exclusivity(unchecked) var retiredBindings: [BindingStorage] = []
 
   /// Where a pass writes the collection of the environment it is calling; see `PassContext`.
   let currentSlot: UnsafeMutablePointer<DMTraitCollection> = {
