@@ -81,6 +81,28 @@ public final class ChildProcess: Sendable {
     return text.isEmpty ? "(nothing on standard error)" : "standard error:\n\(text)"
   }
 
+  /// What the child wrote to standard error so far, as it is.
+  public var standardError: String {
+    (try? String(contentsOfFile: errorPath, encoding: .utf8)) ?? ""
+  }
+
+  /// Reads standard output to its end, waiting at most `seconds`; `nil` when it did not end in time.
+  public func readToEnd(seconds: Double) -> String? {
+    guard let output else { return nil }
+    let deadline = Date().addingTimeInterval(seconds)
+    var bytes: [UInt8] = []
+    var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+    while Date() < deadline {
+      var entry = pollfd(fd: output, events: Int16(POLLIN), revents: 0)
+      guard poll(&entry, 1, 50) > 0 else { continue }
+      let count = chunk.withUnsafeMutableBytes { read(output, $0.baseAddress, $0.count) }
+      if count == 0 { return String(decoding: bytes, as: UTF8.self) }
+      if count < 0 { guard errno == EINTR else { return nil }; continue }
+      bytes.append(contentsOf: chunk[0..<count])
+    }
+    return nil
+  }
+
   /// Reads one line of standard output, waiting at most `seconds`.
   public func readLine(seconds: Double) -> String? {
     guard let output else { return nil }

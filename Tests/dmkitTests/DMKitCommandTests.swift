@@ -20,12 +20,30 @@ final class RecordingConsole: Sendable {
   }
 }
 
-/// Runs `dmkit` in-process; returns the exit status and what it wrote.
-@MainActor
+/// Runs the built `dmkit` as a user runs it, with `environment` as its only variables; returns the
+/// exit status and what it wrote.
+func dmkit(
+  _ arguments: [String], environment: [String: String] = [:]
+) -> (status: Int32, out: String, error: String) {
+  do {
+    let process = try ChildProcess(DMKit.path, arguments, environment: environment, capturesOutput: true)
+    let out = process.readToEnd(seconds: 60)
+    let status = process.wait(seconds: 10)
+    guard let out, let status else {
+      process.crash()
+      Issue.record("dmkit \(arguments) did not end in time")
+      return (-1, out ?? "", process.standardError)
+    }
+    return (status, out, process.standardError)
+  } catch {
+    Issue.record("cannot run \(DMKit.path): \(error)")
+    return (-1, "", "")
+  }
+}
+
+/// Runs the built `dmkit` with these arguments; see ``dmkit(_:environment:)``.
 func dmkit(_ arguments: String...) -> (status: Int32, out: String, error: String) {
-  let recorder = RecordingConsole()
-  let status = DMKitTool.run(arguments, console: recorder.console())
-  return (status, recorder.out, recorder.error)
+  dmkit(arguments)
 }
 
 /// A path inside the repository.

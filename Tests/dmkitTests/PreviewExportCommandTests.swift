@@ -13,11 +13,16 @@ private struct RecordedRun {
   var errors: String
 }
 
-/// Runs `dmkit` in-process with a recording console that is, or is not, a terminal.
+/// Runs `dmkit`: the built program, as a user runs it, with its output in a pipe; or, for
+/// `isTerminal`, in process with a console that says it is a terminal, since a pipe is not one.
 @MainActor
 private func runDMKit(
   _ arguments: [String], isTerminal: Bool = false, environment: [String: String] = [:]
 ) -> RecordedRun {
+  guard isTerminal else {
+    let run = dmkit(arguments, environment: environment)
+    return RecordedRun(status: run.status, output: run.out, errors: run.error)
+  }
   let recorder = RecordingConsole()
   let status = DMKitTool.run(
     arguments, console: recorder.console(isTerminal: isTerminal, environment: environment))
