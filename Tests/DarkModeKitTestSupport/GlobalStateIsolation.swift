@@ -18,17 +18,21 @@ public struct GlobalStateIsolation: SuiteTrait, TestTrait, TestScoping {
   public func provideScope(
     for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
   ) async throws {
-    // A suite, or a test function as a whole, is not run alone: each of its test cases is.
-    guard testCase != nil else { return try await function() }
+    // A suite, or a test function as a whole, is not run alone: each of its test cases is. A test
+    // case that already holds the lock (the trait applied twice) goes on holding it.
+    guard testCase != nil, !Self.isHeld else { return try await function() }
     await GlobalStateLock.shared.acquire()
     do {
-      try await function()
+      try await Self.$isHeld.withValue(true) { try await function() }
     } catch {
       await GlobalStateLock.shared.release()
       throw error
     }
     await GlobalStateLock.shared.release()
   }
+
+  /// Whether the running test case holds the lock.
+  @TaskLocal private static var isHeld = false
 }
 
 extension Trait where Self == GlobalStateIsolation {

@@ -8,7 +8,8 @@ import Testing
 ///
 /// Every test uses its own table and its own missing-key handler; the tests that need
 /// ``DMColorTable/shared`` or ``DMDiagnostics`` are in `GlobalStateTests.SharedColorTableTests`.
-@Suite struct ColorTableRuntimeTests {
+/// Reloads set bindings again process-wide, so these tests run alone among the global-state ones.
+@Suite(.globalState) struct ColorTableRuntimeTests {
   private static let sample = """
     NORMAL   NIGHT    RED
     #ffffff  #343434  #fafafa  BG

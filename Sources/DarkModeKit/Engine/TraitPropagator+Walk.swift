@@ -8,6 +8,8 @@ extension TraitPropagator {
     guard resolved != propagatedGlobal else { return }
     let previous = propagatedGlobal
     propagatedGlobal = resolved
+    // The handlers in force when the change began, whatever a callback sets up meanwhile.
+    let handlers = self.handlers
     transition = animated ? DMTransition(isAnimated: true, duration: handlers.animationDuration) : .none
     defer { transition = .none }
     for window in DMApplication.shared.windows where window.isAttached {
