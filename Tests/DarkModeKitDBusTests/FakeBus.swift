@@ -17,18 +17,7 @@ import Testing
     init(script: @escaping @Sendable (FakeBus.Peer) throws -> Void) throws {
       let path = "/tmp/dmk-fake-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
       self.path = path
-      let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-      var storage = sockaddr_un()
-      storage.sun_family = sa_family_t(AF_UNIX)
-      withUnsafeMutableBytes(of: &storage.sun_path) { raw in
-        for (index, byte) in path.utf8.enumerated() { raw[index] = byte }
-      }
-      let bound = withUnsafePointer(to: &storage) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-          bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
-        }
-      }
-      guard bound == 0, listen(fd, 1) == 0 else { throw BusError("cannot listen at \(path)") }
+      let fd = try listeningSocket(at: path, backlog: 1)
       listenFD = fd
       Thread {
         let client = accept(fd, nil, nil)

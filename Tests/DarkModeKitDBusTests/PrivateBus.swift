@@ -93,6 +93,23 @@ import Testing
     }
   }
 
+  /// A Unix socket bound to `path` and listening, for a test's own server.
+  func listeningSocket(at path: String, backlog: Int32) throws -> Int32 {
+    let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+    var storage = sockaddr_un()
+    storage.sun_family = sa_family_t(AF_UNIX)
+    withUnsafeMutableBytes(of: &storage.sun_path) { raw in
+      for (index, byte) in path.utf8.enumerated() { raw[index] = byte }
+    }
+    let bound = withUnsafePointer(to: &storage) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+        bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+      }
+    }
+    guard bound == 0, listen(fd, backlog) == 0 else { throw BusError("cannot listen at \(path)") }
+    return fd
+  }
+
   /// A Unix socket that listens but never accepts or answers, to test authentication timeouts.
   final class SilentListener: Sendable {
     let path: String
@@ -100,18 +117,7 @@ import Testing
 
     init(path: String) throws {
       self.path = path
-      fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-      var storage = sockaddr_un()
-      storage.sun_family = sa_family_t(AF_UNIX)
-      withUnsafeMutableBytes(of: &storage.sun_path) { raw in
-        for (index, byte) in path.utf8.enumerated() { raw[index] = byte }
-      }
-      let bound = withUnsafePointer(to: &storage) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-          bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
-        }
-      }
-      guard bound == 0, listen(fd, 4) == 0 else { throw BusError("cannot listen at \(path)") }
+      fd = try listeningSocket(at: path, backlog: 4)
     }
 
     func close() {
