@@ -226,5 +226,13 @@ func onOwnThread<A: Sendable, B: Sendable>(
     ])
     #expect(source.traitCollection == DMTraitCollection(accessibilityContrast: .normal))
     #expect(source.problems == ["DM_COLOR_SCHEME=purple is not \"light\" or \"dark\"; it is ignored"])
+    let hostile = DMVariablesAppearanceSource(environment: [
+      "DM_COLOR_SCHEME": "\u{1B}[2Jdark\u{07}", "DM_CONTRAST": String(repeating: "x", count: 100_000),
+    ])
+    #expect(
+      hostile.problems == [
+        "DM_COLOR_SCHEME=\\u{1B}[2Jdark\\u{7} is not \"light\" or \"dark\"; it is ignored",
+        "DM_CONTRAST=\(String(repeating: "x", count: 64))… is not \"normal\" or \"high\"; it is ignored",
+      ])
   }
 }

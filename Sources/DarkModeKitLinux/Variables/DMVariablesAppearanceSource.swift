@@ -36,7 +36,8 @@ public final class DMVariablesAppearanceSource: DMSystemAppearanceSource {
       case "light": traits.userInterfaceStyle = .light
       case "dark": traits.userInterfaceStyle = .dark
       default:
-        problems.append("\(Self.colorSchemeVariable)=\(scheme) is not \"light\" or \"dark\"; it is ignored")
+        problems.append(
+          "\(Self.colorSchemeVariable)=\(Self.shown(scheme)) is not \"light\" or \"dark\"; it is ignored")
       }
     }
     if let contrast = Self.value(Self.contrastVariable, in: environment) {
@@ -44,7 +45,8 @@ public final class DMVariablesAppearanceSource: DMSystemAppearanceSource {
       case "normal": traits.accessibilityContrast = .normal
       case "high": traits.accessibilityContrast = .high
       default:
-        problems.append("\(Self.contrastVariable)=\(contrast) is not \"normal\" or \"high\"; it is ignored")
+        problems.append(
+          "\(Self.contrastVariable)=\(Self.shown(contrast)) is not \"normal\" or \"high\"; it is ignored")
       }
     }
     self.traitCollection = traits == DMTraitCollection() ? nil : traits
@@ -65,6 +67,20 @@ public final class DMVariablesAppearanceSource: DMSystemAppearanceSource {
 
   /// Does nothing: the variables do not change while the process runs.
   public func stop() {}
+
+  /// A variable's value as a report shows it: control characters escaped (`\u{1B}`), so that
+  /// nothing from outside reaches a terminal as a command, and at most 64 characters.
+  private nonisolated static func shown(_ value: String) -> String {
+    var text = ""
+    for scalar in value.unicodeScalars.prefix(64) {
+      if scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) {
+        text += "\\u{\(String(scalar.value, radix: 16, uppercase: true))}"
+      } else {
+        text.unicodeScalars.append(scalar)
+      }
+    }
+    return value.unicodeScalars.count > 64 ? text + "…" : text
+  }
 
   private nonisolated static func value(_ name: String, in environment: [String: String]) -> String? {
     guard let value = environment[name]?.trimmingCharacters(in: .whitespaces), !value.isEmpty else {
