@@ -12,20 +12,15 @@ enum WatchCommand {
 
       Prints the system appearance as the automatic source sees it (the DM_COLOR_SCHEME and
       DM_CONTRAST variables, then the desktop portal, then the terminal), then one line for each
-      change, until Ctrl-C or SIGTERM:
+      change, until Ctrl-C or SIGTERM (a signal that the program was started with ignored, such
+      as SIGINT in a script's background job, stays ignored):
 
         2026-11-30T09:15:02Z source=portal style=dark contrast=normal
 
       """)
 
   static func run(_ arguments: ParsedArguments, console: Console) -> Int32 {
-    // End at once on SIGINT or SIGTERM, with a handler that the kernel runs as the signal arrives:
-    // a dispatch source starts listening only some time after it is resumed, and a signal sent
-    // meanwhile would be lost. Every line is already written out; the system closes the bus
-    // connection.
-    for number in [SIGINT, SIGTERM] {
-      signal(number) { _ in _exit(0) }
-    }
+    endOnSignals()
     let source = DMAutomaticAppearanceSource()
     var printed: DMTraitCollection?
     func printIfChanged() {
@@ -44,6 +39,25 @@ enum WatchCommand {
       printIfChanged()
     }
     MainLoop.run(keeping: source)
+  }
+
+  /// Ends the process at once on SIGINT or SIGTERM, with a handler that the kernel runs as the
+  /// signal arrives: a dispatch source starts listening only some time after it is resumed, and a
+  /// signal sent meanwhile would be lost. Every line is already written out; the system closes the
+  /// bus connection.
+  ///
+  /// A signal the program was started with ignored stays ignored, as for any program: a background
+  /// job of a script ignores SIGINT, and catching it would end the job on some runs (a signal sent
+  /// after this call) and not on others (one sent before it).
+  private static func endOnSignals() {
+    for number in [SIGINT, SIGTERM] {
+      var current = sigaction()
+      sigaction(number, nil, &current)
+      let ignored =
+        unsafeBitCast(current.__sigaction_handler.sa_handler, to: Int.self)
+        == unsafeBitCast(SIG_IGN, to: Int.self)
+      if !ignored { signal(number) { _ in _exit(0) } }
+    }
   }
 
   /// `2026-11-30T09:15:02Z source=portal style=dark contrast=normal`

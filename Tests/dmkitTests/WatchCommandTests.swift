@@ -52,6 +52,20 @@ enum DMKit {
     }
   }
 
+  @Test func watchStartedWithSIGINTIgnoredKeepsIgnoringItAndEndsOnSIGTERM() throws {
+    // A background job of a script starts with SIGINT ignored. Like any program, watch keeps it so,
+    // whether the signal comes before it starts listening or after: it does not end on some runs
+    // and go on for ever on others.
+    let watch = try ChildProcess(
+      "/bin/sh", ["-c", "trap '' INT; exec \"$0\" watch", DMKit.path],
+      environment: ["DM_COLOR_SCHEME": "dark", "TERM": "dumb"], capturesOutput: true)
+    _ = try #require(watch.readLine(seconds: 10))
+    watch.signal(SIGINT)
+    #expect(watch.wait(seconds: 1) == nil, "watch ended on an ignored SIGINT")
+    watch.signal(SIGTERM)
+    #expect(watch.wait(seconds: 5) == 0, "\(watch.errorOutput)")
+  }
+
   @Test func watchWithNothingToAskSaysSoAndEndsOnSIGINT() throws {
     let watch = try ChildProcess(
       DMKit.path, ["watch"],
