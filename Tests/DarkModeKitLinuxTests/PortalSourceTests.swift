@@ -70,8 +70,8 @@ extension GlobalStateTests {
         portal: DMPortalAppearanceSource(address: "unix:path=/nonexistent"),
         terminal: DMTerminalAppearanceSource(environment: ["TERM": "dumb", "COLORFGBG": "0;15"]))
       DarkModeManager.setup(with: DMConfiguration(systemAppearanceSource: source))
-      #expect(source.answeringSource == .environment)
-      #expect(await source.decision() == .environment)
+      #expect(source.answeringSource == .variables)
+      #expect(await source.decision() == .variables)
       #expect(DMTraitCollection.current.userInterfaceStyle == .dark)
       DarkModeManager.reset()
     }
@@ -144,7 +144,7 @@ extension GlobalStateTests {
     @Test func aBadVariableBesideAGoodOneIsReportedOnceWithTheEnvironmentAnswering() async {
       let (kind, messages) = await decideWithoutAPortal(
         environment: ["DM_COLOR_SCHEME": "dark", "DM_CONTRAST": "bogus"], terminal: ["TERM": "dumb"])
-      #expect(kind == .environment)
+      #expect(kind == .variables)
       #expect(
         messages == [
           "DM_CONTRAST=bogus is not \"normal\" or \"high\"; it is ignored (the environment variables answered)"

@@ -1,4 +1,5 @@
 import DarkModeKit
+import DarkModeKitTestSupport
 import Foundation
 import Testing
 
@@ -8,90 +9,23 @@ import Testing
   import Glibc
 #endif
 
-/// A pseudo-terminal: the program under test uses `terminal`; the test plays the terminal
-/// emulator on `emulator`.
-final class PseudoTerminal: @unchecked Sendable {
-  // Safe: the descriptors are set once in init and only passed to thread-safe system calls.
-  let emulator: Int32
-  let terminal: Int32
-
-  init() throws {
-    // posix_openpt and friends are not visible from Swift's Glibc module; these are the Linux
-    // ioctls they use (TIOCSPTLCK to unlock, TIOCGPTN for the terminal's number).
-    emulator = open("/dev/ptmx", O_RDWR | O_NOCTTY)
-    guard emulator >= 0 else { throw POSIXError(.ENOTTY) }
-    var unlock: Int32 = 0
-    var number: UInt32 = 0
-    guard ioctl(emulator, 0x4004_5431, &unlock) == 0, ioctl(emulator, 0x8004_5430, &number) == 0 else {
-      close(emulator)
-      throw POSIXError(.ENOTTY)
-    }
-    terminal = open("/dev/pts/\(number)", O_RDWR | O_NOCTTY)
-    guard terminal >= 0 else {
-      close(emulator)
-      throw POSIXError(.ENOTTY)
-    }
-  }
-
-  deinit {
-    close(terminal)
-    close(emulator)
-  }
-
-  /// Reads what the program wrote, waiting up to a second for `count` bytes.
-  func readFromProgram(atLeast count: Int) -> [UInt8] {
-    var received: [UInt8] = []
-    var buffer = [UInt8](repeating: 0, count: 256)
-    let deadline = Date().addingTimeInterval(1)
-    while received.count < count && Date() < deadline {
-      var descriptor = pollfd(fd: emulator, events: Int16(POLLIN), revents: 0)
-      guard poll(&descriptor, 1, 50) > 0 else { continue }
-      let got = read(emulator, &buffer, buffer.count)
-      if got > 0 { received.append(contentsOf: buffer[0..<got]) }
-    }
-    return received
-  }
-
-  func sendToProgram(_ text: String) {
-    let bytes = Array(text.utf8)
-    _ = bytes.withUnsafeBytes { write(emulator, $0.baseAddress, $0.count) }
-  }
-
-  var settings: termios {
-    var value = termios()
-    tcgetattr(terminal, &value)
-    return value
-  }
-}
-
-/// Runs a terminal query on another thread while the test answers as the emulator.
 func query(_ pty: PseudoTerminal, timeout: Int = 1_000, answer: @escaping @Sendable ([UInt8]) -> String?)
   async
   -> (TerminalQuery.Outcome, [UInt8], Duration)
 {
-  let clock = ContinuousClock()
-  let start = clock.now
+  // Timed on the querying thread itself, so that a busy task pool does not count.
   let result = await onOwnThread {
-    TerminalQuery.backgroundReply(input: pty.terminal, output: pty.terminal, timeoutMilliseconds: timeout)
+    let clock = ContinuousClock()
+    let start = clock.now
+    let outcome = TerminalQuery.backgroundReply(
+      input: pty.terminal, output: pty.terminal, timeoutMilliseconds: timeout)
+    return (outcome, clock.now - start)
   } whileDoing: {
     let asked = pty.readFromProgram(atLeast: TerminalQuery.request.count)
     if let reply = answer(asked) { pty.sendToProgram(reply) }
     return asked
   }
-  return (result.0, result.1, clock.now - start)
-}
-
-/// Runs `body` and `other` on two threads of their own (they block, so not on the task pool).
-func onOwnThread<A: Sendable, B: Sendable>(
-  _ body: @escaping @Sendable () -> A, whileDoing other: @escaping @Sendable () -> B
-) async -> (A, B) {
-  async let first = withCheckedContinuation { continuation in
-    Thread { continuation.resume(returning: body()) }.start()
-  }
-  async let second = withCheckedContinuation { continuation in
-    Thread { continuation.resume(returning: other()) }.start()
-  }
-  return await (first, second)
+  return (result.0.0, result.1, result.0.1)
 }
 
 @Suite struct TerminalBackgroundTests {

@@ -18,17 +18,32 @@ public final class ChildProcess: Sendable {
     .appendingPathComponent("dmkit-child-\(UUID().uuidString).stderr").path
 
   /// Starts `path` with `arguments`. Standard error goes to a temporary file (see
-  /// ``errorOutput``); standard output goes to /dev/null unless `capturesOutput`.
+  /// ``errorOutput``); standard output goes to /dev/null unless `capturesOutput`, to a pipe, or
+  /// `outputIsTerminal`, to a pseudo-terminal that leaves output as written (no `\r` added), which
+  /// is then standard input too, as for a program run in a terminal.
   public init(
-    _ path: String, _ arguments: [String], environment: [String: String], capturesOutput: Bool = false
+    _ path: String, _ arguments: [String], environment: [String: String], capturesOutput: Bool = false,
+    outputIsTerminal: Bool = false
   )
     throws
   {
+    let capturesOutput = capturesOutput || outputIsTerminal
     var pipeEnds: [Int32] = [-1, -1]
-    if capturesOutput { guard pipe(&pipeEnds) == 0 else { throw ChildProcessError("pipe failed") } }
+    if outputIsTerminal {
+      // [reading end, writing end], as for a pipe.
+      let ends = try openPseudoTerminal()
+      var settings = termios()
+      tcgetattr(ends.terminal, &settings)
+      settings.c_oflag &= ~tcflag_t(OPOST)
+      tcsetattr(ends.terminal, TCSANOW, &settings)
+      pipeEnds = [ends.emulator, ends.terminal]
+    } else if capturesOutput {
+      guard pipe(&pipeEnds) == 0 else { throw ChildProcessError("pipe failed") }
+    }
     var actions = posix_spawn_file_actions_t()
     posix_spawn_file_actions_init(&actions)
     defer { posix_spawn_file_actions_destroy(&actions) }
+    if outputIsTerminal { posix_spawn_file_actions_adddup2(&actions, pipeEnds[1], 0) }
     if capturesOutput {
       posix_spawn_file_actions_adddup2(&actions, pipeEnds[1], 1)
       posix_spawn_file_actions_addclose(&actions, pipeEnds[0])
@@ -97,6 +112,8 @@ public final class ChildProcess: Sendable {
       guard poll(&entry, 1, 50) > 0 else { continue }
       let count = chunk.withUnsafeMutableBytes { read(output, $0.baseAddress, $0.count) }
       if count == 0 { return String(decoding: bytes, as: UTF8.self) }
+      // A pseudo-terminal's emulator end reports the end as EIO once every writer closed it.
+      if count < 0 && errno == EIO { return String(decoding: bytes, as: UTF8.self) }
       if count < 0 { guard errno == EINTR else { return nil }; continue }
       bytes.append(contentsOf: chunk[0..<count])
     }

@@ -5,28 +5,16 @@ import Testing
 
 @testable import dmkit
 
-/// A console that records what a command writes.
-final class RecordingConsole: Sendable {
-  private let output = Locked<(out: String, error: String)>(("", ""))
-
-  var out: String { output.withLock { $0.out } }
-  var error: String { output.withLock { $0.error } }
-
-  func console(isTerminal: Bool = false, environment: [String: String] = [:]) -> Console {
-    Console(
-      standardOutput: { [output] text in output.withLock { $0.out += text } },
-      standardError: { [output] text in output.withLock { $0.error += text } },
-      isTerminal: isTerminal, environment: environment)
-  }
-}
-
 /// Runs the built `dmkit` as a user runs it, with `environment` as its only variables; returns the
-/// exit status and what it wrote.
+/// exit status and what it wrote. Its standard output is a pipe, or a pseudo-terminal for
+/// `outputIsTerminal`.
 func dmkit(
-  _ arguments: [String], environment: [String: String] = [:]
+  _ arguments: [String], environment: [String: String] = [:], outputIsTerminal: Bool = false
 ) -> (status: Int32, out: String, error: String) {
   do {
-    let process = try ChildProcess(DMKit.path, arguments, environment: environment, capturesOutput: true)
+    let process = try ChildProcess(
+      DMKit.path, arguments, environment: environment, capturesOutput: true,
+      outputIsTerminal: outputIsTerminal)
     let out = process.readToEnd(seconds: 60)
     let status = process.wait(seconds: 10)
     guard let out, let status else {
@@ -198,10 +186,8 @@ func repositoryPath(_ relative: String) -> String {
       "Text.Primary:Background", "Text.Secondary:Background", "Text.Primary:Surface", "Text.OnAccent:Accent",
       "Link:Background", "Error:Background",
     ]
-    let result = DMKitTool.run(
-      ["lint", palette] + pairs.flatMap { ["--pair", $0] } + ["--strict"],
-      console: RecordingConsole().console())
-    #expect(result == 0)
+    let result = dmkit(["lint", palette] + pairs.flatMap { ["--pair", $0] } + ["--strict"])
+    #expect(result.status == 0, "\(result.out)")
   }
 
   @Test func badPairsAndRatiosAreCommandLineErrors() {

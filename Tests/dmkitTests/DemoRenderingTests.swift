@@ -65,50 +65,41 @@ import Testing
     #expect(DemoTable.bundledPaletteURL(currentDirectory: "/", executable: nil) == nil)
   }
 
-  @MainActor
   @Test func aBadTableIsReportedWithItsPlace() throws {
     let file = FileManager.default.temporaryDirectory.appendingPathComponent("demo-bad-\(UUID()).txt")
     try "NORMAL NIGHT\n#ffffff #12G BG\n".write(to: file, atomically: true, encoding: .utf8)
     defer { try? FileManager.default.removeItem(at: file) }
-    let recorder = RecordingConsole()
+    let run = dmkit(["demo", file.path], outputIsTerminal: true)
+    #expect(run.status == 1)
     #expect(
-      DemoCommand.run(ParsedArguments(positionals: [file.path]), console: recorder.console(isTerminal: true))
-        == 1)
-    #expect(
-      recorder.error
+      run.error
         == "\(file.path):2:9: error: bad colour \"#12G\": \"G\" at offset 3 is not a hexadecimal digit\n")
-    #expect(recorder.out.isEmpty)
+    #expect(run.out.isEmpty)
   }
 
-  @MainActor
   @Test func anUnreadableTableIsReportedWithItsPath() {
-    let recorder = RecordingConsole()
-    #expect(
-      DemoCommand.run(
-        ParsedArguments(positionals: ["/nonexistent/colors.txt"]), console: recorder.console(isTerminal: true)
-      )
-        == 1)
-    #expect(recorder.error.hasPrefix("/nonexistent/colors.txt: error: cannot read the colour table"))
+    let run = dmkit(["demo", "/nonexistent/colors.txt"], outputIsTerminal: true)
+    #expect(run.status == 1)
+    #expect(run.error.hasPrefix("/nonexistent/colors.txt: error: cannot read the colour table"))
   }
 
-  @MainActor
   @Test func withoutATerminalTheDemoSaysWhatItNeeds() {
-    let recorder = RecordingConsole()
-    #expect(DemoCommand.run(ParsedArguments(), console: recorder.console()) == 1)
+    let run = dmkit("demo")
+    #expect(run.status == 1)
     #expect(
-      recorder.error
+      run.error
         == "error: dmkit demo needs a terminal: standard input and output must both be one "
         + "('dmkit preview FILE' works without one)\n")
-    #expect(recorder.out.isEmpty)
+    #expect(run.out.isEmpty)
   }
 
-  @MainActor
   @Test func theDemoIsACommandWithItsUsage() {
-    let recorder = RecordingConsole()
-    #expect(DMKitTool.run(["help", "demo"], console: recorder.console()) == 0)
-    #expect(recorder.out.hasPrefix("USAGE: dmkit demo [FILE]"))
-    #expect(DMKitTool.run(["demo", "a.txt", "b.txt"], console: recorder.console()) == 2)
-    #expect(recorder.error.hasPrefix("error: unexpected argument 'b.txt'"))
+    let help = dmkit("help", "demo")
+    #expect(help.status == 0)
+    #expect(help.out.hasPrefix("USAGE: dmkit demo [FILE]"))
+    let extra = dmkit("demo", "a.txt", "b.txt")
+    #expect(extra.status == 2)
+    #expect(extra.error.hasPrefix("error: unexpected argument 'b.txt'"))
   }
 }
 
@@ -123,7 +114,7 @@ extension GlobalStateTests {
 
     private func shownWindow(_ table: DemoTable? = nil) -> DemoWindow {
       let window = DemoWindow(table: table ?? palette)
-      window.controller.systemSourceName = "environment"
+      window.controller.systemSourceName = "variables"
       window.makeKeyAndVisible()
       return window
     }
@@ -152,7 +143,7 @@ extension GlobalStateTests {
       #expect(grid[headline.x, headline.y].foreground == (try color("Text.Primary", .normal)))
       #expect(grid[headline.x, headline.y].background == (try color("Background", .normal)))
       #expect(grid.text.contains("Style: light   Theme: NORMAL   Image: sun"))
-      #expect(grid.text.contains("System: no preference (environment)   ·   followed"))
+      #expect(grid.text.contains("System: no preference (variables)   ·   followed"))
       #expect(grid.text.contains("--(     )--"))
       let system = try place(of: "[ System ]", in: grid)
       #expect(grid[system.x, system.y].background == (try color("Accent", .normal)))

@@ -93,7 +93,7 @@ struct DemoTerminalTests {
   @Test func keysSwitchTheStyleAndThemeAndQuitRestoresTheTerminal() throws {
     let run = try Run(environment: ["DM_COLOR_SCHEME": "light"])
     try run.expectScreen(
-      "DarkModeKit — Palette.txt", "Style: light   Theme: NORMAL   Image: sun", "System: light (environment)",
+      "DarkModeKit — Palette.txt", "Style: light   Theme: NORMAL   Image: sun", "System: light (variables)",
       "followed", "[ Light ] [ Dark ] [ System ] [ Theme ]", colors: [normal], notColors: [night])
     #expect(try run.terminal.pane("alternate_on") == "1")
     #expect(try run.terminal.pane("cursor_flag") == "0")
@@ -123,7 +123,7 @@ struct DemoTerminalTests {
   @Test func ctrlCEndsTheDemoAndRestoresTheTerminal() throws {
     let run = try Run(environment: ["DM_COLOR_SCHEME": "dark"])
     try run.expectScreen(
-      "Style: dark   Theme: NIGHT   Image: moon", "System: dark (environment)", colors: [night])
+      "Style: dark   Theme: NIGHT   Image: moon", "System: dark (variables)", colors: [night])
     try run.terminal.sendKeys("C-c")
     try run.expectRestored()
   }

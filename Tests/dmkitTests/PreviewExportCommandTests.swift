@@ -4,29 +4,20 @@ import DarkModeKitTools
 import Foundation
 import Testing
 
-@testable import dmkit
-
-/// What one in-process run of `dmkit` returned and wrote.
+/// What one run of `dmkit` returned and wrote.
 private struct RecordedRun {
   var status: Int32
   var output: String
   var errors: String
 }
 
-/// Runs `dmkit`: the built program, as a user runs it, with its output in a pipe; or, for
-/// `isTerminal`, in process with a console that says it is a terminal, since a pipe is not one.
-@MainActor
+/// Runs the built `dmkit`, as a user runs it, with its output in a pipe or, for `isTerminal`, on a
+/// pseudo-terminal.
 private func runDMKit(
   _ arguments: [String], isTerminal: Bool = false, environment: [String: String] = [:]
 ) -> RecordedRun {
-  guard isTerminal else {
-    let run = dmkit(arguments, environment: environment)
-    return RecordedRun(status: run.status, output: run.out, errors: run.error)
-  }
-  let recorder = RecordingConsole()
-  let status = DMKitTool.run(
-    arguments, console: recorder.console(isTerminal: isTerminal, environment: environment))
-  return RecordedRun(status: status, output: recorder.out, errors: recorder.error)
+  let run = dmkit(arguments, environment: environment, outputIsTerminal: isTerminal)
+  return RecordedRun(status: run.status, output: run.out, errors: run.error)
 }
 
 private let dkColorTable = ExampleTables.url("DKColorTable.txt").path

@@ -33,7 +33,7 @@ enum DMKit {
       capturesOutput: true)
     let line = try #require(watch.readLine(seconds: 10))
     let match = try #require(line.wholeMatch(of: linePattern))
-    #expect(match.output.1 == "environment")
+    #expect(match.output.1 == "variables")
     #expect(match.output.2 == "dark")
     #expect(match.output.3 == "high")
     watch.signal(SIGTERM)

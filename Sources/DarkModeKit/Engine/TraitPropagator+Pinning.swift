@@ -7,20 +7,55 @@ extension TraitPropagator {
   /// tree holds can be freed before the pass ends: every structural change made meanwhile pins
   /// the node it moves (and with it the subtree below), and controllers, which the tree holds only
   /// weakly, are pinned when they are pushed. See ``pin(_:)``.
+  ///
+  /// A debug build checks the rule: each entry also holds its node weakly, and reading the node of
+  /// an entry whose node was freed stops the program instead of reading freed memory.
   struct Entry {
-    let unretainedNode: Unmanaged<DMResponder>
-    let unretainedParent: Unmanaged<DMResponder>?
+    private let unretainedNode: Unmanaged<DMResponder>
+    private let unretainedParent: Unmanaged<DMResponder>?
+    #if DEBUG
+      private weak var liveNode: DMResponder?
+      private weak var liveParent: DMResponder?
+    #endif
 
     @inline(__always)
     init(node: DMResponder, parent: DMResponder?) {
       unretainedNode = Unmanaged.passUnretained(node)
       unretainedParent = parent.map { Unmanaged.passUnretained($0) }
+      #if DEBUG
+        liveNode = node
+        liveParent = parent
+      #endif
     }
 
     @inline(__always)
     init(node: Unmanaged<DMResponder>, parent: Unmanaged<DMResponder>) {
       unretainedNode = node
       unretainedParent = parent
+      #if DEBUG
+        liveNode = node.takeUnretainedValue()
+        liveParent = parent.takeUnretainedValue()
+      #endif
+    }
+
+    /// The node, not retained; valid while the pass runs (see above).
+    @inline(__always)
+    var node: Unmanaged<DMResponder> {
+      #if DEBUG
+        assert(liveNode != nil, "a walk entry outlived its node: a change during the pass did not pin it")
+      #endif
+      return unretainedNode
+    }
+
+    /// The parent the entry was pushed from, not retained; valid while the pass runs.
+    @inline(__always)
+    var parent: Unmanaged<DMResponder>? {
+      #if DEBUG
+        assert(
+          unretainedParent == nil || liveParent != nil,
+          "a walk entry outlived its parent: a change during the pass did not pin it")
+      #endif
+      return unretainedParent
     }
 
     /// Whether `candidate` is the parent the entry was pushed from, comparing identities only.

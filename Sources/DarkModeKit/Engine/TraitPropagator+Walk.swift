@@ -29,7 +29,7 @@ extension TraitPropagator {
     let savedContext = PassContext.enterSlot(currentSlot)
     defer { PassContext.leaveSlot(savedContext) }
     while let entry = stack.popLast() {
-      entry.unretainedNode.borrow { node in
+      entry.node.borrow { node in
         guard node.isAttached, let traits = node.reported else { return }
         if !node.bindings.isEmpty { refreshBindings(of: node, traits: traits) }
         node.appendTraitChildren(to: &stack)
@@ -107,7 +107,7 @@ extension TraitPropagator {
       visits &+= 1
       let structureChanged = structureVersion != structureAtStart
       // Borrowed, not retained: see `Entry`.
-      entry.unretainedNode.borrow { node in
+      entry.node.borrow { node in
         visit(node, from: entry, structureChanged: structureChanged, stack: &stack)
       }
     }
@@ -123,7 +123,7 @@ extension TraitPropagator {
       guard entry.hasParent(node.traitParent) else { return }
     }
     var traits: DMTraitCollection
-    if let unretained = entry.unretainedParent {
+    if let unretained = entry.parent {
       // Read without retaining (see `Entry`).
       unowned(unsafe) let parent = unretained.takeUnretainedValue()
       guard parent.isAttached, let parentTraits = parent.reported else { return }
@@ -173,7 +173,7 @@ extension TraitPropagator {
   func detach(_ node: DMResponder) {
     detachStack.append(Entry(node: node, parent: nil))
     while let entry = detachStack.popLast() {
-      unowned(unsafe) let node = entry.unretainedNode.takeUnretainedValue()
+      unowned(unsafe) let node = entry.node.takeUnretainedValue()
       guard node.isAttached else { continue }
       node.isAttached = false
       node.appendTraitChildren(to: &detachStack)

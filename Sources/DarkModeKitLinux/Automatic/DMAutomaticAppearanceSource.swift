@@ -29,14 +29,18 @@ import Foundation
 public final class DMAutomaticAppearanceSource: DMSystemAppearanceSource {
   /// The kinds of source, in the order they are tried.
   public enum Kind: String, Sendable, CaseIterable {
-    /// `DM_COLOR_SCHEME` / `DM_CONTRAST`.
-    case environment
+    /// The environment variables `DM_COLOR_SCHEME` / `DM_CONTRAST`.
+    case variables
     /// The XDG Desktop Portal over D-Bus.
     case portal
     /// The terminal's background.
     case terminal
     /// No source answered: the defaults apply.
     case noSource = "none"
+
+    /// The environment variables.
+    @available(*, deprecated, renamed: "variables")
+    public static var environment: Kind { .variables }
   }
 
   private let variablesSource: DMVariablesAppearanceSource
@@ -79,8 +83,8 @@ public final class DMAutomaticAppearanceSource: DMSystemAppearanceSource {
     if variablesSource.traitCollection != nil {
       // A bad value beside a good one is reported here, with the outcome, not by the source.
       variablesSource.reportsProblems = false
-      Self.report(variablesSource.problems, answered: .environment)
-      use(variablesSource, as: .environment, reporter: reporter)
+      Self.report(variablesSource.problems, answered: .variables)
+      use(variablesSource, as: .variables, reporter: reporter)
       return
     }
     deciding = Task { [portal, terminal, variablesSource] in
@@ -118,7 +122,7 @@ public final class DMAutomaticAppearanceSource: DMSystemAppearanceSource {
   private static func report(_ passedOver: [String], answered: Kind) {
     let outcome =
       switch answered {
-      case .environment: "the environment variables answered"
+      case .variables: "the environment variables answered"
       case .portal: "the desktop portal answered instead"
       case .terminal: "the terminal's background answered instead"
       case .noSource: "no other source answered, so the defaults apply"

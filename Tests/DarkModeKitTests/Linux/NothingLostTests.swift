@@ -46,14 +46,6 @@ enum DMBench {
   }
 }
 
-/// Runs blocking work (waits for child processes, sleeps) on a thread of its own, so that it does
-/// not hold a thread of the Swift concurrency pool.
-func onOwnThread<Result: Sendable>(_ body: @escaping @Sendable () -> Result) async -> Result {
-  await withCheckedContinuation { continuation in
-    Thread { continuation.resume(returning: body()) }.start()
-  }
-}
-
 /// The temporary files of unfinished writes beside `url`.
 func temporaryFiles(besides url: URL) -> [String] {
   let names =

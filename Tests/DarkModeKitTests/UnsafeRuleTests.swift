@@ -1,0 +1,68 @@
+import Testing
+
+@testable import DarkModeKit
+
+/// The engine reads walk entries and binding lists without retaining them, under rules stated
+/// where it does (`TraitPropagator.Entry`, `BindingList.apply(to:traits:)`). A debug build checks
+/// each rule: breaking one stops the program with the rule's message instead of reading freed
+/// memory. Each test breaks a rule in a child process and expects it to stop.
+#if DEBUG
+  @MainActor
+  private final class Dial: DMView {
+    var level = 0
+  }
+
+  /// Whether a child stopped with `message` on its standard error.
+  private func stops(_ result: ExitTest.Result?, saying message: String) -> Bool {
+    String(decoding: result?.standardErrorContent ?? [], as: UTF8.self).contains(message)
+  }
+
+  @Suite struct UnsafeRuleTests {
+    @Test(arguments: ["node", "parent"])
+    func readingAWalkEntryWhoseNodeOrParentWasFreedStopsTheProgram(freed: String) async {
+      let result = await #expect(
+        processExitsWith: .failure, observing: [\.standardErrorContent]
+      ) { [freed] in
+        await MainActor.run {
+          let kept = DMView()
+          var entry: TraitPropagator.Entry?
+          do {
+            let dropped = DMView()
+            entry =
+              freed == "node"
+              ? TraitPropagator.Entry(node: dropped, parent: kept)
+              : TraitPropagator.Entry(node: kept, parent: dropped)
+          }
+          withExtendedLifetime(kept) { _ = freed == "node" ? entry?.node : entry?.parent }
+        }
+      }
+      #expect(stops(result, saying: "a walk entry outlived its \(freed)"))
+    }
+
+    @Test func applyingBindingsOutsideAPassStopsTheProgram() async {
+      let result = await #expect(
+        processExitsWith: .failure, observing: [\.standardErrorContent]
+      ) {
+        await MainActor.run {
+          let view = Dial()
+          view.dm.bind(\.level, to: DMDynamic(light: 1, dark: 2))
+          view.bindings.apply(to: view, traits: DMTraitCollection(userInterfaceStyle: .dark))
+        }
+      }
+      #expect(stops(result, saying: "bindings are read in place only during a pass"))
+    }
+
+    @Test func theSameStepsWithinTheRulesRunOn() async {
+      await #expect(processExitsWith: .success) {
+        await MainActor.run {
+          let view = DMView()
+          let parent = DMView()
+          let entry = TraitPropagator.Entry(node: view, parent: parent)
+          _ = entry.node
+          _ = entry.parent
+          withExtendedLifetime((view, parent)) {}
+        }
+      }
+    }
+  }
+#endif
