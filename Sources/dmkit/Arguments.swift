@@ -1,3 +1,5 @@
+import DarkModeKit
+
 /// What a command accepts: flags (`--strict`), options with a value (`--format css`), and how many
 /// positional arguments.
 struct CommandSpec: Sendable {
@@ -57,20 +59,25 @@ extension CommandSpec {
           (argument, nil)
         }
       if flags.contains(name) {
-        guard inlineValue == nil else { throw UsageError(description: "'\(name)' takes no value") }
+        guard inlineValue == nil else {
+          throw UsageError(description: "'\(ShownText.escaped(name, limit: 64))' takes no value")
+        }
         parsed.flags.insert(name)
       } else if options.contains(name) {
         let value: String
         if let inlineValue {
           value = inlineValue
         } else {
-          guard index < arguments.count else { throw UsageError(description: "'\(name)' needs a value") }
+          guard index < arguments.count else {
+            throw UsageError(description: "'\(ShownText.escaped(name, limit: 64))' needs a value")
+          }
           value = arguments[index]
           index += 1
         }
         parsed.options[name, default: []].append(value)
       } else {
-        throw UsageError(description: "unknown option '\(name)' for '\(self.name)'")
+        throw UsageError(
+          description: "unknown option '\(ShownText.escaped(name, limit: 64))' for '\(self.name)'")
       }
     }
     if parsed.wantsHelp { return parsed }
@@ -79,7 +86,9 @@ extension CommandSpec {
         description: "'\(name)' needs \(positionals.lowerBound == 1 ? "a file" : "more arguments")")
     }
     if parsed.positionals.count > positionals.upperBound {
-      throw UsageError(description: "unexpected argument '\(parsed.positionals[positionals.upperBound])'")
+      throw UsageError(
+        description:
+          "unexpected argument '\(ShownText.escaped(parsed.positionals[positionals.upperBound], limit: 64))'")
     }
     return parsed
   }

@@ -1,3 +1,5 @@
+import DarkModeKit
+
 /// `dmkit`: the command table, usage, and dispatch.
 @MainActor
 enum DMKitTool {
@@ -56,13 +58,13 @@ enum DMKitTool {
         return 0
       }
       guard let command = commands.first(where: { $0.spec.name == arguments[1] }) else {
-        return usageError("unknown command '\(arguments[1])'", console: console)
+        return usageError("unknown command '\(ShownText.escaped(arguments[1], limit: 64))'", console: console)
       }
       console.out(command.spec.usage)
       return 0
     default:
       guard let command = commands.first(where: { $0.spec.name == first }) else {
-        return usageError("unknown command '\(first)'", console: console)
+        return usageError("unknown command '\(ShownText.escaped(first, limit: 64))'", console: console)
       }
       do {
         let parsed = try command.spec.parse(Array(arguments.dropFirst()))

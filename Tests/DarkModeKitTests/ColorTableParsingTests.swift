@@ -352,7 +352,8 @@ import Testing
     defer { TemporaryFile.remove(url) }
     let error = try #require(throws: DMColorTableError.self) { try DMColorTable(contentsOf: url) }
     #expect(error.kind == .unreadableFile)
-    #expect(error.message == "cannot read the colour table \"\(url.path)\": Is a directory")
+    #expect(
+      error.message == "cannot read the colour table \"\(url.path)\": it is a directory, not a regular file")
   }
 
   @Test func nonFileURLIsUnreadable() throws {

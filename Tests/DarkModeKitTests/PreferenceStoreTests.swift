@@ -41,7 +41,39 @@ import Testing
     (#"{"version":1,"style":"dark"}"#, #"corrupted: "contrast" is missing"#),
     (
       #"{"version":1,"style":"dark","contrast":"normal","theme":7}"#,
-      #"corrupted: "theme" must be a non-empty string or null"#
+      #"corrupted: "theme" is 7; expected a theme name or null"#
+    ),
+    (
+      #"{"version":true,"style":"dark","contrast":"normal"}"#,
+      #"corrupted: "version" is true; expected a whole number"#
+    ),
+    (
+      #"{"version":1.9,"style":"dark","contrast":"normal"}"#,
+      #"corrupted: "version" is 1.9; expected a whole number"#
+    ),
+    (
+      #"{"version":1.0,"style":"dark","contrast":"normal"}"#,
+      #"corrupted: "version" is 1.0; expected a whole number"#
+    ),
+    (
+      #"{"version":"1","style":"dark","contrast":"normal"}"#,
+      #"corrupted: "version" is "1"; expected a whole number"#
+    ),
+    (
+      #"{"version":1,"style":5,"contrast":"normal"}"#,
+      #"corrupted: "style" is 5; expected one of "unspecified", "light", "dark""#
+    ),
+    (
+      #"{"version":1,"style":"dark","contrast":"normal","theme":""}"#,
+      #"corrupted: "theme" is "": a theme name cannot be empty"#
+    ),
+    (
+      #"{"version":1,"style":"dark","contrast":"normal","theme":"RED\u001b]0;x\u0007"}"#,
+      #"corrupted: "theme" is "RED\u{1B}]0;x\u{7}": "\u{1B}" is not allowed in a theme name"#
+    ),
+    (
+      #"{"version":1,"style":"dark","contrast":"normal","theme":"\#(String(repeating: "A", count: 257))"}"#,
+      #"corrupted: "theme" is longer than 256 bytes"#
     ),
     (
       #"{"version":9,"style":"dark","contrast":"normal"}"#,
@@ -76,6 +108,64 @@ import Testing
           == true
     }
     #expect(try String(contentsOf: blocker, encoding: .utf8) == "x")
+  }
+
+  @Test func aSaveKeepsTheFilesPermissionsAndFollowsASymbolicLink() throws {
+    let folder = try TemporaryFolder()
+    defer { folder.remove() }
+    let real = folder.file("real.json")
+    let store = DMPreferenceStore(fileURL: real)
+    try store.save(.dark)
+    #expect(chmod(real.path, 0o600) == 0)
+    try store.save(.light)
+    #expect(try mode(of: real) == 0o600)
+    // A dotfile kept in a repository and linked into place stays linked.
+    let link = folder.file("appearance.json")
+    try FileManager.default.createSymbolicLink(at: link, withDestinationURL: real)
+    try DMPreferenceStore(fileURL: link).save(.dark)
+    #expect(try FileManager.default.destinationOfSymbolicLink(atPath: link.path) == real.path)
+    #expect(try store.load() == .dark)
+    #expect(try mode(of: real) == 0o600)
+  }
+
+  @Test func whatIsNotARegularFileIsNamedAndNeverReplaced() throws {
+    let folder = try TemporaryFolder()
+    defer { folder.remove() }
+    let directory = folder.file("directory.json")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: false)
+    let fifo = folder.file("fifo.json")
+    #expect(mkfifo(fifo.path, 0o600) == 0)
+    for (url, kind) in [(directory, "a directory"), (fifo, "a FIFO")] {
+      let store = DMPreferenceStore(fileURL: url)
+      #expect(
+        throws: DMPreferenceStoreError(
+          path: url.path, kind: .unreadable, reason: "it is \(kind), not a regular file")
+      ) {
+        try store.load()
+      }
+      #expect(
+        throws: DMPreferenceStoreError(
+          path: url.path, kind: .unwritable, reason: "it is \(kind), not a regular file")
+      ) {
+        try store.save(.dark)
+      }
+    }
+    var status = stat()
+    #expect(lstat(fifo.path, &status) == 0 && status.st_mode & S_IFMT == S_IFIFO)
+  }
+
+  @Test func aFileLargerThanTheLimitIsNotRead() throws {
+    let folder = try TemporaryFolder()
+    defer { folder.remove() }
+    let url = folder.file("appearance.json")
+    let padding = String(repeating: " ", count: DMPreferenceStore.maximumFileSize)
+    try Data(#"{"version":1,"style":"dark","contrast":"normal"}\#(padding)"#.utf8).write(to: url)
+    #expect(
+      throws: DMPreferenceStoreError(
+        path: url.path, kind: .unreadable, reason: "it is larger than the limit of 64 KiB")
+    ) {
+      try DMPreferenceStore(fileURL: url).load()
+    }
   }
 
   @Test func theDefaultLocationFollowsXDGConfigHome() {
@@ -141,4 +231,11 @@ extension GlobalStateTests {
       #expect(try DMPreferenceStore(fileURL: url).load() == .light)
     }
   }
+}
+
+/// A file's permission bits.
+private func mode(of url: URL) throws -> mode_t {
+  var status = stat()
+  guard stat(url.path, &status) == 0 else { throw POSIXError(.ENOENT) }
+  return status.st_mode & 0o7777
 }

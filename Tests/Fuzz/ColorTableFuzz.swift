@@ -48,7 +48,8 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
 }
 
 private func check(_ bytes: [UInt8], validatesUTF8: Bool) {
-  let lintErrors = ColorTableParser.lint(bytes, validatesUTF8: validatesUTF8)
+  var lintErrors: [DMColorTableError] = []
+  ColorTableParser.lint(bytes, validatesUTF8: validatesUTF8) { lintErrors.append($0) }
   for error in lintErrors { checkPlace(error, in: bytes) }
   let parsed: ParsedColorTable
   do {

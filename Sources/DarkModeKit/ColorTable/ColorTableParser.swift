@@ -29,14 +29,9 @@ struct ColorTableParser {
   private let validatesUTF8: Bool
   private var table = ParsedColorTable()
   private var hasHeader = false
-  /// The line on which each key was defined, for duplicate-key messages.
-  private var keyLines: [Int] {
-    get { table.keyLines }
-    set { table.keyLines = newValue }
-  }
 
-  /// In lint mode, the row errors found so far; the parser then skips a bad row and goes on.
-  private var rowErrors: [DMColorTableError]?
+  /// In lint mode, where row errors go; the parser then skips a bad row and goes on.
+  private var reportRowError: ((DMColorTableError) -> Void)?
 
   private var line = 1
   /// The byte offset at which the current line starts (after the byte order mark on line 1).
@@ -61,15 +56,19 @@ struct ColorTableParser {
 
   /// Finds every problem: a bad row is reported and skipped, and the parse goes on; a problem that
   /// leaves nothing to go on with (no header, a bad header, text that is not UTF-8) ends it.
-  /// - Returns: The problems, in the order they occur; empty for a valid table.
-  static func lint(_ bytes: [UInt8], validatesUTF8: Bool) -> [DMColorTableError] {
+  /// - Parameters:
+  ///   - bytes: The input.
+  ///   - validatesUTF8: Whether to check that the input is UTF-8.
+  ///   - report: Called with each problem, in the order they occur.
+  static func lint(
+    _ bytes: [UInt8], validatesUTF8: Bool, report: @escaping (DMColorTableError) -> Void
+  ) {
     var parser = ColorTableParser(bytes: bytes, validatesUTF8: validatesUTF8)
-    parser.rowErrors = []
+    parser.reportRowError = report
     do {
       _ = try parser.run()
-      return parser.rowErrors ?? []
     } catch {
-      return (parser.rowErrors ?? []) + [error]
+      report(error)
     }
   }
 
@@ -131,18 +130,18 @@ struct ColorTableParser {
         }
       }
       if !tokens.isEmpty {
-        if hasHeader, rowErrors != nil {
+        if hasHeader, let reportRowError {
           let colorCount = table.colors.count
           let keyCount = table.keys.count
           do {
             try parseRow(tokens)
           } catch {
-            rowErrors?.append(error)
+            reportRowError(error)
             // Take the bad row back out, so that later rows are checked against the good ones.
             table.colors.removeSubrange(colorCount...)
             for key in table.keys[keyCount...] { table.keyIndex[key] = nil }
             table.keys.removeSubrange(keyCount...)
-            keyLines.removeSubrange(keyCount...)
+            table.keyLines.removeSubrange(keyCount...)
           }
         } else if hasHeader {
           try parseRow(tokens)
@@ -237,7 +236,9 @@ struct ColorTableParser {
         "no header: expected theme names, found the colour \(quoted(first)); the first line that is "
           + "not blank or a comment must name the themes, for example \"NORMAL NIGHT\"")
     }
-    var columns: [String: Int] = [:]
+    // Where each name is, for a duplicate's message; its column is counted only then, as counting
+    // it for every name would take time in the square of the header's length.
+    var names: [String: Token] = [:]
     for token in tokens {
       if let problem = nameProblem(token, noun: "theme name") {
         throw error(
@@ -245,12 +246,13 @@ struct ColorTableParser {
           "bad theme name \(quoted(token)): \(problem); \(Self.nameRule)")
       }
       let name = string(token)
-      if let earlier = columns[name] {
+      if let earlier = names[name] {
         throw error(
           .duplicateTheme, at: token,
-          "duplicate theme \(quoted(token)): the header already names it at column \(earlier)")
+          "duplicate theme \(quoted(token)): the header already names it at column \(column(of: earlier.start))"
+        )
       }
-      columns[name] = column(of: token.start)
+      names[name] = token
       table.themes.append(DMTheme(rawValue: name))
     }
     hasHeader = true
@@ -287,11 +289,11 @@ struct ColorTableParser {
         if let earlier = table.keyIndex[key] {
           throw error(
             .duplicateKey, at: token,
-            "duplicate key \(quoted(token)): line \(keyLines[earlier]) already defines it")
+            "duplicate key \(quoted(token)): line \(table.keyLines[earlier]) already defines it")
         }
         table.keyIndex[key] = table.keys.count
         table.keys.append(key)
-        keyLines.append(line)
+        table.keyLines.append(line)
       } else {
         throw error(
           .unexpectedToken, at: token,
@@ -316,9 +318,12 @@ struct ColorTableParser {
 
   // MARK: - Helpers
 
-  /// `(NORMAL, NIGHT, RED)`.
+  /// `(NORMAL, NIGHT, RED)`; after eight names, `…, 1000 in all)`, so that a message stays short
+  /// however many themes the header names.
   private var themeList: String {
-    "(" + table.themes.map(\.rawValue).joined(separator: ", ") + ")"
+    let themes = table.themes
+    let shown = themes.prefix(8).map(\.rawValue).joined(separator: ", ")
+    return themes.count > 8 ? "(\(shown), …, \(themes.count) in all)" : "(\(shown))"
   }
 
   /// `1 colour`, `2 colours`.
@@ -352,20 +357,28 @@ struct ColorTableParser {
 
   /// Why a token is not a name (`[A-Za-z_][A-Za-z0-9_.-]*`), or `nil` if it is one.
   private func nameProblem(_ token: Token, noun: String) -> String? {
-    var index = token.start
-    while index < token.end {
-      let byte = bytes[index]
+    Self.nameProblem(bytes[token.start..<token.end], noun: noun)
+  }
+
+  /// Why `name`'s UTF-8 bytes are not a theme name or key (`[A-Za-z_][A-Za-z0-9_.-]*`), or `nil`
+  /// if they are one; the character at fault is escaped. The preference store checks a saved
+  /// theme with it too.
+  static func nameProblem(_ name: ArraySlice<UInt8>, noun: String) -> String? {
+    guard !name.isEmpty else { return "a \(noun) cannot be empty" }
+    var index = name.startIndex
+    while index < name.endIndex {
+      let byte = name[index]
       let isLetter =
         (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte)
         || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) || byte == UInt8(ascii: "_")
       let isOther =
         (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || byte == UInt8(ascii: ".")
         || byte == UInt8(ascii: "-")
-      if index == token.start ? !isLetter : !(isLetter || isOther) {
+      if index == name.startIndex ? !isLetter : !(isLetter || isOther) {
         var end = index + 1
-        while end < token.end, bytes[end] & 0xC0 == 0x80 { end += 1 }
-        let character = String(decoding: bytes[index..<end], as: UTF8.self)
-        return index == token.start
+        while end < name.endIndex, name[end] & 0xC0 == 0x80 { end += 1 }
+        let character = ShownText.escaped(String(decoding: name[index..<end], as: UTF8.self))
+        return index == name.startIndex
           ? "\"\(character)\" cannot start a \(noun)" : "\"\(character)\" is not allowed in a \(noun)"
       }
       index += 1
@@ -377,8 +390,17 @@ struct ColorTableParser {
     String(decoding: bytes[token.start..<token.end], as: UTF8.self)
   }
 
+  /// The token as a message shows it: quoted, escaped and cut (see ``shown(_:)``).
   private func quoted(_ token: Token) -> String {
-    "\"\(string(token))\""
+    "\"\(shown(token))\""
+  }
+
+  /// The token as a message shows it: control characters escaped and at most 64 characters (a
+  /// table's text may be anything, and a message reaches a terminal).
+  private func shown(_ token: Token) -> String {
+    // 64 characters take at most 256 bytes; a few more show that there is more.
+    let end = min(token.end, token.start + 260)
+    return ShownText.escaped(String(decoding: bytes[token.start..<end], as: UTF8.self), limit: 64)
   }
 
   /// The 1-based column of a byte offset on the current line, counted in Unicode scalars.
@@ -396,7 +418,7 @@ struct ColorTableParser {
     _ kind: DMColorTableError.Kind, at token: Token, _ message: String
   ) -> DMColorTableError {
     DMColorTableError(
-      kind: kind, line: line, column: column(of: token.start), token: string(token), message: message)
+      kind: kind, line: line, column: column(of: token.start), token: shown(token), message: message)
   }
 
   /// Bytes written as `\xFF\xFE`.

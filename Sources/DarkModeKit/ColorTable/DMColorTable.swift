@@ -26,7 +26,7 @@ import Foundation
 /// view.dm.bind(\.backgroundColor, to: DMDynamicColor(key: "BG", in: table))
 /// ```
 ///
-/// A table is safe to use from any thread. ``reload(contentsOf:)`` replaces all of its contents
+/// A table is safe to use from any thread. ``reload(contentsOf:maximumFileSize:)`` replaces all of its contents
 /// at once: a reader on another thread sees either the old or the new table, never a mix, and a
 /// file with an error leaves the old contents in place. The format and every error message are
 /// described in `Docs/ColorTableFormat.md`.
@@ -89,7 +89,7 @@ public final class DMColorTable: Sendable {
 
   /// The app's table, used by ``DMDynamic/init(key:in:)`` when no table is given.
   ///
-  /// It is empty until something loads it, with ``reload(contentsOf:)`` or through
+  /// It is empty until something loads it, with ``reload(contentsOf:maximumFileSize:)`` or through
   /// `DarkModeManager`.
   public static let shared = DMColorTable()
 
@@ -103,7 +103,7 @@ public final class DMColorTable: Sendable {
   public static let didReloadNotification = Notification.Name("DMColorTableDidReloadNotification")
 
   /// Creates an empty table, with no themes and no keys, to be loaded later with
-  /// ``reload(contentsOf:)`` or ``reload(string:)``.
+  /// ``reload(contentsOf:maximumFileSize:)`` or ``reload(string:)``.
   public init() {
     state = Locked(Contents(ParsedColorTable(), generation: 0))
   }
@@ -124,14 +124,21 @@ public final class DMColorTable: Sendable {
   }
 
   /// Reads a table from a UTF-8 file.
-  /// - Parameter url: A file URL.
+  /// - Parameters:
+  ///   - url: A file URL of a regular file.
+  ///   - maximumFileSize: The largest file to read, in bytes; ``defaultMaximumFileSize`` (64 MiB,
+  ///     about 1.5 million keys in three themes) unless given.
   /// - Throws: ``DMColorTableError``: ``DMColorTableError/Kind/unreadableFile`` when the file
-  ///   cannot be read, ``DMColorTableError/Kind/notUTF8`` when it is not UTF-8 text, or the first
-  ///   problem in its contents; the error's ``DMColorTableError/path`` is the file's path.
-  public init(contentsOf url: URL) throws(DMColorTableError) {
-    let parsed = try Self.parseFile(at: url)
+  ///   cannot be read, is not a regular file (a directory, a FIFO, a device) or is larger than
+  ///   `maximumFileSize`, ``DMColorTableError/Kind/notUTF8`` when it is not UTF-8 text, or the
+  ///   first problem in its contents; the error's ``DMColorTableError/path`` is the file's path.
+  public init(contentsOf url: URL, maximumFileSize: Int = defaultMaximumFileSize) throws(DMColorTableError) {
+    let parsed = try Self.parseFile(at: url, maximumFileSize: maximumFileSize)
     state = Locked(Contents(parsed, generation: 1))
   }
+
+  /// The largest colour-table file read unless the caller says otherwise: 64 MiB.
+  public static let defaultMaximumFileSize = 64 << 20
 
   // MARK: - Reading
 
@@ -204,23 +211,80 @@ public final class DMColorTable: Sendable {
   /// goes on with the next one.
   ///
   /// A problem that leaves nothing to check further (no header, a bad header, text that is not
-  /// UTF-8, a file that cannot be read) ends the list.
-  /// - Parameter url: A file URL.
+  /// UTF-8, a file that cannot be read) ends the list. After `limit` problems the list ends with
+  /// one ``DMColorTableError/Kind/moreProblems`` entry that counts the rest, so that a report
+  /// stays short however broken the file is.
+  /// - Parameters:
+  ///   - url: A file URL of a regular file.
+  ///   - limit: The most problems to list; ``defaultLintLimit`` (100) unless given.
+  ///   - maximumFileSize: The largest file to read, in bytes (see ``init(contentsOf:maximumFileSize:)``).
   /// - Returns: The problems, in file order, each with the file's path; empty for a valid table.
-  public static func lint(contentsOf url: URL) -> [DMColorTableError] {
-    do {
-      let (bytes, path) = try readFile(at: url)
-      return ColorTableParser.lint(bytes, validatesUTF8: true).map { $0.withPath(path) }
-    } catch {
-      return [error]
-    }
+  public static func lint(
+    contentsOf url: URL, limit: Int = defaultLintLimit, maximumFileSize: Int = defaultMaximumFileSize
+  ) -> [DMColorTableError] {
+    var problems: [DMColorTableError] = []
+    lint(contentsOf: url, limit: limit, maximumFileSize: maximumFileSize) { problems.append($0) }
+    return problems
   }
 
-  /// Every problem in a colour table given as text; see ``lint(contentsOf:)``.
-  /// - Parameter string: The table in the colour-table format.
+  /// Reports every problem in a colour-table file as it is found, as ``lint(contentsOf:limit:maximumFileSize:)``
+  /// lists them, without keeping them.
+  /// - Parameters:
+  ///   - url: A file URL of a regular file.
+  ///   - limit: The most problems to report before the one that counts the rest.
+  ///   - maximumFileSize: The largest file to read, in bytes.
+  ///   - report: Called with each problem, in file order.
+  /// - Returns: How many problems the file has in all; `0` for a valid table.
+  @discardableResult
+  public static func lint(
+    contentsOf url: URL, limit: Int = defaultLintLimit, maximumFileSize: Int = defaultMaximumFileSize,
+    reporting report: (DMColorTableError) -> Void
+  ) -> Int {
+    let bytes: [UInt8]
+    let path: String
+    do {
+      (bytes, path) = try readFile(at: url, maximumFileSize: maximumFileSize)
+    } catch {
+      report(error)
+      return 1
+    }
+    return lint(bytes, validatesUTF8: true, path: path, limit: limit, report)
+  }
+
+  /// Every problem in a colour table given as text; see ``lint(contentsOf:limit:maximumFileSize:)``.
+  /// - Parameters:
+  ///   - string: The table in the colour-table format.
+  ///   - limit: The most problems to list before the one that counts the rest.
   /// - Returns: The problems, in order; empty for a valid table.
-  public static func lint(string: String) -> [DMColorTableError] {
-    ColorTableParser.lint(Array(string.utf8), validatesUTF8: false)
+  public static func lint(string: String, limit: Int = defaultLintLimit) -> [DMColorTableError] {
+    var problems: [DMColorTableError] = []
+    lint(Array(string.utf8), validatesUTF8: false, path: nil, limit: limit) { problems.append($0) }
+    return problems
+  }
+
+  /// The most problems a lint lists unless the caller says otherwise: 100.
+  public static let defaultLintLimit = 100
+
+  @discardableResult
+  private static func lint(
+    _ bytes: [UInt8], validatesUTF8: Bool, path: String?, limit: Int, _ report: (DMColorTableError) -> Void
+  ) -> Int {
+    var count = 0
+    withoutActuallyEscaping(report) { report in
+      ColorTableParser.lint(bytes, validatesUTF8: validatesUTF8) { problem in
+        count += 1
+        if count <= limit { report(problem.withPath(path)) }
+      }
+    }
+    if count > limit {
+      let more = count - limit
+      report(
+        DMColorTableError(
+          kind: .moreProblems, line: 0, column: 0, token: "",
+          message: "\(more) more \(more == 1 ? "problem" : "problems") not shown; \(count) in all", path: path
+        ))
+    }
+    return count
   }
 
   // MARK: - Reloading
@@ -236,15 +300,19 @@ public final class DMColorTable: Sendable {
   /// - on the main actor, before this method returns (or, when called from a trait-change
   ///   callback, binding or handler, right after the running pass);
   /// - from another thread, on the main actor as soon as it runs.
-  /// - Parameter url: A file URL.
-  /// - Throws: ``DMColorTableError`` as ``init(contentsOf:)`` does; the old contents stay.
-  public func reload(contentsOf url: URL) throws(DMColorTableError) {
-    publish(try Self.parseFile(at: url))
+  /// - Parameters:
+  ///   - url: A file URL of a regular file.
+  ///   - maximumFileSize: The largest file to read, in bytes (see ``init(contentsOf:maximumFileSize:)``).
+  /// - Throws: ``DMColorTableError`` as ``init(contentsOf:maximumFileSize:)`` does; the old contents stay.
+  public func reload(contentsOf url: URL, maximumFileSize: Int = defaultMaximumFileSize)
+    throws(DMColorTableError)
+  {
+    publish(try Self.parseFile(at: url, maximumFileSize: maximumFileSize))
   }
 
   /// Replaces the table's contents with a table parsed from text, all at once.
   ///
-  /// Works as ``reload(contentsOf:)`` does.
+  /// Works as ``reload(contentsOf:maximumFileSize:)`` does.
   /// - Parameter string: The table in the colour-table format.
   /// - Throws: ``DMColorTableError`` for the first problem; the old contents stay.
   public func reload(string: String) throws(DMColorTableError) {
@@ -311,8 +379,10 @@ public final class DMColorTable: Sendable {
 
   // MARK: - Files
 
-  private static func parseFile(at url: URL) throws(DMColorTableError) -> ParsedColorTable {
-    let (bytes, path) = try readFile(at: url)
+  private static func parseFile(at url: URL, maximumFileSize: Int) throws(DMColorTableError)
+    -> ParsedColorTable
+  {
+    let (bytes, path) = try readFile(at: url, maximumFileSize: maximumFileSize)
     do {
       return try ColorTableParser.parse(bytes, validatesUTF8: true)
     } catch {
@@ -320,34 +390,24 @@ public final class DMColorTable: Sendable {
     }
   }
 
-  /// The bytes of a file, read with POSIX calls so that the error names the cause.
-  private static func readFile(at url: URL) throws(DMColorTableError) -> (bytes: [UInt8], path: String) {
+  /// The bytes of a file, at most `maximumFileSize` of them, with an error that names the cause.
+  private static func readFile(
+    at url: URL, maximumFileSize: Int
+  ) throws(DMColorTableError) -> (bytes: [UInt8], path: String) {
     guard url.isFileURL else {
       throw unreadable(url.absoluteString, "it is not a file URL")
     }
     let path = url.withUnsafeFileSystemRepresentation { $0.map { String(cString: $0) } } ?? url.path
-    let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-    guard descriptor >= 0 else {
-      throw unreadable(path, String(cString: strerror(errno)))
-    }
-    defer { close(descriptor) }
-    var bytes: [UInt8] = []
-    var chunk = [UInt8](repeating: 0, count: 64 * 1024)
-    while true {
-      let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-      if count > 0 {
-        bytes.append(contentsOf: chunk[0..<count])
-      } else if count == 0 {
-        return (bytes, path)
-      } else if errno != EINTR {
-        throw unreadable(path, String(cString: strerror(errno)))
-      }
+    do {
+      return (try BoundedFile.contents(ofPath: path, limit: maximumFileSize), path)
+    } catch {
+      throw unreadable(path, error.reason)
     }
   }
 
   private static func unreadable(_ path: String, _ reason: String) -> DMColorTableError {
     DMColorTableError(
-      kind: .unreadableFile, line: 0, column: 0, token: path,
-      message: "cannot read the colour table \"\(path)\": \(reason)", path: path)
+      kind: .unreadableFile, line: 0, column: 0, token: ShownText.escaped(path),
+      message: "cannot read the colour table \(ShownText.quoted(path, limit: nil)): \(reason)", path: path)
   }
 }

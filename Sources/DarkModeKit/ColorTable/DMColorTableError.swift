@@ -3,7 +3,7 @@ import Foundation
 /// Why a colour table could not be loaded, with the place in the file and the text at fault.
 ///
 /// ``DMColorTable`` throws it from ``DMColorTable/init(string:)``,
-/// ``DMColorTable/init(contentsOf:)`` and the reload methods. A table that throws keeps (or never
+/// ``DMColorTable/init(contentsOf:maximumFileSize:)`` and the reload methods. A table that throws keeps (or never
 /// gets) its contents: nothing is ever half-loaded.
 ///
 /// ```swift
@@ -41,10 +41,14 @@ public struct DMColorTableError: Error, Hashable, Sendable, CustomStringConverti
     case unexpectedToken
     /// Two rows have the same key.
     case duplicateKey
-    /// The file could not be read.
+    /// The file could not be read: it does not exist, is not a regular file, or is larger than the
+    /// limit (``DMColorTable/defaultMaximumFileSize`` unless the caller gave another).
     case unreadableFile
     /// The file is not UTF-8 text.
     case notUTF8
+    /// The last problem of a lint report that stopped listing problems at its limit: how many more
+    /// there are, and how many in all.
+    case moreProblems
   }
 
   /// What kind of problem was found.

@@ -20,7 +20,8 @@ public enum DMDiagnostics {
     if let handler {
       handler(diagnostic)
     } else {
-      StandardError.write("darkmodekit: \(diagnostic)\n")
+      // A message may carry text from outside (a bus peer's error, say).
+      StandardError.write("darkmodekit: \(ShownText.escaped(diagnostic.description))\n")
     }
   }
 

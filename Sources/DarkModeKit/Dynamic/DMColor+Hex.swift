@@ -14,9 +14,10 @@ public struct DMColorError: Error, Hashable, Sendable, CustomStringConvertible {
   /// `expected 3, 6 or 8 hexadecimal digits after "#", found 5`.
   public let reason: String
 
-  /// The whole message: the token in quotes, then the reason.
+  /// The whole message: the token in quotes, then the reason. Control characters in the token are
+  /// escaped (`\u{1B}`), and a long token is cut after 64 characters.
   public var description: String {
-    "\"\(token)\" is not a colour: \(reason)"
+    "\(ShownText.quoted(token)) is not a colour: \(reason)"
   }
 }
 
@@ -62,7 +63,8 @@ extension DMColor {
       if byteOffset + length <= digitsStart, length == 1 { continue }
       if byteOffset >= digitsStart, character.isASCII, character.isHexDigit { continue }
       throw DMColorError(
-        token: hex, offset: offset, reason: "\"\(character)\" at offset \(offset) is not a hexadecimal digit")
+        token: hex, offset: offset,
+        reason: "\(ShownText.quoted(String(character))) at offset \(offset) is not a hexadecimal digit")
     }
     // Every character is in place, so what `parseHex` rejected is the number of digits.
     let expected = allowedCounts.count == 3 ? "3, 6 or 8" : "6 or 8"

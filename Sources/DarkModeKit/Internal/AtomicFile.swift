@@ -14,18 +14,31 @@ import Foundation
 /// A process killed half-way leaves its temporary file behind; the next write into the same folder
 /// removes the temporary files of processes that no longer run, so at most one killed write's file
 /// is ever left.
-enum AtomicFile {
+///
+/// A file that exists keeps its permissions. A symbolic link is followed: the file it points to is
+/// replaced, and the link stays. Anything else at the path (a directory, a FIFO, a device) is
+/// refused, never replaced.
+package enum AtomicFile {
   private static let counter = Locked<UInt64>(0)
 
   /// Writes `data` to a temporary file beside `url`, flushes it to disk, and renames it over `url`.
+  /// - Parameters:
+  ///   - url: The file to replace (or create).
+  ///   - data: Its new contents.
+  ///   - createsFolder: Whether to create the file's folder (and its parents) when it is missing.
   /// - Throws: `AtomicFileError` naming the path and the system's reason.
-  static func replaceContents(of url: URL, with data: Data) throws(AtomicFileError) {
+  package static func replaceContents(
+    of url: URL, with data: Data, createsFolder: Bool = true
+  ) throws(AtomicFileError) {
+    let (url, mode) = try target(of: url)
     let directory = url.deletingLastPathComponent()
-    do {
-      try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    } catch {
-      throw AtomicFileError(
-        path: directory.path, reason: "cannot create the folder (\(error.localizedDescription))")
+    if createsFolder {
+      do {
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+      } catch {
+        throw AtomicFileError(
+          path: directory.path, reason: "cannot create the folder (\(error.localizedDescription))")
+      }
     }
     removeStaleTemporaryFiles(of: url)
     let serial = counter.withLock { value in
@@ -38,17 +51,9 @@ enum AtomicFile {
       throw AtomicFileError(path: url.path, reason: systemReason())
     }
     var failure: String?
-    data.withUnsafeBytes { buffer in
-      var offset = 0
-      while offset < buffer.count {
-        let written = write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
-        if written < 0 {
-          if errno == EINTR { continue }
-          failure = systemReason()
-          return
-        }
-        offset += written
-      }
+    if let mode, fchmod(descriptor, mode) != 0 { failure = systemReason() }
+    if failure == nil {
+      writeAll(data, to: descriptor, failure: &failure)
     }
     if failure == nil, fsync(descriptor) != 0 { failure = systemReason() }
     close(descriptor)
@@ -61,6 +66,40 @@ enum AtomicFile {
     if directoryDescriptor >= 0 {
       fsync(directoryDescriptor)
       close(directoryDescriptor)
+    }
+  }
+
+  /// The file to replace (the one a symbolic link points to), and the permissions it has, if any.
+  private static func target(of url: URL) throws(AtomicFileError) -> (URL, mode_t?) {
+    var url = url
+    var status = stat()
+    if lstat(url.path, &status) == 0, status.st_mode & S_IFMT == S_IFLNK,
+      let resolved = realpath(url.path, nil)
+    {
+      url = URL(fileURLWithPath: String(cString: resolved))
+      free(resolved)
+    }
+    guard stat(url.path, &status) == 0 else { return (url, nil) }
+    guard status.st_mode & S_IFMT == S_IFREG else {
+      throw AtomicFileError(
+        path: url.path, reason: "it is \(FileKind.name(of: status.st_mode)), not a regular file")
+    }
+    return (url, status.st_mode & 0o7777)
+  }
+
+  /// Writes all of `data`, or sets `failure`.
+  package static func writeAll(_ data: Data, to descriptor: Int32, failure: inout String?) {
+    data.withUnsafeBytes { buffer in
+      var offset = 0
+      while offset < buffer.count {
+        let written = write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+        if written < 0 {
+          if errno == EINTR { continue }
+          failure = systemReason()
+          return
+        }
+        offset += written
+      }
     }
   }
 
@@ -92,9 +131,14 @@ enum AtomicFile {
 }
 
 /// A file that could not be written.
-struct AtomicFileError: Error, CustomStringConvertible {
-  let path: String
-  let reason: String
+package struct AtomicFileError: Error, CustomStringConvertible {
+  package let path: String
+  package let reason: String
 
-  var description: String { "\(path): cannot write: \(reason)" }
+  package init(path: String, reason: String) {
+    self.path = path
+    self.reason = reason
+  }
+
+  package var description: String { "\(path): cannot write: \(reason)" }
 }

@@ -15,13 +15,21 @@ import Foundation
 /// ```
 ///
 /// Writes are atomic (a temporary file beside it, then a rename), so a reader or a process killed
-/// half-way sees the old choice or the new one, never a mix. A missing file means that no choice
-/// was saved yet: ``load()`` returns `nil` and nothing is reported. A file that is truncated,
-/// corrupted or written by a newer version throws from ``load()``, which `DarkModeManager` reports
-/// through `DMDiagnostics` and ignores; it is not overwritten until the user makes a new choice.
+/// half-way sees the old choice or the new one, never a mix; a file that exists keeps its
+/// permissions. A missing file means that no choice was saved yet: ``load()`` returns `nil` and
+/// nothing is reported. A file that is truncated, corrupted, larger than
+/// ``maximumFileSize`` (64 KiB), not a regular file, or written by a newer version throws from
+/// ``load()``, which `DarkModeManager` reports through `DMDiagnostics` and ignores; it is not
+/// overwritten until the user makes a new choice.
 public final class DMPreferenceStore: Sendable {
   /// The file format version this library writes and reads.
   public static let formatVersion = 1
+
+  /// The largest preference file ``load()`` reads: 64 KiB, far more than a choice takes.
+  public static let maximumFileSize = 64 << 10
+
+  /// The longest theme name a preference file may hold, in UTF-8 bytes.
+  public static let maximumThemeLength = 256
 
   /// The file that holds the choice.
   public let fileURL: URL
@@ -57,14 +65,14 @@ public final class DMPreferenceStore: Sendable {
   /// - Throws: ``DMPreferenceStoreError`` when the file cannot be read, is not valid, or was
   ///   written by a newer version.
   public func load() throws(DMPreferenceStoreError) -> DMTraitCollection? {
-    let data: Data
+    let bytes: [UInt8]
     do {
-      data = try Data(contentsOf: fileURL)
+      bytes = try BoundedFile.contents(ofPath: fileURL.path, limit: Self.maximumFileSize)
     } catch {
-      if !FileManager.default.fileExists(atPath: fileURL.path) { return nil }
-      throw DMPreferenceStoreError(path: fileURL.path, kind: .unreadable, reason: error.localizedDescription)
+      if error.isMissing { return nil }
+      throw DMPreferenceStoreError(path: fileURL.path, kind: .unreadable, reason: error.reason)
     }
-    return try Self.decode(data, path: fileURL.path)
+    return try Self.decode(Data(bytes), path: fileURL.path)
   }
 
   /// Saves a choice, replacing the file atomically.
@@ -96,7 +104,10 @@ public final class DMPreferenceStore: Sendable {
     else {
       throw corrupted(data.isEmpty ? "the file is empty" : "the file is not a JSON object")
     }
-    guard let version = fields["version"] as? Int else { throw corrupted("\"version\" is missing") }
+    guard let versionValue = fields["version"] else { throw corrupted("\"version\" is missing") }
+    guard let version = wholeNumber(versionValue) else {
+      throw corrupted("\"version\" is \(shown(versionValue)); expected a whole number")
+    }
     guard version <= formatVersion else {
       throw DMPreferenceStoreError(
         path: path, kind: .unsupportedVersion,
@@ -106,10 +117,11 @@ public final class DMPreferenceStore: Sendable {
     func field<Value: CaseIterable & CustomStringConvertible>(_ name: String, _ type: Value.Type)
       throws(DMPreferenceStoreError) -> Value
     {
-      guard let text = fields[name] as? String else { throw corrupted("\"\(name)\" is missing") }
-      guard let value = Value.allCases.first(where: { $0.description == text }) else {
-        let allowed = Value.allCases.map { "\"\($0)\"" }.joined(separator: ", ")
-        throw corrupted("\"\(name)\" is \"\(text)\"; expected one of \(allowed)")
+      let allowed = Value.allCases.map { "\"\($0)\"" }.joined(separator: ", ")
+      guard let found = fields[name] else { throw corrupted("\"\(name)\" is missing") }
+      guard let text = found as? String, let value = Value.allCases.first(where: { $0.description == text })
+      else {
+        throw corrupted("\"\(name)\" is \(shown(found)); expected one of \(allowed)")
       }
       return value
     }
@@ -117,10 +129,41 @@ public final class DMPreferenceStore: Sendable {
     traits.accessibilityContrast = try field("contrast", DMAccessibilityContrast.self)
     switch fields["theme"] {
     case nil, is NSNull: break
-    case let theme as String where !theme.isEmpty: traits.theme = DMTheme(rawValue: theme)
-    default: throw corrupted("\"theme\" must be a non-empty string or null")
+    case let theme as String:
+      guard theme.utf8.count <= maximumThemeLength else {
+        throw corrupted("\"theme\" is longer than \(maximumThemeLength) bytes")
+      }
+      if let problem = ColorTableParser.nameProblem(Array(theme.utf8)[...], noun: "theme name") {
+        throw corrupted("\"theme\" is \(shown(theme)): \(problem)")
+      }
+      traits.theme = DMTheme(rawValue: theme)
+    case let other?:
+      throw corrupted("\"theme\" is \(shown(other)); expected a theme name or null")
     }
     return traits
+  }
+
+  /// A JSON number without a fraction, as an `Int`; `nil` for `true`, `1.5`, `1.0` or a string.
+  private static func wholeNumber(_ value: Any) -> Int? {
+    guard let number = value as? NSNumber, !(value is String) else { return nil }
+    // JSON `true` and `false` come as numbers too; their type is a character ("c"), a fraction's
+    // a double ("d").
+    let type = String(cString: number.objCType)
+    guard ["i", "l", "q", "s", "I", "L", "Q", "S"].contains(type) else { return nil }
+    return number.intValue
+  }
+
+  /// A JSON value as a message shows it: a string quoted and escaped, else its JSON text.
+  private static func shown(_ value: Any) -> String {
+    switch value {
+    case let text as String: return ShownText.quoted(text)
+    case is NSNull: return "null"
+    case let number as NSNumber:
+      let type = String(cString: number.objCType)
+      return type == "c" ? (number.boolValue ? "true" : "false") : number.description
+    case is [Any]: return "an array"
+    default: return "an object"
+    }
   }
 
   private struct Record: Encodable {

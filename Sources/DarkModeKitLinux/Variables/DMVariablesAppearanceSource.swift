@@ -68,18 +68,9 @@ public final class DMVariablesAppearanceSource: DMSystemAppearanceSource {
   /// Does nothing: the variables do not change while the process runs.
   public func stop() {}
 
-  /// A variable's value as a report shows it: control characters escaped (`\u{1B}`), so that
-  /// nothing from outside reaches a terminal as a command, and at most 64 characters.
+  /// A variable's value as a report shows it: escaped, at most 64 characters.
   private nonisolated static func shown(_ value: String) -> String {
-    var text = ""
-    for scalar in value.unicodeScalars.prefix(64) {
-      if scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) {
-        text += "\\u{\(String(scalar.value, radix: 16, uppercase: true))}"
-      } else {
-        text.unicodeScalars.append(scalar)
-      }
-    }
-    return value.unicodeScalars.count > 64 ? text + "…" : text
+    ShownText.escaped(value, limit: 64)
   }
 
   private nonisolated static func value(_ name: String, in environment: [String: String]) -> String? {

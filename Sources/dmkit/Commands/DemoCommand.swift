@@ -37,7 +37,8 @@ enum DemoCommand {
     let table: DemoTable
     if let path = arguments.positionals.first {
       guard let loaded = TableLoading.load(path, console: console) else { return 1 }
-      table = DemoTable(table: loaded, name: URL(fileURLWithPath: path).lastPathComponent)
+      table = DemoTable(
+        table: loaded, name: ShownText.escaped(URL(fileURLWithPath: path).lastPathComponent, limit: 64))
     } else {
       table = DemoTable.bundled()
     }

@@ -22,7 +22,9 @@ enum ExportCommand {
 
       OPTIONS:
         --format FORMAT   css, json or swift (required).
-        --output PATH     Write to PATH instead of standard output.
+        --output PATH     Write to PATH instead of standard output: a file is replaced at once
+                          and keeps its permissions (through a link, the file it points to);
+                          a FIFO or a device is written to; a directory is refused.
         --access LEVEL    The access level of the Swift constants: public (default), package
                           or internal.
         --namespace NAME  Put the Swift constants in `enum NAME` instead of an extension of
@@ -43,7 +45,8 @@ enum ExportCommand {
       return 2
     }
     guard let format = DMColorTableExportFormat(rawValue: formatName) else {
-      console.error("error: unknown format '\(formatName)'; use one of \(formats)\n")
+      console.error(
+        "error: unknown format '\(ShownText.escaped(formatName, limit: 64))'; use one of \(formats)\n")
       return 2
     }
     var options = DMColorTableExportOptions()
@@ -57,7 +60,8 @@ enum ExportCommand {
     if let access = arguments.value("--access") {
       guard let level = DMColorTableExportOptions.AccessLevel(rawValue: access) else {
         let levels = DMColorTableExportOptions.AccessLevel.allCases.map(\.rawValue).joined(separator: ", ")
-        console.error("error: unknown access level '\(access)'; use one of \(levels)\n")
+        console.error(
+          "error: unknown access level '\(ShownText.escaped(access, limit: 64))'; use one of \(levels)\n")
         return 2
       }
       options.accessLevel = level
@@ -78,10 +82,9 @@ enum ExportCommand {
       return 0
     }
     do {
-      try text.write(to: URL(fileURLWithPath: output), atomically: true, encoding: .utf8)
+      try OutputFile.write(text, to: output)
     } catch {
-      let reason = (error as NSError).localizedFailureReason ?? error.localizedDescription
-      console.error("error: cannot write \"\(output)\": \(reason)\n")
+      console.error("error: cannot write \(ShownText.quoted(output, limit: nil)): \(error.reason)\n")
       return 1
     }
     return 0

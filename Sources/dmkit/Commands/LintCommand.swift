@@ -8,26 +8,29 @@ enum LintCommand {
   static let spec = CommandSpec(
     name: "lint", summary: "Check colour tables: every problem, and the contrast of key pairs.",
     usage: """
-      USAGE: dmkit lint FILE... [--pair FG:BG]... [--min-contrast RATIO] [--strict]
+      USAGE: dmkit lint FILE... [--pair FG:BG]... [--min-contrast RATIO] [--strict] [--max-errors N]
 
-      Checks each colour table and prints every problem as FILE:LINE:COLUMN: error: MESSAGE.
+      Checks each colour table and prints every problem as FILE:LINE:COLUMN: error: MESSAGE, as
+      it is found; after N problems in a file, one line counts the rest.
 
       OPTIONS:
         --pair FG:BG          Check the WCAG contrast ratio of key FG on key BG in every theme
                               (repeatable); a theme below the minimum is a warning.
         --min-contrast RATIO  The minimum ratio for --pair (default 4.5, WCAG AA for text).
         --strict              Report contrast problems as errors.
+        --max-errors N        The most problems to print per file (default 100).
 
       Exit status: 0 when no file has an error, 1 otherwise, 2 for a bad command line.
 
       """,
-    flags: ["--strict"], options: ["--pair", "--min-contrast"], positionals: 1...Int.max)
+    flags: ["--strict"], options: ["--pair", "--min-contrast", "--max-errors"], positionals: 1...Int.max)
 
   static func run(_ arguments: ParsedArguments, console: Console) -> Int32 {
     let minimum: Double
     if let text = arguments.value("--min-contrast") {
       guard let value = Double(text), value >= 1, value <= 21 else {
-        console.error("error: --min-contrast \(text) is not a ratio from 1 to 21\n")
+        console.error(
+          "error: --min-contrast \(ShownText.escaped(text, limit: 64)) is not a ratio from 1 to 21\n")
         return 2
       }
       minimum = value
@@ -38,27 +41,42 @@ enum LintCommand {
     for pair in arguments.values("--pair") {
       let parts = pair.split(separator: ":", omittingEmptySubsequences: false)
       guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty else {
-        console.error("error: --pair \(pair) is not FG:BG, two keys separated by a colon\n")
+        console.error(
+          "error: --pair \(ShownText.escaped(pair, limit: 64)) is not FG:BG, two keys separated by a colon\n")
         return 2
       }
       pairs.append((String(parts[0]), String(parts[1])))
     }
+    let limit: Int
+    if let text = arguments.value("--max-errors") {
+      guard let value = Int(text), value >= 0 else {
+        console.error("error: --max-errors \(ShownText.escaped(text, limit: 64)) is not a number from 0 up\n")
+        return 2
+      }
+      limit = value
+    } else {
+      limit = DMColorTable.defaultLintLimit
+    }
     var failed = false
     for path in arguments.positionals {
       let url = URL(fileURLWithPath: path)
-      let problems = DMColorTable.lint(contentsOf: url)
-      for problem in problems {
-        let place = problem.line > 0 ? "\(path):\(problem.line):\(problem.column)" : path
+      let shownPath = ShownText.escaped(path)
+      // Each problem is printed as it is found, up to the limit, then one line that counts the rest.
+      let problemCount = DMColorTable.lint(contentsOf: url, limit: limit) { problem in
+        let place = problem.line > 0 ? "\(shownPath):\(problem.line):\(problem.column)" : shownPath
         console.out("\(place): error: \(problem.message)\n")
       }
-      failed = failed || !problems.isEmpty
-      guard problems.isEmpty, !pairs.isEmpty, let table = try? DMColorTable(contentsOf: url) else { continue }
+      failed = failed || problemCount > 0
+      guard problemCount == 0, !pairs.isEmpty, let table = try? DMColorTable(contentsOf: url) else {
+        continue
+      }
       let severity = arguments.flags.contains("--strict") ? "error" : "warning"
       for (foreground, background) in pairs {
         guard let line = table.line(ofKey: foreground), table.line(ofKey: background) != nil else {
           let missing = table.line(ofKey: foreground) == nil ? foreground : background
           console.out(
-            "\(path): error: --pair \(foreground):\(background): the table has no key \"\(missing)\"\n")
+            "\(shownPath): error: --pair \(ShownText.escaped(foreground)):\(ShownText.escaped(background)): "
+              + "the table has no key \(ShownText.quoted(missing))\n")
           failed = true
           continue
         }
@@ -69,7 +87,7 @@ enum LintCommand {
           let ratio = text.contrastRatio(with: back)
           guard ratio < minimum else { continue }
           console.out(
-            "\(path):\(line):1: \(severity): \(foreground) on \(background) in theme \(theme.rawValue): contrast "
+            "\(shownPath):\(line):1: \(severity): \(foreground) on \(background) in theme \(theme.rawValue): contrast "
               + "\(format(ratio)):1 is below \(format(minimum)):1\n")
           if arguments.flags.contains("--strict") { failed = true }
         }

@@ -33,7 +33,9 @@ enum PreviewCommand {
       themes = arguments.values("--theme").map { DMTheme(rawValue: $0) }
       if let unknown = themes?.first(where: { !table.themes.contains($0) }) {
         let available = table.themes.map(\.rawValue).joined(separator: ", ")
-        console.error("error: \(path) has no theme '\(unknown.rawValue)'; its themes are \(available)\n")
+        console.error(
+          "error: \(ShownText.escaped(path)) has no theme '\(ShownText.escaped(unknown.rawValue, limit: 64))'; its themes are \(available)\n"
+        )
         return 2
       }
     }

@@ -9,7 +9,8 @@ enum TableLoading {
     do {
       return try DMColorTable(contentsOf: URL(fileURLWithPath: path))
     } catch {
-      let place = error.line > 0 ? "\(path):\(error.line):\(error.column)" : path
+      let shownPath = ShownText.escaped(path)
+      let place = error.line > 0 ? "\(shownPath):\(error.line):\(error.column)" : shownPath
       console.error("\(place): error: \(error.message)\n")
       return nil
     }
