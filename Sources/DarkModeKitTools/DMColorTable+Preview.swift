@@ -25,7 +25,7 @@ extension DMColorTable {
   ///   keys, and an empty string for a table with no themes.
   public func preview(themes: [DMTheme]? = nil, usesColor: Bool) -> String {
     let contents = contents
-    let columns = (themes ?? contents.themes).compactMap { contents.themes.firstIndex(of: $0) }
+    let columns = (themes ?? contents.themes).compactMap { contents.column(of: $0) }
     guard !columns.isEmpty else { return "" }
     let keyWidth = contents.keys.reduce(3) { max($0, $1.count) }
     let swatchWidth = usesColor ? 3 : 0

@@ -24,6 +24,10 @@ struct Benchmarks {
     localCases()
     resolveCases()
     parseCase()
+    if !ScaleCases(quick: quick, runs: runs).run() {
+      print("dmbench: a case grew faster than its input")
+      exit(1)
+    }
   }
 
   // MARK: 1, 2: switches, against the baselines

@@ -45,6 +45,8 @@ public final class DMColorTable: Sendable {
     let colors: [DMColor]
     /// The `NIGHT` column, else the `DARK` column, if the table has one.
     package let darkColumn: Int?
+    /// The column of each theme when the table has many; a few are faster to scan.
+    private let themeColumns: [DMTheme: Int]
 
     init(_ parsed: ParsedColorTable, generation: UInt64) {
       self.generation = generation
@@ -53,9 +55,27 @@ public final class DMColorTable: Sendable {
       keyIndex = parsed.keyIndex
       keyLines = parsed.keyLines
       colors = parsed.colors
+      themeColumns =
+        parsed.themes.count > 8
+        ? Dictionary(uniqueKeysWithValues: zip(parsed.themes, parsed.themes.indices)) : [:]
+      let themes = themes
+      let themeColumns = themeColumns
       darkColumn = ThemeChoice.pick(for: DMTraitCollection(userInterfaceStyle: .dark)) {
-        parsed.themes.firstIndex(of: $0)
+        Self.column(of: $0, in: themes, themeColumns)
       }
+    }
+
+    /// The column of `theme`, or `nil` when the table has no such theme.
+    @inline(__always)
+    package func column(of theme: DMTheme) -> Int? {
+      Self.column(of: theme, in: themes, themeColumns)
+    }
+
+    @inline(__always)
+    private static func column(of theme: DMTheme, in themes: [DMTheme], _ themeColumns: [DMTheme: Int])
+      -> Int?
+    {
+      themeColumns.isEmpty ? themes.firstIndex(of: theme) : themeColumns[theme]
     }
 
     /// Whether the table was never loaded (it has no header).
@@ -67,7 +87,7 @@ public final class DMColorTable: Sendable {
     /// the contents are made (`darkColumn`), and only the collection's own theme is looked up here.
     @inline(__always)
     func column(for traits: DMTraitCollection) -> Int {
-      if let theme = traits.theme, let column = themes.firstIndex(of: theme) { return column }
+      if let theme = traits.theme, let column = column(of: theme) { return column }
       return traits.userInterfaceStyle == .dark ? darkColumn ?? 0 : 0
     }
 
@@ -155,7 +175,7 @@ public final class DMColorTable: Sendable {
   /// - Returns: The colour, or `nil` when the table has no such key or no such theme.
   public func color(forKey key: String, theme: DMTheme) -> DMColor? {
     let contents = contents
-    guard let row = contents.keyIndex[key], let column = contents.themes.firstIndex(of: theme) else {
+    guard let row = contents.keyIndex[key], let column = contents.column(of: theme) else {
       return nil
     }
     return contents.color(row: row, column: column)

@@ -1,0 +1,86 @@
+import DarkModeKit
+import Foundation
+
+/// 8. How the colour-table work grows with its input: each case runs at two sizes ten times apart,
+/// and the time must grow about ten times too (a quadratic step would grow a hundred times).
+@MainActor
+struct ScaleCases {
+  let quick: Bool
+  let runs: Int
+
+  /// Growth above this for ten times the input fails the run.
+  static let worstGrowth = 30.0
+
+  /// Prints each case's times and growth; returns whether every growth is within ``worstGrowth``.
+  func run() -> Bool {
+    print("8. Scale: the same work at two sizes, 10× apart (growth about 10× is linear)")
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("dmbench-\(getpid())")
+    try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let base = quick ? 1 : 10
+    var allLinear = true
+    func scale(_ name: String, sizes: [Int], unit: String, _ work: (Int) -> () -> Void) {
+      var medians: [Double] = []
+      for size in sizes {
+        let body = work(size)
+        let timing = Measure.time(runs: max(1, runs / 5), body)
+        medians.append(timing.median)
+        print(
+          "     \(name), \(size.formatted()) \(unit)".padding(toLength: 52, withPad: " ", startingAt: 0)
+            + formatDuration(timing.median))
+      }
+      let growth = medians[1] / max(medians[0], 1e-9)
+      let linear = growth <= Self.worstGrowth
+      allLinear = allLinear && linear
+      print(
+        String(
+          format: "   growth: %.1f×%@", growth, linear ? "" : "  (MISSED: above \(Int(Self.worstGrowth))×)"))
+    }
+    scale("parse a file", sizes: [100_000 * base / 10, 100_000 * base], unit: "keys × 3 themes") { keys in
+      let url = write(folder, "keys-\(keys).txt", Self.table(keys: keys, themes: 3))
+      return { blackHole(try! DMColorTable(contentsOf: url)) }
+    }
+    scale("parse a header", sizes: [10_000 * base / 10, 10_000 * base], unit: "themes, 3 keys") { themes in
+      let url = write(folder, "themes-\(themes).txt", Self.table(keys: 3, themes: themes))
+      return { blackHole(try! DMColorTable(contentsOf: url)) }
+    }
+    scale("lint bad rows under 1,000 themes", sizes: [20_000 * base / 10, 20_000 * base], unit: "rows") {
+      rows in
+      let header = (0..<1_000).map { "T\($0)" }.joined(separator: " ")
+      let url = write(folder, "lint-\(rows).txt", header + "\n" + String(repeating: "#fff\n", count: rows))
+      return { blackHole(DMColorTable.lint(contentsOf: url, limit: 10)) }
+    }
+    scale("resolve one colour in each theme", sizes: [6_400 * base / 10, 6_400 * base], unit: "themes") {
+      themes in
+      let table = try! DMColorTable(string: Self.table(keys: 1, themes: themes))
+      let color = DMDynamicColor(key: "Key.0", in: table)
+      let collections = table.themes.map { DMTraitCollection(theme: $0) }
+      return {
+        var sum = 0.0
+        for traits in collections { sum += color.resolved(with: traits).red }
+        blackHole(sum)
+      }
+    }
+    print()
+    return allLinear
+  }
+
+  /// A valid table of `keys` rows and `themes` columns.
+  static func table(keys: Int, themes: Int) -> String {
+    var text = (0..<themes).map { "T\($0)" }.joined(separator: " ") + "\n"
+    text.reserveCapacity(keys * (themes * 8 + 12))
+    for key in 0..<keys {
+      for theme in 0..<themes {
+        text += String(format: "#%06x ", (key &* 31 &+ theme) & 0xFFFFFF)
+      }
+      text += "Key.\(key)\n"
+    }
+    return text
+  }
+
+  private func write(_ folder: URL, _ name: String, _ text: String) -> URL {
+    let url = folder.appendingPathComponent(name)
+    try! text.write(to: url, atomically: false, encoding: .utf8)
+    return url
+  }
+}
