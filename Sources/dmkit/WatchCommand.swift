@@ -30,10 +30,11 @@ enum WatchCommand {
       printed = system
       console.out(line(for: system, source: kind))
     }
+    // Every change the system reports, also one that leaves the resolved collection as it was
+    // (no preference → light).
     DarkModeManager.setup(
       with: DMConfiguration(
-        themeChangeHandler: { printIfChanged() },
-        systemAppearanceSource: source))
+        systemAppearanceSource: source, systemAppearanceChangeHandler: { _ in printIfChanged() }))
     Task {
       _ = await source.decision()
       printIfChanged()

@@ -45,6 +45,25 @@ extension GlobalStateTests {
       #expect(DMTraitCollection.current.userInterfaceStyle == .light)
     }
 
+    @Test func theSystemHandlerHearsChangesTheResolvedCollectionHides() {
+      DarkModeManager.setup(with: DMConfiguration())  // the system unknown, whatever ran before
+      let source = DMManualAppearanceSource()
+      var heard: [DMUserInterfaceStyle] = []
+      var themeChanges = 0
+      DarkModeManager.setup(
+        with: DMConfiguration(
+          themeChangeHandler: { themeChanges += 1 }, systemAppearanceSource: source,
+          systemAppearanceChangeHandler: { heard.append($0.userInterfaceStyle) }))
+      source.traitCollection = .light  // no preference → light: the default, nothing to redraw
+      DMTraitCollection.setOverride(.dark, animated: false)
+      source.traitCollection = .dark  // hidden by the override
+      source.traitCollection = .dark  // the same again: not a change
+      #expect(heard == [.light, .dark])
+      #expect(themeChanges == 1)
+      #expect(DMTraitCollection.system.userInterfaceStyle == .dark)
+      DMTraitCollection.setOverride(DMTraitCollection(), animated: false)
+    }
+
     @Test func performAsCurrentScopesNestAndRestore() {
       let outer = DMTraitCollection(theme: "OUTER")
       let inner = DMTraitCollection(theme: "INNER")

@@ -115,4 +115,22 @@ enum DMKit {
     watch.signal(SIGTERM)
     #expect(watch.wait(seconds: 5) == 0, "\(watch.errorOutput)")
   }
+
+  @Test(.enabled(if: DesktopSession.missing == nil))
+  func watchPrintsAChangeThatLeavesTheResolvedStyleAsItWas() throws {
+    // No preference resolves to light, the default: going to "prefer light" changes nothing the
+    // app shows, but it is what the system now says.
+    let desktop = try DesktopSession()
+    defer { desktop.stop() }
+    try desktop.setColorScheme("default")
+    let watch = try desktop.start(DMKit.path, ["watch"], capturesOutput: true)
+    defer { watch.stop() }
+    let first = try #require(watch.readLine(seconds: 10))
+    #expect(first.hasSuffix("source=portal style=no-preference contrast=normal"), "\(first)")
+    try desktop.setColorScheme("prefer-light")
+    let second = try #require(watch.readLine(seconds: 10))
+    #expect(second.hasSuffix("source=portal style=light contrast=normal"), "\(second)")
+    watch.signal(SIGTERM)
+    #expect(watch.wait(seconds: 5) == 0, "\(watch.errorOutput)")
+  }
 }

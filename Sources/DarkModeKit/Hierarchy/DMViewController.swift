@@ -23,6 +23,19 @@ open class DMViewController: DMResponder {
   /// Creates a controller; its view is made on first access.
   public override init() {}
 
+  // A deep chain of child controllers is freed one at a time, as `DMView` frees its subviews.
+  isolated deinit {
+    guard !children.isEmpty else { return }
+    var pending = children
+    children = []
+    while var controller = pending.popLast() {
+      if isKnownUniquelyReferenced(&controller), !controller.children.isEmpty {
+        pending.append(contentsOf: controller.children)
+        controller.children = []
+      }
+    }
+  }
+
   /// The controller's root view, made by ``loadView()`` on first access.
   ///
   /// Setting another view detaches the old one from this controller (it keeps its superview).

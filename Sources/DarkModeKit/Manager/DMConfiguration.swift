@@ -30,6 +30,16 @@ public struct DMConfiguration {
   /// unspecified, so the defaults apply).
   public var systemAppearanceSource: (any DMSystemAppearanceSource)?
 
+  /// Called with ``DMTraitCollection/system`` each time it changes, after the resolved collection
+  /// was brought up to date: when the source reports a different collection, and when a new
+  /// configuration starts with the system unknown.
+  ///
+  /// Unlike ``themeChangeHandler`` it is called even when the resolved collection stays the same:
+  /// when the system goes from no preference to light (light is the default), or changes while the
+  /// app's override decides the style. A settings screen that shows what the system asks for uses
+  /// it.
+  public var systemAppearanceChangeHandler: (@MainActor (DMTraitCollection) -> Void)?
+
   /// The duration, in seconds, that ``DMTransition/current`` gives animated changes; 0.25 by default.
   public var animationDuration: Double
 
@@ -52,6 +62,7 @@ public struct DMConfiguration {
   ///   - themeChangeHandler: Called after each change of the resolved global collection.
   ///   - windowThemeChangeHandler: Called for each visible window that may look different.
   ///   - systemAppearanceSource: Where the system's traits come from.
+  ///   - systemAppearanceChangeHandler: Called each time the system collection changes.
   ///   - animationDuration: The duration of animated changes, in seconds.
   ///   - preferenceStore: Where the user's choice is remembered.
   ///   - colorTableURL: A colour-table file to load into ``DMColorTable/shared``.
@@ -59,6 +70,7 @@ public struct DMConfiguration {
     themeChangeHandler: (@MainActor () -> Void)? = nil,
     windowThemeChangeHandler: (@MainActor (DMWindow) -> Void)? = nil,
     systemAppearanceSource: (any DMSystemAppearanceSource)? = nil,
+    systemAppearanceChangeHandler: (@MainActor (DMTraitCollection) -> Void)? = nil,
     animationDuration: Double = 0.25,
     preferenceStore: DMPreferenceStore? = nil,
     colorTableURL: URL? = nil
@@ -66,6 +78,7 @@ public struct DMConfiguration {
     self.themeChangeHandler = themeChangeHandler
     self.windowThemeChangeHandler = windowThemeChangeHandler
     self.systemAppearanceSource = systemAppearanceSource
+    self.systemAppearanceChangeHandler = systemAppearanceChangeHandler
     self.animationDuration = animationDuration
     self.preferenceStore = preferenceStore
     self.colorTableURL = colorTableURL

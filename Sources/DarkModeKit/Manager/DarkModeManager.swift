@@ -71,6 +71,11 @@ public enum DarkModeManager {
     }
   }
 
+  /// Tells the configuration's handler that the system collection changed.
+  static func systemAppearanceDidChange(to traits: DMTraitCollection) {
+    configuration.systemAppearanceChangeHandler?(traits)
+  }
+
   /// Saves a new override in the configured preference store, if any.
   static func overrideDidChange(to traits: DMTraitCollection) {
     guard let store = configuration.preferenceStore else { return }

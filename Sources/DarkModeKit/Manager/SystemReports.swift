@@ -57,7 +57,11 @@ enum SystemReports {
   @MainActor
   static func apply(_ traits: DMTraitCollection, generation: UInt64) {
     state.withLock { $0.reportedGeneration = generation }
-    GlobalTraits.state.withLock { $0.set(system: traits) }
+    let previous = GlobalTraits.state.withLock { state in
+      defer { state.set(system: traits) }
+      return state.system
+    }
     TraitPropagator.shared.globalTraitsDidChange(animated: false)
+    if traits != previous { DarkModeManager.systemAppearanceDidChange(to: traits) }
   }
 }
