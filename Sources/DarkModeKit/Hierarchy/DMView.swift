@@ -34,22 +34,18 @@ open class DMView: DMResponder {
   /// Creates a view with no superview and no subviews.
   public override init() {}
 
-  // Freeing a view frees the subviews nothing else holds, and theirs: done by nested releases, a
-  // chain of some 40,000 views would overflow the stack. Instead the subviews of each view about
-  // to be freed are moved out of it first, so that every deinitializer returns at once, and the
-  // views are let go here, one at a time. Isolated, as the subviews are main-actor state; a view
-  // freed elsewhere is finished on the main actor.
+  // Freeing a view frees the subviews nothing else holds, and theirs, without nesting a
+  // deinitializer per level (see `releaseWithoutRecursion`). Isolated, as the subviews are
+  // main-actor state; a view freed elsewhere is finished on the main actor.
   isolated deinit {
     guard !subviews.isEmpty else { return }
-    var pending = subviews
-    subviews = []
-    while var view = pending.popLast() {
-      // Only `view` holds it: it is freed at the end of this iteration, without its subviews.
-      if isKnownUniquelyReferenced(&view), !view.subviews.isEmpty {
-        pending.append(contentsOf: view.subviews)
-        view.subviews = []
-      }
-    }
+    releaseWithoutRecursion(takeSubviews()) { $0.takeSubviews() }
+  }
+
+  /// Empties ``subviews`` and returns what it held.
+  private func takeSubviews() -> [DMView] {
+    defer { subviews = [] }
+    return subviews
   }
 
   /// The window at the root of this view's superview chain, or `nil` when the root is not a window.

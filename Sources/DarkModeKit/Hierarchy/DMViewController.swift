@@ -26,14 +26,13 @@ open class DMViewController: DMResponder {
   // A deep chain of child controllers is freed one at a time, as `DMView` frees its subviews.
   isolated deinit {
     guard !children.isEmpty else { return }
-    var pending = children
-    children = []
-    while var controller = pending.popLast() {
-      if isKnownUniquelyReferenced(&controller), !controller.children.isEmpty {
-        pending.append(contentsOf: controller.children)
-        controller.children = []
-      }
-    }
+    releaseWithoutRecursion(takeChildren()) { $0.takeChildren() }
+  }
+
+  /// Empties ``children`` and returns what it held.
+  private func takeChildren() -> [DMViewController] {
+    defer { children = [] }
+    return children
   }
 
   /// The controller's root view, made by ``loadView()`` on first access.
