@@ -28,6 +28,9 @@ public final class DBusConnection: Sendable {
   public static let busName = "org.freedesktop.DBus"
   /// The default timeout of connecting and of calls: 5 seconds.
   public static let defaultTimeout: Duration = .seconds(5)
+  /// The longest message a connection accepts unless told otherwise: 4 MiB, far more than a
+  /// portal or the bus itself sends, far less than the 128 MiB the specification allows.
+  public static let defaultMaximumMessageLength = 4 << 20
 
   let core: DBusConnectionCore
 
@@ -37,32 +40,45 @@ public final class DBusConnection: Sendable {
   /// Whether the connection is still open.
   public var isConnected: Bool { core.isConnected }
 
+  /// The longest message this connection accepts, in bytes. A longer one is dropped as it arrives,
+  /// without being kept or read; a call whose reply it was fails with
+  /// ``DBusError/messageTooLarge(length:limit:)``.
+  public var maximumMessageLength: Int { core.maximumMessageLength }
+
   /// Connects to a bus, blocking the calling thread for at most `timeout`.
   ///
-  /// Prefer ``connect(to:timeout:)`` from async code.
+  /// Prefer ``connect(to:timeout:maximumMessageLength:)`` from async code.
   ///
   /// - Parameters:
   ///   - address: A D-Bus address such as `unix:path=/run/user/1000/bus`; several may be given,
   ///     separated by `;`, and are tried in order. `unix:abstract=` works on Linux.
   ///   - timeout: The limit for connecting, authenticating and `Hello` together.
+  ///   - maximumMessageLength: The longest message to accept (see ``maximumMessageLength``).
   /// - Throws: ``DBusError/invalidAddress(address:reason:)``,
   ///   ``DBusError/connectionFailed(address:reason:)``,
   ///   ``DBusError/authenticationFailed(reason:)`` or ``DBusError/timedOut(operation:)``.
-  public convenience init(address: String, timeout: Duration = DBusConnection.defaultTimeout)
-    throws
-  {
-    try self.init(address: address, timeout: timeout, repliesToMethodCalls: true)
+  public convenience init(
+    address: String, timeout: Duration = DBusConnection.defaultTimeout,
+    maximumMessageLength: Int = DBusConnection.defaultMaximumMessageLength
+  ) throws {
+    try self.init(
+      address: address, timeout: timeout, repliesToMethodCalls: true,
+      maximumMessageLength: maximumMessageLength)
   }
 
-  /// Connects to a bus; see ``init(address:timeout:)``.
+  /// Connects to a bus; see ``init(address:timeout:maximumMessageLength:)``.
   ///
   /// - Parameters:
   ///   - address: A D-Bus address; several may be separated by `;`.
   ///   - timeout: The limit for connecting, authenticating and `Hello` together.
   ///   - repliesToMethodCalls: Whether calls addressed to this connection get an `UnknownMethod`
   ///     error reply (`Peer.Ping` a return). Tests turn it off to build a peer that never answers.
-  /// - Throws: A ``DBusError``, as ``init(address:timeout:)`` does.
-  package init(address: String, timeout: Duration, repliesToMethodCalls: Bool) throws {
+  ///   - maximumMessageLength: The longest message to accept.
+  /// - Throws: A ``DBusError``, as ``init(address:timeout:maximumMessageLength:)`` does.
+  package init(
+    address: String, timeout: Duration, repliesToMethodCalls: Bool,
+    maximumMessageLength: Int = DBusConnection.defaultMaximumMessageLength
+  ) throws {
     let deadline = ContinuousClock.now.advanced(by: timeout)
     let entries = try DBusAddress.parseList(address)
     var failures: [DBusError] = []
@@ -75,7 +91,8 @@ public final class DBusConnection: Sendable {
           _ = try handshake.authenticate()
           let name = try handshake.hello()
           core = try DBusConnectionCore(
-            socket: fd, uniqueName: name, repliesToMethodCalls: repliesToMethodCalls)
+            socket: fd, uniqueName: name, repliesToMethodCalls: repliesToMethodCalls,
+            maximumMessageLength: maximumMessageLength)
           core.start(buffered: handshake.buffer)
           return
         } catch {
@@ -97,15 +114,20 @@ public final class DBusConnection: Sendable {
   ///   - address: A D-Bus address, or `nil` for the session bus: `DBUS_SESSION_BUS_ADDRESS`, else
   ///     `$XDG_RUNTIME_DIR/bus` when that socket exists.
   ///   - timeout: The limit for connecting, authenticating and `Hello` together.
+  ///   - maximumMessageLength: The longest message to accept (see ``maximumMessageLength``).
   /// - Returns: The open connection.
-  /// - Throws: A ``DBusError``, as ``init(address:timeout:)`` does.
+  /// - Throws: A ``DBusError``, as ``init(address:timeout:maximumMessageLength:)`` does.
   public static func connect(
-    to address: String? = nil, timeout: Duration = DBusConnection.defaultTimeout
+    to address: String? = nil, timeout: Duration = DBusConnection.defaultTimeout,
+    maximumMessageLength: Int = DBusConnection.defaultMaximumMessageLength
   ) async throws -> DBusConnection {
     let address = try address ?? DBusAddress.sessionBus()
     return try await withCheckedThrowingContinuation { continuation in
       let thread = Thread {
-        continuation.resume(with: Result { try DBusConnection(address: address, timeout: timeout) })
+        continuation.resume(
+          with: Result {
+            try DBusConnection(address: address, timeout: timeout, maximumMessageLength: maximumMessageLength)
+          })
       }
       thread.name = "DBusConnection connect"
       thread.start()

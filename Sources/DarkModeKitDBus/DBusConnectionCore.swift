@@ -62,6 +62,8 @@ final class DBusConnectionCore: Sendable {
 
   let uniqueName: String
   let repliesToMethodCalls: Bool
+  /// The longest message accepted; longer ones are dropped unread.
+  let maximumMessageLength: Int
   private let socketFD: Int32
   private let wakeRead: Int32
   private let state = Locked(State())
@@ -70,11 +72,12 @@ final class DBusConnectionCore: Sendable {
   /// The write end of the wake pipe, `nil` once closed.
   private let wakeWrite: Locked<Int32?>
 
-  init(socket: Int32, uniqueName: String, repliesToMethodCalls: Bool) throws {
+  init(socket: Int32, uniqueName: String, repliesToMethodCalls: Bool, maximumMessageLength: Int) throws {
     let pipe = try DBusSocket.makeWakePipe()
     self.socketFD = socket
     self.uniqueName = uniqueName
     self.repliesToMethodCalls = repliesToMethodCalls
+    self.maximumMessageLength = maximumMessageLength
     self.wakeRead = pipe.read
     self.wakeWrite = Locked(pipe.write)
   }
@@ -291,20 +294,61 @@ final class DBusConnectionCore: Sendable {
     while scratch.withUnsafeMutableBytes({ read(wakeRead, $0.baseAddress, $0.count) }) > 0 {}
   }
 
+  /// Takes every whole message from `buffer` and hands it on.
+  ///
+  /// The header is read first, and the body only when someone waits for it: the reply to a
+  /// pending call, or a signal that a subscriber's rule selects by its header. Anything else (a
+  /// reply nobody waits for, a signal no rule wants, a method call, which is answered from its
+  /// header) is dropped without reading its body, and a message over the limit is dropped as it
+  /// arrives. A message that breaks the format in its header or body is dropped too (the call it
+  /// answers fails with the reason): its length is known, so the stream stays in step.
   private func processMessages(in buffer: inout DBusReadBuffer) throws {
-    while let bytes = try buffer.takeMessage() {
-      // The specification asks receivers to ignore messages of unknown types.
-      guard DBusMessageType(rawValue: bytes[1]) != nil else { continue }
-      dispatch(try DBusMessage(decoding: bytes))
+    while let frame = try buffer.takeMessage(limit: maximumMessageLength) {
+      switch frame {
+      case .message(let bytes):
+        // The specification asks receivers to ignore messages of unknown types.
+        guard DBusMessageType(rawValue: bytes[1]) != nil,
+          let (message, body) = try? DBusMessage.decodingHeader(of: bytes)
+        else { continue }
+        receive(message, body: body, of: bytes)
+      case .tooLarge(let header, let length):
+        guard !header.isEmpty, let (message, _) = try? DBusMessage.decodingHeader(of: header) else {
+          continue
+        }
+        // A caller waiting for it learns why it gets none; a method call is answered as any.
+        if let call = takeCall(answeredBy: message) {
+          call.completion(.failure(DBusError.messageTooLarge(length: length, limit: maximumMessageLength)))
+        } else if message.type == .methodCall {
+          answer(message)
+        }
+      }
     }
   }
 
-  private func dispatch(_ message: DBusMessage) {
-    switch message.type {
+  /// The pending call that `message` answers, taken out, if it is a reply to one.
+  private func takeCall(answeredBy message: DBusMessage) -> PendingCall? {
+    guard message.type == .methodReturn || message.type == .error, let replySerial = message.replySerial
+    else { return nil }
+    return state.withLock { $0.pending.removeValue(forKey: replySerial) }
+  }
+
+  private func receive(_ header: DBusMessage, body: DBusMessage.Body, of bytes: [UInt8]) {
+    switch header.type {
     case .methodReturn, .error:
-      guard let replySerial = message.replySerial,
-        let call = state.withLock({ $0.pending.removeValue(forKey: replySerial) })
-      else { return }
+      guard let call = takeCall(answeredBy: header) else { return }
+      // A reply that comes after its deadline (the reader was busy) is a timeout, as it would have
+      // been had the deadline been checked first.
+      guard ContinuousClock.now <= call.deadline else {
+        call.completion(.failure(DBusError.timedOut(operation: call.operation)))
+        return
+      }
+      var message = header
+      do {
+        try message.decodeBody(body, of: bytes)
+      } catch {
+        call.completion(.failure(error))
+        return
+      }
       if message.type == .error {
         let text = message.body.first?.stringValue
         call.completion(.failure(DBusError.remote(name: message.errorName ?? "", message: text)))
@@ -312,12 +356,17 @@ final class DBusConnectionCore: Sendable {
         call.completion(.success(message))
       }
     case .signal:
-      let handlers = state.withLock { state in
-        state.subscribers.values.filter { $0.rule.matches(message) }.map(\.handler)
+      let candidates = state.withLock { state in
+        state.subscribers.values.filter { $0.rule.matchesHeader(header) }
       }
-      for handler in handlers { handler(.signal(message)) }
+      guard !candidates.isEmpty else { return }
+      var message = header
+      guard (try? message.decodeBody(body, of: bytes)) != nil else { return }
+      for subscriber in candidates where subscriber.rule.matches(message) {
+        subscriber.handler(.signal(message))
+      }
     case .methodCall:
-      answer(message)
+      answer(header)
     }
   }
 

@@ -73,6 +73,10 @@ struct DBusDecoder {
           "variant signature '\(signature)' must hold exactly one complete type", at: start)
       }
       return .variant(try decode(signature.types[0]))
+    case .array(.byte):
+      try enterContainer()
+      defer { depth -= 1 }
+      return .bytes(try readByteArray())
     case .array(let element):
       try enterContainer()
       defer { depth -= 1 }
@@ -93,8 +97,17 @@ struct DBusDecoder {
     }
   }
 
-  /// Reads the elements of an array whose length word comes next.
-  mutating func readArray(of element: DBusType) throws -> [DBusValue] {
+  /// Reads an array of bytes whose length word comes next, as bytes.
+  mutating func readByteArray() throws -> [UInt8] {
+    let (start, length) = try readArrayLength(alignment: 1)
+    position = start + length
+    return Array(bytes[start..<position])
+  }
+
+  /// Reads the length word of an array and the padding before its first element.
+  /// - Returns: Where the elements start, and their length in bytes, checked against the limit
+  ///   and against what remains.
+  private mutating func readArrayLength(alignment: Int) throws -> (start: Int, length: Int) {
     try align(to: 4)
     let lengthOffset = position
     let length = Int(try readInteger() as UInt32)
@@ -103,12 +116,19 @@ struct DBusDecoder {
         "array length \(length) is over the limit of \(DBusEncoder.maximumArrayLength) bytes",
         at: lengthOffset)
     }
-    try align(to: element.alignment)
+    try align(to: alignment)
     guard length <= remaining else {
       throw fail(
         "array length \(length) is more than the \(remaining) bytes that remain", at: lengthOffset)
     }
-    let arrayEnd = position + length
+    return (position, length)
+  }
+
+  /// Reads the elements of an array whose length word comes next.
+  mutating func readArray(of element: DBusType) throws -> [DBusValue] {
+    let lengthOffset = (position + 3) & ~3
+    let (start, length) = try readArrayLength(alignment: element.alignment)
+    let arrayEnd = start + length
     var values: [DBusValue] = []
     while position < arrayEnd {
       // Every element takes at least one byte, so this loop runs at most `length` times.

@@ -48,6 +48,12 @@ struct DBusEncoder {
       try enterContainer()
       defer { depth -= 1 }
       try appendArray(element: element, elements)
+    case .bytes(let elements):
+      guard elements.count <= Self.maximumArrayLength else {
+        throw DBusError.invalidValue("array is longer than \(Self.maximumArrayLength) bytes")
+      }
+      appendInteger(UInt32(elements.count))
+      bytes.append(contentsOf: elements)
     case .struct(let fields):
       guard !fields.isEmpty else { throw DBusError.invalidValue("a struct needs at least one field") }
       try enterContainer()

@@ -46,6 +46,12 @@ public enum DBusError: Error, Sendable, Hashable, CustomStringConvertible {
   /// A value or message to send breaks the rules, such as an array element of the wrong type or
   /// an invalid object path.
   case invalidValue(String)
+  /// A received message is larger than the connection accepts; it was dropped unread.
+  ///
+  /// - Parameters:
+  ///   - length: The message's length in bytes.
+  ///   - limit: The connection's limit (``DBusConnection/maximumMessageLength``).
+  case messageTooLarge(length: Int, limit: Int)
 
   /// The D-Bus error name of a ``remote(name:message:)`` error, else `nil`.
   public var remoteName: String? {
@@ -73,6 +79,8 @@ public enum DBusError: Error, Sendable, Hashable, CustomStringConvertible {
       "malformed D-Bus message at offset \(offset): \(reason)"
     case .invalidValue(let reason):
       "invalid D-Bus value: \(reason)"
+    case .messageTooLarge(let length, let limit):
+      "a D-Bus message of \(length) bytes is over the limit of \(limit) bytes; it was dropped"
     }
   }
 }

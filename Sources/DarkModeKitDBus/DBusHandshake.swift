@@ -101,8 +101,11 @@ struct DBusHandshake {
 
   private mutating func readMessage(what: String) throws -> DBusMessage {
     while true {
-      if let bytes = try buffer.takeMessage() {
-        return try DBusMessage(decoding: bytes)
+      switch try buffer.takeMessage() {
+      case .message(let bytes): return try DBusMessage(decoding: bytes)
+      case .tooLarge(_, let length):
+        throw DBusError.messageTooLarge(length: length, limit: DBusMessage.maximumLength)
+      case nil: break
       }
       try fill(what: what)
     }

@@ -71,6 +71,18 @@ public struct DBusMatchRule: Sendable, Hashable, CustomStringConvertible {
 
   /// Whether `message` is a signal this rule selects.
   func matches(_ message: DBusMessage) -> Bool {
+    guard matchesHeader(message) else { return false }
+    for (index, expected) in arguments {
+      guard index < message.body.count, case .string(let actual) = message.body[index],
+        actual == expected
+      else { return false }
+    }
+    return true
+  }
+
+  /// Whether the header of `message` is one of a signal this rule may select: everything but the
+  /// arguments, which are in the body.
+  func matchesHeader(_ message: DBusMessage) -> Bool {
     guard message.type == .signal else { return false }
     if let sender, sender.hasPrefix(":") || sender == "org.freedesktop.DBus",
       message.sender != sender
@@ -80,11 +92,6 @@ public struct DBusMatchRule: Sendable, Hashable, CustomStringConvertible {
     if let interface, message.interface != interface { return false }
     if let member, message.member != member { return false }
     if let path, message.path != path { return false }
-    for (index, expected) in arguments {
-      guard index < message.body.count, case .string(let actual) = message.body[index],
-        actual == expected
-      else { return false }
-    }
     return true
   }
 }

@@ -277,7 +277,27 @@ extension DBusMessage {
         offset: min(total, bytes.count),
         reason: "the header announces \(total) bytes but \(bytes.count) were given")
     }
-    var decoder = DBusDecoder(bytes: bytes, bigEndian: try Self.byteOrder(bytes[0], offset: 0))
+    let body: Body
+    (self, body) = try Self.decodingHeader(of: bytes)
+    try decodeBody(body, of: bytes)
+  }
+
+  /// Where a message's body is and how to read it, as its header says.
+  package struct Body: Sendable {
+    let signature: DBusSignature
+    let start: Int
+    let length: Int
+    let bigEndian: Bool
+  }
+
+  /// Unmarshals the header of the message that starts `bytes`, leaving the body unread: a receiver
+  /// decides from the header whether anyone wants the body. `bytes` may end after the header.
+  ///
+  /// - Returns: The message with an empty body, and where its body is.
+  /// - Throws: ``DBusError/malformedMessage(offset:reason:)`` naming the offset and field.
+  package static func decodingHeader(of bytes: [UInt8]) throws -> (DBusMessage, Body) {
+    let bigEndian = try byteOrder(bytes[0], offset: 0)
+    var decoder = DBusDecoder(bytes: bytes, bigEndian: bigEndian)
     _ = try decoder.readByte()
     let rawType = try decoder.readByte()
     guard let type = DBusMessageType(rawValue: rawType) else {
@@ -293,7 +313,7 @@ extension DBusMessage {
     guard serial != 0 else {
       throw DBusError.malformedMessage(offset: 8, reason: "message serial is 0")
     }
-    self.init(type: type, flags: flags, serial: serial)
+    var message = DBusMessage(type: type, flags: flags, serial: serial)
 
     let fields = try decoder.readArray(of: .struct([.byte, .variant]))
     var seen = Set<UInt8>()
@@ -311,46 +331,69 @@ extension DBusMessage {
           reason: "header field \(field.name) has type '\(value.type)', expected '\(field.type)'")
       }
       switch (field, value) {
-      case (.path, .objectPath(let text)): path = text
-      case (.interface, .string(let text)): interface = text
-      case (.member, .string(let text)): member = text
-      case (.errorName, .string(let text)): errorName = text
-      case (.replySerial, .uint32(let number)): replySerial = number
-      case (.destination, .string(let text)): destination = text
-      case (.sender, .string(let text)): sender = text
+      case (.path, .objectPath(let text)): message.path = text
+      case (.interface, .string(let text)): message.interface = text
+      case (.member, .string(let text)): message.member = text
+      case (.errorName, .string(let text)): message.errorName = text
+      case (.replySerial, .uint32(let number)): message.replySerial = number
+      case (.destination, .string(let text)): message.destination = text
+      case (.sender, .string(let text)): message.sender = text
       case (.signature, .signature(let signature)): bodySignature = signature
-      case (.unixFDs, .uint32(let number)): unixFDs = number
+      case (.unixFDs, .uint32(let number)): message.unixFDs = number
       default: break
       }
     }
     do {
-      try validateFields()
+      try message.validateFields()
     } catch DBusError.invalidValue(let reason) {
       throw DBusError.malformedMessage(offset: 16, reason: reason)
     }
-    if replySerial == 0 {
+    if message.replySerial == 0 {
       throw DBusError.malformedMessage(offset: 16, reason: "header field REPLY_SERIAL is 0")
     }
-
     try decoder.align(to: 8)
     let bodyStart = decoder.position
-    guard bodyStart + bodyLength == bytes.count else {
-      throw DBusError.malformedMessage(
-        offset: bodyStart, reason: "the body does not start where the header lengths say")
-    }
     if bodyLength > 0 && bodySignature.types.isEmpty {
       throw DBusError.malformedMessage(
         offset: bodyStart, reason: "the body is \(bodyLength) bytes but there is no SIGNATURE field")
     }
+    return (
+      message, Body(signature: bodySignature, start: bodyStart, length: bodyLength, bigEndian: bigEndian)
+    )
+  }
+
+  /// Unmarshals the body of a message whose header ``decodingHeader(of:)`` read.
+  ///
+  /// - Parameters:
+  ///   - body: Where the body is, from the header.
+  ///   - bytes: The whole message.
+  /// - Throws: ``DBusError/malformedMessage(offset:reason:)`` naming the offset.
+  package mutating func decodeBody(_ body: Body, of bytes: [UInt8]) throws {
+    guard body.start + body.length == bytes.count else {
+      throw DBusError.malformedMessage(
+        offset: body.start, reason: "the body does not start where the header lengths say")
+    }
+    var decoder = DBusDecoder(bytes: bytes, bigEndian: body.bigEndian, position: body.start)
     var values: [DBusValue] = []
-    for valueType in bodySignature.types {
+    for valueType in body.signature.types {
       values.append(try decoder.decode(valueType))
     }
     guard decoder.position == bytes.count else {
       throw DBusError.malformedMessage(
         offset: decoder.position,
-        reason: "\(bytes.count - decoder.position) bytes remain after the body '\(bodySignature)'")
+        reason: "\(bytes.count - decoder.position) bytes remain after the body '\(body.signature)'")
     }
-    body = values
+    self.body = values
+  }
+
+  /// The length of the header of the message that starts `bytes` at `start`, padding included:
+  /// where its body starts. Call it after ``frameLength(_:from:)`` accepted the message.
+  package static func headerLength(_ bytes: [UInt8], from start: Int) -> Int {
+    let bigEndian = bytes[start] == UInt8(ascii: "B")
+    var fieldsLength = 0
+    for index in 0..<4 {
+      fieldsLength = fieldsLength << 8 | Int(bytes[start + 12 + (bigEndian ? index : 3 - index)])
+    }
+    return (fixedHeaderLength + fieldsLength + 7) & ~7
   }
 }

@@ -34,14 +34,48 @@ struct DBusReadBuffer {
     return line
   }
 
+  /// The next message taken from the buffer.
+  enum Frame {
+    /// A whole message.
+    case message([UInt8])
+    /// A message over the limit, dropped as it arrives: its header when that fits in the limit
+    /// (else empty), and its length.
+    case tooLarge(header: [UInt8], length: Int)
+  }
+
+  /// Bytes of a message over the limit that are still to come, and are dropped as they do.
+  private var bytesToDrop = 0
+
   /// Takes the bytes of the next message; `nil` until all of them have arrived.
+  ///
+  /// A message longer than `limit` is not kept: once its header is here it is reported as
+  /// ``Frame/tooLarge(header:length:)``, and the rest of it is dropped as it arrives, so that
+  /// the buffer never holds more than about `limit` bytes.
   /// - Throws: ``DBusError/malformedMessage(offset:reason:)`` when the message's header announces
-  ///   a length over the limits.
-  mutating func takeMessage() throws -> [UInt8]? {
-    guard let length = try DBusMessage.frameLength(bytes, from: readIndex), unreadCount >= length else {
-      return nil
+  ///   a length over the specification's limits.
+  mutating func takeMessage(limit: Int = DBusMessage.maximumLength) throws -> Frame? {
+    if bytesToDrop > 0 {
+      let dropped = min(bytesToDrop, unreadCount)
+      readIndex += dropped
+      bytesToDrop -= dropped
+      if bytesToDrop > 0 { return nil }
     }
+    guard let length = try DBusMessage.frameLength(bytes, from: readIndex) else { return nil }
+    if length > limit {
+      let headerLength = DBusMessage.headerLength(bytes, from: readIndex)
+      var header: [UInt8] = []
+      if headerLength <= limit {
+        guard unreadCount >= headerLength else { return nil }
+        header = Array(bytes[readIndex..<(readIndex + headerLength)])
+      }
+      bytesToDrop = length
+      let dropped = min(bytesToDrop, unreadCount)
+      readIndex += dropped
+      bytesToDrop -= dropped
+      return .tooLarge(header: header, length: length)
+    }
+    guard unreadCount >= length else { return nil }
     defer { readIndex += length }
-    return Array(bytes[readIndex..<(readIndex + length)])
+    return .message(Array(bytes[readIndex..<(readIndex + length)]))
   }
 }

@@ -1,7 +1,9 @@
 /// One D-Bus value of any type: the arguments of method calls and signals.
 ///
-/// Arrays carry their element type, so an empty array still has a signature. Dictionaries are
-/// arrays of ``dictEntry(_:_:)`` values; ``dictionary(key:value:_:)`` builds one.
+/// Arrays carry their element type, so an empty array still has a signature. An array of bytes
+/// (`ay`) is held as its bytes, ``bytes(_:)``: the decoder always gives that form, and the encoder
+/// takes either. Dictionaries are arrays of ``dictEntry(_:_:)`` values;
+/// ``dictionary(key:value:_:)`` builds one.
 ///
 /// ```swift
 /// let arguments: [DBusValue] = [.string("org.freedesktop.appearance"), .string("color-scheme")]
@@ -9,7 +11,7 @@
 ///   (.string("handle_token"), .variant(.string("t1")))
 /// ])
 /// ```
-public indirect enum DBusValue: Sendable, Hashable {
+public enum DBusValue: Sendable, Hashable {
   /// `y`: an unsigned 8-bit integer.
   case byte(UInt8)
   /// `b`: a boolean.
@@ -38,13 +40,15 @@ public indirect enum DBusValue: Sendable, Hashable {
   /// are not transferred by this client).
   case unixFD(UInt32)
   /// `v`: a value together with its type.
-  case variant(DBusValue)
+  indirect case variant(DBusValue)
   /// `a…`: an array whose elements all have type `element`.
   case array(element: DBusType, [DBusValue])
+  /// `ay`: an array of bytes, held as bytes (one byte each, not one value each).
+  case bytes([UInt8])
   /// `(…)`: a struct with one or more fields.
   case `struct`([DBusValue])
   /// `{…}`: a dictionary entry; valid only as an element of an array.
-  case dictEntry(DBusValue, DBusValue)
+  indirect case dictEntry(DBusValue, DBusValue)
 
   /// The type of this value.
   public var type: DBusType {
@@ -64,6 +68,7 @@ public indirect enum DBusValue: Sendable, Hashable {
     case .unixFD: .unixFD
     case .variant: .variant
     case .array(let element, _): .array(element)
+    case .bytes: .array(.byte)
     case .struct(let fields): .struct(fields.map(\.type))
     case .dictEntry(let key, let value): .dictEntry(key: key.type, value: value.type)
     }
@@ -144,9 +149,23 @@ extension DBusValue {
     if case .double(let value) = self { value } else { nil }
   }
 
-  /// The elements of an `.array`, else `nil`.
+  /// The elements of an `.array`, or of `.bytes` as `.byte` values, else `nil`.
   public var arrayValue: [DBusValue]? {
-    if case .array(_, let elements) = self { elements } else { nil }
+    switch self {
+    case .array(_, let elements): elements
+    case .bytes(let bytes): bytes.map { .byte($0) }
+    default: nil
+    }
+  }
+
+  /// The bytes of `.bytes`, or of an `.array` of `.byte` values, else `nil`.
+  public var bytesValue: [UInt8]? {
+    switch self {
+    case .bytes(let bytes): return bytes
+    case .array(.byte, let elements):
+      return elements.map { if case .byte(let byte) = $0 { byte } else { 0 } }
+    default: return nil
+    }
   }
 
   /// The fields of a `.struct`, else `nil`.

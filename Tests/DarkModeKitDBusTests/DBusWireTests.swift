@@ -77,7 +77,7 @@ private func richMessage() throws -> [UInt8] {
     .uint32(.max), .int64(.min), .uint64(.max), .double(-1.25), .double(.infinity), "",
     "héllo wörld ✓", .objectPath("/"), .objectPath("/org/freedesktop/portal/desktop"),
     .signature(.empty), .unixFD(3), .variant(.string("v")), .variant(.variant(.uint32(1))),
-    .array(element: .int64, []), .array(element: .byte, [.byte(1), .byte(2)]),
+    .array(element: .int64, []), .bytes([1, 2]), .bytes([]),
     .array(element: .array(.string), [.array(element: .string, ["a", "b"]), .array(element: .string, [])]),
     .struct([.byte(1), .uint64(2)]), .struct([.struct([.string("x")]), .variant(.int16(5))]),
     .dictionary(key: .string, value: .variant, [("a", .variant(.bool(true))), ("b", .variant("s"))]),
@@ -87,6 +87,13 @@ private func richMessage() throws -> [UInt8] {
   @Test(arguments: everyType)
   func everyTypeSurvivesARoundTrip(_ value: DBusValue) throws {
     #expect(try roundTrip([.byte(1), value]) == [.byte(1), value])
+  }
+
+  @Test func anArrayOfByteValuesIsReadBackAsBytes() throws {
+    #expect(try roundTrip([.array(element: .byte, [.byte(1), .byte(2)])]) == [.bytes([1, 2])])
+    #expect(DBusValue.bytes([7]).type == .array(.byte))
+    #expect(DBusValue.bytes([7]).arrayValue == [.byte(7)])
+    #expect(DBusValue.array(element: .byte, [.byte(7)]).bytesValue == [7])
   }
 
   @Test func signatureValueRoundTrips() throws {

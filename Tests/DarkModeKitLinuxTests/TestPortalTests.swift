@@ -108,6 +108,31 @@ extension GlobalStateTests {
       #expect(DMTraitCollection.current.accessibilityContrast == .high)
     }
 
+    @Test func aSettingChangedFromAnotherClientIsIgnored() async throws {
+      let session = try DesktopSession(withDisplay: false)
+      defer {
+        DarkModeManager.reset()
+        session.stop()
+      }
+      let portal = try TestPortal(in: session, ["--version", "2", "--color-scheme", "2", "--contrast", "0"])
+      defer { portal.process.stop() }
+      DarkModeManager.setup(
+        with: DMConfiguration(
+          systemAppearanceSource: DMPortalAppearanceSource(address: session.address)))
+      #expect(await eventually { DMTraitCollection.system == traits(.light, .normal) })
+      // Any client on the bus can send the portal's signal, from its own name.
+      let intruder = try await DBusConnection.connect(to: session.address, timeout: .seconds(5))
+      defer { intruder.close() }
+      try intruder.emitSignal(
+        path: "/org/freedesktop/portal/desktop", interface: "org.freedesktop.portal.Settings",
+        member: "SettingChanged",
+        arguments: [.string("org.freedesktop.appearance"), .string("color-scheme"), .variant(.uint32(1))])
+      // A real change after it: once it is seen, the forged one was handled before it.
+      try await portal.set("contrast", .uint32(1))
+      #expect(await eventually { DMTraitCollection.system.accessibilityContrast == .high })
+      #expect(DMTraitCollection.system == traits(.light, .high))
+    }
+
     @Test func aFloodOfSettingChangedSignalsIsCoalescedAndEndsOnTheLastValue() async throws {
       let session = try DesktopSession(withDisplay: false)
       defer {

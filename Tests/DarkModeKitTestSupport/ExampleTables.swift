@@ -21,4 +21,7 @@ public enum TestFixtures {
   /// A stand-in desktop portal in Python, for the portal tests (see its header).
   public static let testPortal = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
     .appendingPathComponent("Fixtures/test_portal.py").path
+  /// A client that sends one large message to another connection (see its header).
+  public static let hostilePeer = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+    .appendingPathComponent("Fixtures/hostile_peer.py").path
 }

@@ -118,12 +118,15 @@ struct PortalSession: Sendable {
     let changes = try await bus.signals(matching: PortalSettings.settingChangedRule, timeout: timeout)
     let departures = try await bus.signals(matching: PortalSettings.ownerChangedRule, timeout: timeout)
     let values = try await PortalSettings.readAll(on: bus, timeout: timeout)
+    // Reading started the portal if it was not running; now it has an owner, the only sender
+    // whose `SettingChanged` counts: any other client on the bus can send one.
+    let owner = try await PortalSettings.owner(on: bus, timeout: timeout)
     connected()
     reporter.send(values.traitCollection)
     try await withThrowingTaskGroup(of: Void.self) { group in
       group.addTask { [reporter] in
         var values = values
-        for try await signal in changes {
+        for try await signal in changes where signal.sender == owner {
           guard signal.body.count == 3, signal.body[0].stringValue == PortalSettings.namespace,
             let key = signal.body[1].stringValue
           else { continue }
@@ -133,8 +136,12 @@ struct PortalSession: Sendable {
         }
       }
       group.addTask {
-        for try await signal in departures where signal.body.count == 3 && signal.body[2].stringValue == "" {
-          throw DBusError.disconnected(reason: "the portal left the bus")
+        // The owner left, or handed the name to another: start again with the new one.
+        for try await signal in departures where signal.body.count == 3 && signal.body[1].stringValue == owner
+        {
+          throw DBusError.disconnected(
+            reason: signal.body[2].stringValue == ""
+              ? "the portal left the bus" : "the portal's owner changed")
         }
       }
       // Whichever ends first ends the session; the caller reconnects.

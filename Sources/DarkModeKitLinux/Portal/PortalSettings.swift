@@ -76,7 +76,19 @@ enum PortalSettings {
       contrast: try await read(contrastKey, version: version, on: bus, timeout: timeout))
   }
 
-  /// The rule for `SettingChanged` signals of the appearance namespace.
+  /// The unique name that owns the portal's name now, such as `:1.7`.
+  static func owner(on bus: DBusConnection, timeout: Duration) async throws -> String {
+    let reply = try await bus.call(
+      destination: DBusConnection.busName, path: "/org/freedesktop/DBus", interface: DBusConnection.busName,
+      member: "GetNameOwner", arguments: [.string(destination)], timeout: timeout)
+    guard let owner = reply.first?.stringValue else {
+      throw DBusError.invalidValue("GetNameOwner answered without a name")
+    }
+    return owner
+  }
+
+  /// The rule for `SettingChanged` signals of the appearance namespace. Any client may send one;
+  /// only the portal's owner's count (see ``owner(on:timeout:)``).
   static var settingChangedRule: DBusMatchRule {
     DBusMatchRule(
       interface: interface, member: "SettingChanged", path: path,

@@ -1,0 +1,175 @@
+import DarkModeKitTestSupport
+import Foundation
+import Testing
+
+@testable import DarkModeKitDBus
+
+#if os(Linux)
+  import Glibc
+
+  /// What another process on the bus, or the bus itself, can send to hurt a connection: messages
+  /// far over the limit, messages nobody asked for, replies that break the format or come late,
+  /// and a peer that goes away in the middle of a message. The connection must keep its memory
+  /// bounded, fail only what is concerned, and go on.
+  @Suite(.enabled(if: PrivateBus.isAvailable)) struct HostilePeerTests {
+    private func getID(_ connection: DBusConnection, timeout: Duration = .seconds(30)) async throws
+      -> [DBusValue]
+    {
+      try await connection.call(
+        destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus",
+        interface: "org.freedesktop.DBus", member: "GetId", timeout: timeout)
+    }
+
+    @Test func aReplyOverTheLimitFailsItsCallAtOnceAndTheConnectionGoesOn() async throws {
+      let bus = try FakeBus { peer in
+        try peer.acceptClient()
+        let first = try peer.readMessage()
+        peer.write(try peer.reply(to: first, body: [.bytes([UInt8](repeating: 7, count: 10_000_000))]))
+        let second = try peer.readMessage()
+        peer.write(try peer.reply(to: second, body: ["0123"]))
+        _ = try? peer.readBytes(1)
+      }
+      defer { bus.close() }
+      let connection = try await DBusConnection.connect(to: bus.address, maximumMessageLength: 1 << 20)
+      #expect(connection.maximumMessageLength == 1 << 20)
+      do {
+        _ = try await getID(connection)
+        Issue.record("a 10 MB reply was accepted over a 1 MiB limit")
+      } catch DBusError.messageTooLarge(let length, let limit) {
+        #expect(length > 10_000_000 && length < 10_000_200)
+        #expect(limit == 1 << 20)
+      }
+      #expect(try await getID(connection) == ["0123"])
+    }
+
+    @Test func aPeerThatGoesAwayInTheMiddleOfAMessageEndsTheConnectionWithTheReason() async throws {
+      let bus = try FakeBus { peer in
+        try peer.acceptClient()
+        let call = try peer.readMessage()
+        let reply = try peer.reply(to: call, body: ["0123"])
+        peer.write(Array(reply.prefix(reply.count / 2)))
+      }
+      defer { bus.close() }
+      let connection = try await DBusConnection.connect(to: bus.address)
+      await #expect(throws: DBusError.disconnected(reason: "the bus closed the connection")) {
+        _ = try await getID(connection)
+      }
+      #expect(!connection.isConnected)
+    }
+
+    @Test func aReplyThatArrivesAfterItsDeadlineIsATimeout() async throws {
+      let bus = try FakeBus { peer in
+        try peer.acceptClient()
+        let call = try peer.readMessage()
+        usleep(400_000)
+        peer.write(try peer.reply(to: call, body: ["late"]))
+        _ = try? peer.readBytes(1)
+      }
+      defer { bus.close() }
+      let connection = try await DBusConnection.connect(to: bus.address)
+      await #expect(throws: DBusError.timedOut(operation: "call org.freedesktop.DBus.GetId")) {
+        _ = try await getID(connection, timeout: .milliseconds(150))
+      }
+      #expect(connection.isConnected)
+    }
+
+    @Test func aSignalNobodyWantsIsNotReadEvenWhenItBreaksTheFormat() async throws {
+      let bus = try FakeBus { peer in
+        try peer.acceptClient()
+        var signal = try DBusMessage(
+          type: .signal, serial: 77, path: "/x", interface: "org.dmkit.Hostile", member: "Bad",
+          destination: ":1.1", sender: ":1.9", body: [.bool(true)]
+        ).encoded()
+        signal[signal.count - 4] = 2  // a boolean of 2
+        peer.write(signal)
+        let call = try peer.readMessage()
+        peer.write(try peer.reply(to: call, body: ["0123"]))
+        _ = try? peer.readBytes(1)
+      }
+      defer { bus.close() }
+      let connection = try await DBusConnection.connect(to: bus.address)
+      #expect(try await getID(connection) == ["0123"])
+      #expect(connection.isConnected)
+    }
+
+    /// A call and a signal of 60 MiB and 30 MiB sent to a connection's unique name through a real
+    /// bus daemon, from another process: resident memory must not grow by more than a few times
+    /// the 4 MiB limit, the call is answered, and the connection keeps working. Measured in a
+    /// child process of its own, so that no other test's memory counts.
+    @Test(.enabled(if: DesktopSession.testPortalMissing == nil))
+    func largeMessagesFromAnotherProcessCostLittleMemoryAndAreAnswered() async {
+      let result = await #expect(processExitsWith: .success, observing: [\.standardOutputContent]) {
+        // A failure stops the bus before the process ends: the daemon holds this process's output,
+        // and the test would wait for it.
+        let bus = try PrivateBus()
+        let problem = await Self.sendLargeMessages(through: bus)
+        bus.stop()
+        if let problem {
+          print(problem)
+          exit(1)
+        }
+      }
+      print(String(decoding: result?.standardOutputContent ?? [], as: UTF8.self), terminator: "")
+    }
+  }
+
+  extension HostilePeerTests {
+    /// Sends a 60 MiB call and a 30 MiB signal from another process to a connection on `bus`, and
+    /// returns what went wrong, if anything.
+    static func sendLargeMessages(through bus: PrivateBus) async -> String? {
+      do {
+        let victim = try await DBusConnection.connect(to: bus.address)
+        Memory.resetPeak()
+        let before = Memory.resident()
+        for (kind, size) in [("call", 60 << 20), ("signal", 30 << 20)] {
+          let peer = try ChildProcess(
+            "/usr/bin/python3", [TestFixtures.hostilePeer, victim.uniqueName, kind, "\(size)"],
+            environment: ["DBUS_SESSION_BUS_ADDRESS": bus.address], capturesOutput: true)
+          guard peer.readLine(seconds: 60) == "sent" else { return "the peer did not send its \(kind)" }
+          if kind == "call" {
+            let answer = peer.readLine(seconds: 60)
+            guard answer == "answered org.freedesktop.DBus.Error.UnknownMethod" else {
+              return "the call got \(answer ?? "no answer")"
+            }
+          }
+          guard peer.wait(seconds: 60) == 0 else { return "the peer failed: \(peer.errorOutput)" }
+        }
+        let reply = try await victim.call(
+          destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus",
+          interface: "org.freedesktop.DBus", member: "GetId")
+        guard reply.count == 1 else { return "the connection stopped working" }
+        let growth = Memory.peak() - before
+        print("peak resident growth over 90 MiB of messages: \(growth >> 20) MiB")
+        // A sanitizer keeps freed memory in quarantine for a while; its builds check the rest.
+        guard Memory.isUnderSanitizer || growth < 48 << 20 else {
+          return "memory grew by \(growth >> 20) MiB"
+        }
+        return nil
+      } catch {
+        return "\(error)"
+      }
+    }
+  }
+
+  /// The process's memory, from /proc/self/status.
+  enum Memory {
+    static func resident() -> Int { field("VmRSS:") }
+    static func peak() -> Int { field("VmHWM:") }
+    /// Makes the peak the present resident size.
+    static func resetPeak() {
+      try? "5".write(toFile: "/proc/self/clear_refs", atomically: false, encoding: .utf8)
+    }
+
+    /// Whether the process runs under the address or thread sanitizer.
+    static var isUnderSanitizer: Bool {
+      let process = dlopen(nil, RTLD_NOW)
+      return dlsym(process, "__asan_init") != nil || dlsym(process, "__tsan_init") != nil
+    }
+
+    private static func field(_ name: String) -> Int {
+      let status = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) ?? ""
+      let line = status.split(separator: "\n").first { $0.hasPrefix(name) } ?? ""
+      return (Int(line.split(separator: " ").dropFirst().first ?? "") ?? 0) * 1024
+    }
+  }
+#endif
