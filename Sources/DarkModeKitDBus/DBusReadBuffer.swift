@@ -14,11 +14,21 @@ struct DBusReadBuffer {
 
   /// Appends what the socket has now (up to 64 KiB).
   mutating func receive(from fd: Int32) throws -> DBusSocket.ReadResult {
+    dropConsumedFront()
+    return try DBusSocket.receive(fd, into: &bytes)
+  }
+
+  /// Appends bytes that came some other way (the stream fuzz target's input).
+  mutating func append(_ chunk: ArraySlice<UInt8>) {
+    dropConsumedFront()
+    bytes.append(contentsOf: chunk)
+  }
+
+  private mutating func dropConsumedFront() {
     if readIndex > 0 && readIndex >= bytes.count / 2 {
       bytes.removeSubrange(..<readIndex)
       readIndex = 0
     }
-    return try DBusSocket.receive(fd, into: &bytes)
   }
 
   /// Takes the next line, which must end in CR LF; `nil` until all of it has arrived.
@@ -35,7 +45,7 @@ struct DBusReadBuffer {
   }
 
   /// The next message taken from the buffer.
-  enum Frame {
+  enum Frame: Equatable {
     /// A whole message.
     case message([UInt8])
     /// A message over the limit, dropped as it arrives: its header when that fits in the limit

@@ -26,7 +26,7 @@ struct ScaleCases {
         let timing = Measure.time(runs: max(1, runs / 5), body)
         medians.append(timing.median)
         print(
-          "     \(name), \(size.formatted()) \(unit)".padding(toLength: 52, withPad: " ", startingAt: 0)
+          "     \(name), \(size.formatted()) \(unit)".padding(toLength: 56, withPad: " ", startingAt: 0)
             + formatDuration(timing.median))
       }
       let growth = medians[1] / max(medians[0], 1e-9)

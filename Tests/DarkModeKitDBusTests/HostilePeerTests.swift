@@ -139,7 +139,7 @@ import Testing
           interface: "org.freedesktop.DBus", member: "GetId")
         guard reply.count == 1 else { return "the connection stopped working" }
         let growth = Memory.peak() - before
-        print("peak resident growth over 90 MiB of messages: \(growth >> 20) MiB")
+        print("peak resident growth over 90 MiB of messages: \(growth >> 10) KiB")
         // A sanitizer keeps freed memory in quarantine for a while; its builds check the rest.
         guard Memory.isUnderSanitizer || growth < 48 << 20 else {
           return "memory grew by \(growth >> 20) MiB"

@@ -24,6 +24,18 @@ func fuzzSeeds() -> [[UInt8]] {
     "NORMAL NIGHT\n#fff #000\n#fff\n1BG #fff\n",
     "NORMAL\té\n#fff\tkéy\n",
   ].map { Array($0.utf8) } + [[0xFF, 0xFE, 0x4E, 0x00], Array("NORMAL\n#fff K\u{1}".utf8) + [0xC3, 0x28]]
+    + largeSeeds()
+}
+
+/// Large tables, so that mutations start from the sizes where the parser once went quadratic: many
+/// keys, many themes, and many bad rows.
+private func largeSeeds() -> [[UInt8]] {
+  var keys = "NORMAL NIGHT RED\n"
+  for key in 0..<20_000 { keys += "#\(String(key % 4096, radix: 16)) #000 #fff Key.\(key)\n" }
+  let themes = (0..<5_000).map { "T\($0)" }.joined(separator: " ") + "\n#fff BG\n"
+  let badRows =
+    (0..<300).map { "T\($0)" }.joined(separator: " ") + "\n" + String(repeating: "#fff\n", count: 5_000)
+  return [keys, themes, badRows].map { Array($0.utf8) }
 }
 
 /// libFuzzer calls this with each input; a broken property aborts the run.
@@ -50,12 +62,14 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
 private func check(_ bytes: [UInt8], validatesUTF8: Bool) {
   var lintErrors: [DMColorTableError] = []
   ColorTableParser.lint(bytes, validatesUTF8: validatesUTF8) { lintErrors.append($0) }
-  for error in lintErrors { checkPlace(error, in: bytes) }
+  // Counted once: the errors of a large input are many.
+  let lengths = lineLengths(bytes)
+  for error in lintErrors { checkPlace(error, lengths: lengths) }
   let parsed: ParsedColorTable
   do {
     parsed = try ColorTableParser.parse(bytes, validatesUTF8: validatesUTF8)
   } catch {
-    checkPlace(error, in: bytes)
+    checkPlace(error, lengths: lengths)
     require(
       lintErrors.first == error,
       "lint's first error \(lintErrors.first.map { "\($0)" } ?? "none") is the parse error \(error)")
@@ -85,8 +99,8 @@ private func format(_ table: ParsedColorTable) -> String {
 }
 
 /// Checks that an error's line and column are inside the input.
-private func checkPlace(_ error: DMColorTableError, in bytes: [UInt8]) {
-  let lengths = lineLengths(bytes)
+/// `lengths` are the input's line lengths (``lineLengths(_:)``).
+private func checkPlace(_ error: DMColorTableError, lengths: [Int]) {
   require(
     error.line >= 1 && error.line <= lengths.count + 1,
     "line \(error.line) is outside 1…\(lengths.count + 1): \(error)")

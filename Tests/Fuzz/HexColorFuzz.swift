@@ -34,7 +34,9 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     require(
       error.offset >= 0 && error.offset <= text.count,
       "offset \(error.offset) is outside 0…\(text.count) for \(text.debugDescription)")
-    require(error.description.hasPrefix("\"\(text)\""), "the message starts with the token: \(error)")
+    require(
+      error.description.hasPrefix(ShownText.quoted(text)),
+      "the message starts with the token as shown: \(error)")
   } catch {
     require(false, "init(hex:) threw \(type(of: error)), not DMColorError")
   }
