@@ -36,6 +36,7 @@ func fuzzSeeds() -> [[UInt8]] {
   ]
 }
 
+/// libFuzzer calls this with each input; a broken property aborts the run.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
   let bytes = fuzzBytes(data, size)
