@@ -17,7 +17,7 @@ let package = Package(
     .target(name: "DarkModeKitLinux", dependencies: ["DarkModeKit", "DarkModeKitDBus"]),
     .target(name: "DarkModeKitTools", dependencies: ["DarkModeKit"]),
     .executableTarget(name: "dmkit", dependencies: ["DarkModeKit", "DarkModeKitLinux", "DarkModeKitTools"]),
-    .executableTarget(name: "dmbench", dependencies: ["DarkModeKit"]),
+    .executableTarget(name: "dmbench", dependencies: ["DarkModeKit", "DarkModeKitTools"]),
     .target(
       name: "DarkModeKitTestSupport", dependencies: ["DarkModeKit"], path: "Tests/DarkModeKitTestSupport",
       exclude: ["Fixtures"]),

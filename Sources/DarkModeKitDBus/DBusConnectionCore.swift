@@ -371,17 +371,24 @@ final class DBusConnectionCore: Sendable {
   }
 
   /// Answers calls addressed to this connection: `Peer.Ping` succeeds, anything else is unknown.
+  ///
+  /// The answer names the method, interface and path cut to 64 characters each: a caller that
+  /// sends long names and never reads its answers cannot make this connection write much.
   private func answer(_ call: DBusMessage) {
     guard repliesToMethodCalls, !call.flags.contains(.noReplyExpected), let sender = call.sender
     else { return }
     var reply = DBusMessage(type: .methodReturn, replySerial: call.serial, destination: sender)
     if call.interface != "org.freedesktop.DBus.Peer" || call.member != "Ping" {
+      func cut(_ name: String?) -> String {
+        let name = name ?? ""
+        return name.count > 64 ? name.prefix(64) + "…" : name
+      }
       reply.type = .error
       reply.errorName = "org.freedesktop.DBus.Error.UnknownMethod"
       reply.body = [
         .string(
-          "No such method '\(call.member ?? "")' on interface '\(call.interface ?? "")' "
-            + "at path '\(call.path ?? "")'")
+          "No such method '\(cut(call.member))' on interface '\(cut(call.interface))' at path '\(cut(call.path))'"
+        )
       ]
     }
     try? send(reply, timeout: .seconds(1))

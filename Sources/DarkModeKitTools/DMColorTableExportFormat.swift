@@ -63,6 +63,9 @@ public enum DMColorTableExportFormat: String, CaseIterable, Hashable, Sendable {
     let bare = natural.map { $0.trimmingBackticks }
     let taken = Set(bare)
     var assigned: Set<String> = []
+    // The next suffix to try for each name, so that many keys with one name do not each try
+    // every suffix the earlier ones took.
+    var nextSuffix: [String: Int] = [:]
     var result: [String] = []
     result.reserveCapacity(keys.count)
     for (index, name) in natural.enumerated() {
@@ -71,12 +74,13 @@ public enum DMColorTableExportFormat: String, CaseIterable, Hashable, Sendable {
         continue
       }
       let separator = self == .swift ? "" : "-"
-      var suffix = 2
+      var suffix = nextSuffix[bare[index]] ?? 2
       while taken.contains(bare[index] + separator + String(suffix))
         || assigned.contains(bare[index] + separator + String(suffix))
       {
         suffix += 1
       }
+      nextSuffix[bare[index]] = suffix + 1
       let unique = bare[index] + separator + String(suffix)
       assigned.insert(unique)
       result.append(unique)

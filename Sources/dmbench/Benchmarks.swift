@@ -19,12 +19,13 @@ struct Benchmarks {
       "machine: \(ProcessInfo.processInfo.activeProcessorCount) cores, \(formatBytes(Double(ProcessInfo.processInfo.physicalMemory))) memory; \(runs) runs per case, median [min–max]\n"
     )
     // Memory first, while the heap holds nothing freed that new objects could reuse.
+    let tableMemoryIsLinear = ScaleCases(quick: quick, runs: runs).memory()
     memoryCases()
     switchCases()
     localCases()
     resolveCases()
     parseCase()
-    if !ScaleCases(quick: quick, runs: runs).run() {
+    if !ScaleCases(quick: quick, runs: runs).run() || !tableMemoryIsLinear {
       print("dmbench: a case grew faster than its input")
       exit(1)
     }

@@ -1,4 +1,5 @@
 import DarkModeKit
+import DarkModeKitTools
 import Foundation
 
 /// 8. How the colour-table work grows with its input: each case runs at two sizes ten times apart,
@@ -23,7 +24,7 @@ struct ScaleCases {
       var medians: [Double] = []
       for size in sizes {
         let body = work(size)
-        let timing = Measure.time(runs: max(1, runs / 5), body)
+        let timing = Measure.time(runs: max(3, runs / 5), body)
         medians.append(timing.median)
         print(
           "     \(name), \(size.formatted()) \(unit)".padding(toLength: 56, withPad: " ", startingAt: 0)
@@ -50,6 +51,18 @@ struct ScaleCases {
       let url = write(folder, "lint-\(rows).txt", header + "\n" + String(repeating: "#fff\n", count: rows))
       return { blackHole(DMColorTable.lint(contentsOf: url, limit: 10)) }
     }
+    scale("export keys that share one name", sizes: [2_000 * base / 10, 2_000 * base], unit: "keys") { keys in
+      // Case variants of one word: each needs its own suffix in the generated names.
+      var text = "NORMAL\n"
+      for key in 0..<keys {
+        let word = String(String(key, radix: 2).reversed()).padding(toLength: 16, withPad: "0", startingAt: 0)
+        text +=
+          "#fff " + String(zip("abcdefghijklmnop", word).map { $1 == "1" ? Character($0.uppercased()) : $0 })
+          + "\n"
+      }
+      let table = try! DMColorTable(string: text)
+      return { blackHole(table.exported(as: .css)) }
+    }
     scale("resolve one colour in each theme", sizes: [6_400 * base / 10, 6_400 * base], unit: "themes") {
       themes in
       let table = try! DMColorTable(string: Self.table(keys: 1, themes: themes))
@@ -63,6 +76,37 @@ struct ScaleCases {
     }
     print()
     return allLinear
+  }
+
+  /// The memory a loaded table holds, at two sizes, measured as resident-size growth. Run first,
+  /// while the heap holds nothing freed that a table could reuse, and at sizes large enough that
+  /// the growth is the table's.
+  /// - Returns: Whether the memory grows about as the file does.
+  func memory() -> Bool {
+    print("8a. Scale of memory: a loaded table at two sizes, 10× apart")
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("dmbench-memory-\(getpid())")
+    try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    var held: [Double] = []
+    var tables: [DMColorTable] = []
+    for keys in [100_000, 1_000_000] {
+      let url = write(folder, "memory-\(keys).txt", Self.table(keys: keys, themes: 3))
+      let fileSize = (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int) ?? 0
+      let before = Measure.residentBytes()
+      tables.append(try! DMColorTable(contentsOf: url))
+      let growth = Double(Measure.residentBytes() - before)
+      held.append(growth)
+      print(
+        "     load a file of \(keys.formatted()) keys (\(formatBytes(Double(fileSize))))".padding(
+          toLength: 56, withPad: " ", startingAt: 0) + "holds \(formatBytes(growth))")
+    }
+    blackHole(tables)
+    let growth = held[1] / max(held[0], 1)
+    let linear = growth <= Self.worstGrowth
+    print(
+      String(
+        format: "   growth: %.1f×%@\n", growth, linear ? "" : "  (MISSED: above \(Int(Self.worstGrowth))×)"))
+    return linear
   }
 
   /// A valid table of `keys` rows and `themes` columns.

@@ -92,6 +92,40 @@ import Testing
       #expect(connection.isConnected)
     }
 
+    @Test func aCallWithLongNamesGetsAShortAnswer() async throws {
+      let answer = Locked<DBusMessage?>(nil)
+      let bus = try FakeBus { peer in
+        try peer.acceptClient()
+        let path = "/" + Array(repeating: "segment", count: 20_000).joined(separator: "/")
+        peer.write(
+          try DBusMessage(
+            type: .methodCall, serial: 9, path: path, interface: "org.dmkit.Hostile", member: "Flood",
+            destination: ":1.1", sender: ":1.9"
+          ).encoded())
+        // The answer and the client's own call come in either order.
+        for _ in 0..<2 {
+          let message = try peer.readMessage()
+          if message.type == .methodCall {
+            peer.write(try peer.reply(to: message, body: ["0123"]))
+          } else {
+            answer.withLock { $0 = message }
+          }
+        }
+        _ = try? peer.readBytes(1)
+      }
+      defer { bus.close() }
+      let connection = try await DBusConnection.connect(to: bus.address)
+      #expect(try await getID(connection) == ["0123"])
+      // The fake bus may read the answer after it answered the call.
+      for _ in 0..<500 where answer.withLock({ $0 }) == nil { try await Task.sleep(for: .milliseconds(20)) }
+      let reply = try #require(answer.withLock { $0 })
+      #expect(reply.errorName == "org.freedesktop.DBus.Error.UnknownMethod")
+      let text = try #require(reply.body.first?.stringValue)
+      #expect(
+        text.hasPrefix("No such method 'Flood' on interface 'org.dmkit.Hostile' at path '/segment/segment"))
+      #expect(text.count < 200, "\(text.count) characters")
+    }
+
     /// A call and a signal of 60 MiB and 30 MiB sent to a connection's unique name through a real
     /// bus daemon, from another process: resident memory must not grow by more than a few times
     /// the 4 MiB limit, the call is answered, and the connection keeps working. Measured in a

@@ -83,7 +83,25 @@ extension GlobalStateTests {
       #expect(read == traits(style, contrast))
     }
 
-    @Test func changesArriveAsSignalsAndBadSignalsAreIgnored() async throws {
+    @Test func aValueOfTheWrongTypeIsReportedAndCountsAsNoPreference() async throws {
+      let session = try DesktopSession(withDisplay: false)
+      defer { session.stop() }
+      let portal = try TestPortal(
+        in: session, ["--version", "2", "--color-scheme", "1", "--mode", "malformed"])
+      defer { portal.process.stop() }
+      let recorder = DiagnosticsRecorder()
+      recorder.install()
+      defer { recorder.uninstall() }
+      #expect(
+        try await DMPortalAppearanceSource(address: session.address).read() == traits(.unspecified, .normal))
+      #expect(
+        recorder.all.map(\.message).contains(
+          "the desktop portal gave color-scheme as a value of type 's', not a number; it counts as no preference"
+        ),
+        "\(recorder.all)")
+    }
+
+    @Test func changesArriveAsSignalsAndBadOrForgedSignalsAreIgnored() async throws {
       let session = try DesktopSession(withDisplay: false)
       defer {
         DarkModeManager.reset()
@@ -101,25 +119,6 @@ extension GlobalStateTests {
       #expect(await eventually { DMTraitCollection.system == traits(.light, .normal) })
       try await portal.sendBadSignal()
       try await portal.set("unrelated-key", .uint32(1))
-      try await portal.set("contrast", .uint32(1))
-      #expect(await eventually { DMTraitCollection.system == traits(.light, .high) })
-      try await portal.set("color-scheme", .uint32(1))
-      #expect(await eventually { view.dmTraitCollection.userInterfaceStyle == .dark })
-      #expect(DMTraitCollection.current.accessibilityContrast == .high)
-    }
-
-    @Test func aSettingChangedFromAnotherClientIsIgnored() async throws {
-      let session = try DesktopSession(withDisplay: false)
-      defer {
-        DarkModeManager.reset()
-        session.stop()
-      }
-      let portal = try TestPortal(in: session, ["--version", "2", "--color-scheme", "2", "--contrast", "0"])
-      defer { portal.process.stop() }
-      DarkModeManager.setup(
-        with: DMConfiguration(
-          systemAppearanceSource: DMPortalAppearanceSource(address: session.address)))
-      #expect(await eventually { DMTraitCollection.system == traits(.light, .normal) })
       // Any client on the bus can send the portal's signal, from its own name.
       let intruder = try await DBusConnection.connect(to: session.address, timeout: .seconds(5))
       defer { intruder.close() }
@@ -127,10 +126,13 @@ extension GlobalStateTests {
         path: "/org/freedesktop/portal/desktop", interface: "org.freedesktop.portal.Settings",
         member: "SettingChanged",
         arguments: [.string("org.freedesktop.appearance"), .string("color-scheme"), .variant(.uint32(1))])
-      // A real change after it: once it is seen, the forged one was handled before it.
+      // A real change after them: once it is seen, the others were handled before it.
       try await portal.set("contrast", .uint32(1))
       #expect(await eventually { DMTraitCollection.system.accessibilityContrast == .high })
       #expect(DMTraitCollection.system == traits(.light, .high))
+      try await portal.set("color-scheme", .uint32(1))
+      #expect(await eventually { view.dmTraitCollection.userInterfaceStyle == .dark })
+      #expect(DMTraitCollection.current.accessibilityContrast == .high)
     }
 
     @Test func aFloodOfSettingChangedSignalsIsCoalescedAndEndsOnTheLastValue() async throws {

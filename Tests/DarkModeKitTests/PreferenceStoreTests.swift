@@ -154,6 +154,18 @@ import Testing
     #expect(lstat(fifo.path, &status) == 0 && status.st_mode & S_IFMT == S_IFIFO)
   }
 
+  @Test func aPathWithControlCharactersIsShownEscaped() throws {
+    let folder = try TemporaryFolder()
+    defer { folder.remove() }
+    let url = folder.file("app\u{1B}]0;x\u{7}.json")
+    try Data("{}".utf8).write(to: url)
+    #expect {
+      try DMPreferenceStore(fileURL: url).load()
+    } throws: { error in
+      "\(error)" == "\(folder.url.path)/app\\u{1B}]0;x\\u{7}.json: corrupted: \"version\" is missing"
+    }
+  }
+
   @Test func aFileLargerThanTheLimitIsNotRead() throws {
     let folder = try TemporaryFolder()
     defer { folder.remove() }

@@ -256,6 +256,7 @@ struct ColorTableParser {
       table.themes.append(DMTheme(rawValue: name))
     }
     hasHeader = true
+    themeList = Self.themeList(table.themes)
   }
 
   private mutating func parseRow(_ tokens: [Token]) throws(DMColorTableError) {
@@ -318,11 +319,13 @@ struct ColorTableParser {
 
   // MARK: - Helpers
 
-  /// `(NORMAL, NIGHT, RED)`; after eight names, `…, 1000 in all)`, so that a message stays short
-  /// however many themes the header names.
-  private var themeList: String {
-    let themes = table.themes
-    let shown = themes.prefix(8).map(\.rawValue).joined(separator: ", ")
+  /// `(NORMAL, NIGHT, RED)`; after eight names, `…, 1000 in all)`, each name cut after 64
+  /// characters, so that a message stays short however many and however long the themes are.
+  /// Made once, with the header.
+  private var themeList = ""
+
+  private static func themeList(_ themes: [DMTheme]) -> String {
+    let shown = themes.prefix(8).map { ShownText.escaped($0.rawValue, limit: 64) }.joined(separator: ", ")
     return themes.count > 8 ? "(\(shown), …, \(themes.count) in all)" : "(\(shown))"
   }
 

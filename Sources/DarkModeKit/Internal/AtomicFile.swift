@@ -34,7 +34,9 @@ package enum AtomicFile {
     let directory = url.deletingLastPathComponent()
     if createsFolder {
       do {
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        // 0700, as the XDG base directory specification asks of a folder made to hold a file.
+        try FileManager.default.createDirectory(
+          at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
       } catch {
         throw AtomicFileError(
           path: directory.path, reason: "cannot create the folder (\(error.localizedDescription))")
@@ -45,7 +47,7 @@ package enum AtomicFile {
       value &+= 1
       return value
     }
-    let temporary = directory.appendingPathComponent(".\(url.lastPathComponent).\(getpid()).\(serial).tmp")
+    let temporary = directory.appendingPathComponent(".\(temporaryPrefix(of: url))\(getpid()).\(serial).tmp")
     let descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
     guard descriptor >= 0 else {
       throw AtomicFileError(path: url.path, reason: systemReason())
@@ -70,12 +72,17 @@ package enum AtomicFile {
   }
 
   /// The file to replace (the one a symbolic link points to), and the permissions it has, if any.
+  ///
+  /// A link whose file cannot be named (a link to nothing, a descriptor of a deleted file) is
+  /// refused: renaming over it would replace the link.
   private static func target(of url: URL) throws(AtomicFileError) -> (URL, mode_t?) {
     var url = url
     var status = stat()
-    if lstat(url.path, &status) == 0, status.st_mode & S_IFMT == S_IFLNK,
-      let resolved = realpath(url.path, nil)
-    {
+    if lstat(url.path, &status) == 0, status.st_mode & S_IFMT == S_IFLNK {
+      guard let resolved = realpath(url.path, nil) else {
+        throw AtomicFileError(
+          path: url.path, reason: "it is a symbolic link to a file that cannot be named (\(systemReason()))")
+      }
       url = URL(fileURLWithPath: String(cString: resolved))
       free(resolved)
     }
@@ -85,6 +92,14 @@ package enum AtomicFile {
         path: url.path, reason: "it is \(FileKind.name(of: status.st_mode)), not a regular file")
     }
     return (url, status.st_mode & 0o7777)
+  }
+
+  /// The start of the names of `url`'s temporary files: its name, cut to 200 bytes so that the
+  /// temporary name stays within the 255 bytes a file name may have, then a dot.
+  private static func temporaryPrefix(of url: URL) -> String {
+    var name = Substring(url.lastPathComponent)
+    while name.utf8.count > 200 { name = name.dropLast() }
+    return name + "."
   }
 
   /// Writes all of `data`, or sets `failure`.
@@ -110,7 +125,7 @@ package enum AtomicFile {
   /// then fails with an error and the old file stays.
   static func removeStaleTemporaryFiles(of url: URL) {
     let directory = url.deletingLastPathComponent()
-    let prefix = ".\(url.lastPathComponent)."
+    let prefix = ".\(temporaryPrefix(of: url))"
     guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory.path) else { return }
     let ownPID = getpid()
     for name in names where name.hasPrefix(prefix) && name.hasSuffix(".tmp") {

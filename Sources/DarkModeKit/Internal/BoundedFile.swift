@@ -23,6 +23,12 @@ package enum BoundedFile {
   /// - Throws: ``Failure`` when the file cannot be opened or read, is not a regular file, or is
   ///   larger than `limit`.
   package static func contents(ofPath path: String, limit: Int) throws(Failure) -> [UInt8] {
+    // Refused before it is opened: opening some devices does something (rewinds a tape, arms a
+    // watchdog). Checked again once open, as the path may have changed in between.
+    var named = stat()
+    if stat(path, &named) == 0, named.st_mode & S_IFMT != S_IFREG {
+      throw Failure(reason: "it is \(FileKind.name(of: named.st_mode)), not a regular file")
+    }
     // O_NONBLOCK: opening a FIFO for reading does not wait for a writer (it is refused below).
     let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
     guard descriptor >= 0 else {

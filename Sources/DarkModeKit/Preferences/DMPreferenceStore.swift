@@ -219,6 +219,7 @@ public struct DMPreferenceStoreError: Error, Hashable, Sendable, CustomStringCon
       case .unsupportedVersion: "unsupported version"
       case .unwritable: "cannot write"
       }
-    return "\(path): \(what): \(reason)"
+    // The path comes from outside (the environment, the app's name): shown escaped.
+    return "\(ShownText.escaped(path)): \(what): \(reason)"
   }
 }

@@ -53,7 +53,8 @@ public final class DMPortalAppearanceSource: DMSystemAppearanceSource {
   public nonisolated func read() async throws -> DMTraitCollection {
     let bus = try await DBusConnection.connect(to: address, timeout: timeout)
     defer { bus.close() }
-    return try await PortalSettings.readAll(on: bus, timeout: timeout).traitCollection
+    let version = try await PortalSettings.version(on: bus, timeout: timeout)
+    return try await PortalSettings.readAll(on: bus, version: version, timeout: timeout).traitCollection
   }
 
   /// Connects in the background, reports the current settings and then every change.
@@ -114,13 +115,15 @@ struct PortalSession: Sendable {
   private func follow(connected: () -> Void) async throws {
     let bus = try await DBusConnection.connect(to: address, timeout: timeout)
     defer { bus.close() }
-    // Subscribe before reading, so that a change between the two is not lost.
-    let changes = try await bus.signals(matching: PortalSettings.settingChangedRule, timeout: timeout)
     let departures = try await bus.signals(matching: PortalSettings.ownerChangedRule, timeout: timeout)
-    let values = try await PortalSettings.readAll(on: bus, timeout: timeout)
-    // Reading started the portal if it was not running; now it has an owner, the only sender
-    // whose `SettingChanged` counts: any other client on the bus can send one.
+    // Reading the version starts the portal if it was not running; then it has an owner, the only
+    // sender whose `SettingChanged` counts. Subscribe to the owner's, then read the settings, so
+    // that a change between the two is not lost.
+    let version = try await PortalSettings.version(on: bus, timeout: timeout)
     let owner = try await PortalSettings.owner(on: bus, timeout: timeout)
+    let changes = try await bus.signals(
+      matching: PortalSettings.settingChangedRule(sender: owner), timeout: timeout)
+    let values = try await PortalSettings.readAll(on: bus, version: version, timeout: timeout)
     connected()
     reporter.send(values.traitCollection)
     try await withThrowingTaskGroup(of: Void.self) { group in

@@ -31,14 +31,25 @@ enum PortalSettings {
 
     /// Takes a setting's new value; returns whether it was one of ours.
     mutating func update(key: String, value: DBusValue) -> Bool {
-      let number = value.unwrappingVariants.integerValue ?? 0
       switch key {
-      case colorSchemeKey: colorScheme = number
-      case contrastKey: contrast = number
+      case colorSchemeKey: colorScheme = number(value, key: key)
+      case contrastKey: contrast = number(value, key: key)
       default: return false
       }
       return true
     }
+  }
+
+  /// A setting's value as a number; a value of another type is reported and counts as 0.
+  static func number(_ value: DBusValue, key: String) -> Int64 {
+    let inner = value.unwrappingVariants
+    if let number = inner.integerValue { return number }
+    DMDiagnostics.report(
+      DMDiagnostic(
+        kind: .systemAppearance,
+        message: "the desktop portal gave \(key) as a value of type '\(inner.type)', not a number; "
+          + "it counts as no preference"))
+    return 0
   }
 
   /// The interface version: 2 and later have `ReadOne`; 1 only the deprecated `Read`.
@@ -62,16 +73,15 @@ enum PortalSettings {
         destination: destination, path: path, interface: interface, member: version >= 2 ? "ReadOne" : "Read",
         arguments: [.string(namespace), .string(key)], timeout: timeout)
       // `Read` wraps the value in one more variant than `ReadOne`; unwrapping all of them reads both.
-      return reply.first?.unwrappingVariants.integerValue ?? 0
+      return number(reply.first ?? .variant(.bool(false)), key: key)
     } catch let error as DBusError where error.remoteName == notFoundError {
       return 0
     }
   }
 
-  /// Both settings.
-  static func readAll(on bus: DBusConnection, timeout: Duration) async throws -> Values {
-    let version = try await version(on: bus, timeout: timeout)
-    return Values(
+  /// Both settings, from a portal of interface `version`.
+  static func readAll(on bus: DBusConnection, version: Int64, timeout: Duration) async throws -> Values {
+    Values(
       colorScheme: try await read(colorSchemeKey, version: version, on: bus, timeout: timeout),
       contrast: try await read(contrastKey, version: version, on: bus, timeout: timeout))
   }
@@ -87,11 +97,13 @@ enum PortalSettings {
     return owner
   }
 
-  /// The rule for `SettingChanged` signals of the appearance namespace. Any client may send one;
-  /// only the portal's owner's count (see ``owner(on:timeout:)``).
-  static var settingChangedRule: DBusMatchRule {
+  /// The rule for `SettingChanged` signals of the appearance namespace sent by `owner`, the
+  /// portal's unique name (see ``owner(on:timeout:)``). Any client may send such a signal; with
+  /// the sender in the rule, the bus routes no one else's, and the connection drops any that reach
+  /// it (one sent to it alone) before reading it.
+  static func settingChangedRule(sender owner: String) -> DBusMatchRule {
     DBusMatchRule(
-      interface: interface, member: "SettingChanged", path: path,
+      sender: owner, interface: interface, member: "SettingChanged", path: path,
       arguments: [0: namespace])
   }
 

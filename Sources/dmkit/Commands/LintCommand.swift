@@ -18,7 +18,8 @@ enum LintCommand {
                               (repeatable); a theme below the minimum is a warning.
         --min-contrast RATIO  The minimum ratio for --pair (default 4.5, WCAG AA for text).
         --strict              Report contrast problems as errors.
-        --max-errors N        The most problems to print per file (default 100).
+        --max-errors N        The most problems, and the most contrast lines, to print per
+                              file (default 100).
 
       Exit status: 0 when no file has an error, 1 otherwise, 2 for a bad command line.
 
@@ -71,10 +72,24 @@ enum LintCommand {
         continue
       }
       let severity = arguments.flags.contains("--strict") ? "error" : "warning"
+      // Contrast lines are bounded as problems are: at most `limit`, then one that counts the rest.
+      var contrastLines = 0
+      func report(_ text: String) {
+        contrastLines += 1
+        if contrastLines <= limit { console.out(text) }
+      }
+      defer {
+        if contrastLines > limit {
+          let more = contrastLines - limit
+          console.out(
+            "\(shownPath): \(severity): \(more) more contrast \(more == 1 ? "problem" : "problems") not shown; "
+              + "\(contrastLines) in all\n")
+        }
+      }
       for (foreground, background) in pairs {
         guard let line = table.line(ofKey: foreground), table.line(ofKey: background) != nil else {
           let missing = table.line(ofKey: foreground) == nil ? foreground : background
-          console.out(
+          report(
             "\(shownPath): error: --pair \(ShownText.escaped(foreground)):\(ShownText.escaped(background)): "
               + "the table has no key \(ShownText.quoted(missing))\n")
           failed = true
@@ -86,9 +101,10 @@ enum LintCommand {
           else { continue }
           let ratio = text.contrastRatio(with: back)
           guard ratio < minimum else { continue }
-          console.out(
-            "\(shownPath):\(line):1: \(severity): \(foreground) on \(background) in theme \(theme.rawValue): contrast "
-              + "\(format(ratio)):1 is below \(format(minimum)):1\n")
+          report(
+            "\(shownPath):\(line):1: \(severity): \(foreground) on \(background) in theme "
+              + "\(ShownText.escaped(theme.rawValue, limit: 64)): contrast \(format(ratio)):1 is below "
+              + "\(format(minimum)):1\n")
           if arguments.flags.contains("--strict") { failed = true }
         }
       }
