@@ -50,14 +50,32 @@ enum WatchCommand {
   /// A signal the program was started with ignored stays ignored, as for any program: a background
   /// job of a script ignores SIGINT, and catching it would end the job on some runs (a signal sent
   /// after this call) and not on others (one sent before it).
+  ///
+  /// The handler only writes a byte to a pipe, and a thread of its own ends the process: the
+  /// signal may be delivered to the main thread, which `dispatchMain()` has already ended, and
+  /// ending the process from there upsets the address sanitizer's view of that thread.
   private static func endOnSignals() {
+    var ends: [Int32] = [-1, -1]
+    guard pipe(&ends) == 0 else { return }
+    let readEnd = ends[0]
+    signalPipe = ends[1]
+    Thread {
+      var byte: UInt8 = 0
+      while read(readEnd, &byte, 1) < 0 && errno == EINTR {}
+      _exit(0)
+    }.start()
     for number in [SIGINT, SIGTERM] {
       var current = sigaction()
       sigaction(number, nil, &current)
       let ignored =
         unsafeBitCast(current.__sigaction_handler.sa_handler, to: Int.self)
         == unsafeBitCast(SIG_IGN, to: Int.self)
-      if !ignored { signal(number) { _ in _exit(0) } }
+      if !ignored {
+        signal(number) { _ in
+          var byte: UInt8 = 1
+          _ = write(signalPipe, &byte, 1)  // async-signal-safe
+        }
+      }
     }
   }
 
@@ -72,3 +90,7 @@ enum WatchCommand {
     return "\(time) source=\(source.rawValue) style=\(style) contrast=\(contrast)\n"
   }
 }
+
+/// The write end of the pipe that `watch`'s signal handler writes to; set once, before the
+/// handlers are installed, and only read afterwards (a C signal handler can capture nothing).
+nonisolated(unsafe) private var signalPipe: Int32 = -1
