@@ -1,11 +1,15 @@
-import Dispatch
+import Foundation
 
-/// Runs the main dispatch queue until the process exits, keeping what the loop needs alive.
+/// Runs the main queue until the process exits, keeping what the loop needs alive.
 ///
-/// `withExtendedLifetime(value) { dispatchMain() }` does not do that in an optimized build: the
-/// body never returns, so the end of the lifetime is unreachable, and the optimizer may release
-/// `value` (for example the signal sources that end `dmkit demo`) before the loop starts. A static
-/// keeps them instead.
+/// `withExtendedLifetime(value) { … }` does not do that in an optimized build: the body never
+/// returns, so the end of the lifetime is unreachable, and the optimizer may release `value` (for
+/// example the signal sources that end `dmkit demo`) before the loop starts. A static keeps them
+/// instead.
+///
+/// The main run loop drains the main queue (and with it the main actor) on the main thread, which
+/// stays alive. `dispatchMain()` would end the main thread and leave it parked to take signals,
+/// and a signal handler run there upsets the address sanitizer's view of that thread.
 @MainActor
 enum MainLoop {
   private static var kept: [Any] = []
@@ -13,6 +17,8 @@ enum MainLoop {
   /// Keeps `values` for good and runs the main queue.
   static func run(keeping values: Any...) -> Never {
     kept.append(contentsOf: values)
-    dispatchMain()
+    while true {
+      _ = RunLoop.main.run(mode: .default, before: .distantFuture)
+    }
   }
 }

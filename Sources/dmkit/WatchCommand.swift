@@ -51,9 +51,8 @@ enum WatchCommand {
   /// job of a script ignores SIGINT, and catching it would end the job on some runs (a signal sent
   /// after this call) and not on others (one sent before it).
   ///
-  /// The handler only writes a byte to a pipe, and a thread of its own ends the process: the
-  /// signal may be delivered to the main thread, which `dispatchMain()` has already ended, and
-  /// ending the process from there upsets the address sanitizer's view of that thread.
+  /// The handler only writes a byte to a pipe, which is all a signal handler can safely do, and a
+  /// thread of its own ends the process.
   private static func endOnSignals() {
     var ends: [Int32] = [-1, -1]
     guard pipe(&ends) == 0 else { return }

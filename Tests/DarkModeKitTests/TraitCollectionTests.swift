@@ -12,6 +12,22 @@ import Testing
     #expect(traits.theme == nil)
   }
 
+  @Test func aStyleAndAThemeAreChosenTogether() {
+    let traits = DMTraitCollection(userInterfaceStyle: .dark, theme: "SOLARIZED")
+    #expect(traits.userInterfaceStyle == .dark)
+    #expect(traits.theme == "SOLARIZED")
+    #expect(traits.accessibilityContrast == .unspecified)
+    #expect(traits.userInterfaceLevel == .unspecified)
+    let all = DMTraitCollection(
+      userInterfaceStyle: .light, accessibilityContrast: .high, userInterfaceLevel: .elevated, theme: "SEPIA")
+    #expect(
+      all
+        == DMTraitCollection(traitsFrom: [
+          .light, DMTraitCollection(accessibilityContrast: .high),
+          DMTraitCollection(userInterfaceLevel: .elevated), DMTraitCollection(theme: "SEPIA"),
+        ]))
+  }
+
   @Test func rawValuesMatchTheContract() {
     #expect(DMUserInterfaceStyle.unspecified.rawValue == 0)
     #expect(DMUserInterfaceStyle.light.rawValue == 1)

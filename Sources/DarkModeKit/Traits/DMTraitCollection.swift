@@ -55,6 +55,29 @@ public struct DMTraitCollection: Sendable, Hashable, Codable, CustomStringConver
     self.theme = theme
   }
 
+  /// Creates a collection that specifies the traits given; the others stay unspecified.
+  ///
+  /// ```swift
+  /// // The user picked the dark style and the SOLARIZED theme.
+  /// DMTraitCollection.setOverride(
+  ///   DMTraitCollection(userInterfaceStyle: .dark, theme: "SOLARIZED"), animated: true)
+  /// ```
+  /// - Parameters:
+  ///   - userInterfaceStyle: The style.
+  ///   - accessibilityContrast: The contrast.
+  ///   - userInterfaceLevel: The level.
+  ///   - theme: The named theme.
+  public init(
+    userInterfaceStyle: DMUserInterfaceStyle = .unspecified,
+    accessibilityContrast: DMAccessibilityContrast = .unspecified,
+    userInterfaceLevel: DMUserInterfaceLevel = .unspecified, theme: DMTheme? = nil
+  ) {
+    self.userInterfaceStyle = userInterfaceStyle
+    self.accessibilityContrast = accessibilityContrast
+    self.userInterfaceLevel = userInterfaceLevel
+    self.theme = theme
+  }
+
   /// Merges collections: for each trait, the last collection that specifies it wins.
   ///
   /// A trait is specified when it is not `.unspecified` (for the theme: not `nil`). Traits that no
