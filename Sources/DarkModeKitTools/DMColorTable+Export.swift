@@ -29,7 +29,7 @@ public struct DMColorTableExportOptions: Hashable, Sendable {
   public var namespace: String?
 
   /// The table the constants of a Swift export look their keys up in, as Swift names joined by
-  /// dots, such as `Brand.colorTable` (a static property the app declares); `nil`, the default,
+  /// dots, such as `Tables.brand` (a static property the app declares); `nil`, the default,
   /// for `DMColorTable.shared`.
   ///
   /// Each part that is not a Swift identifier is made one by the rules for keys.

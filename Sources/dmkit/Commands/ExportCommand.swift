@@ -29,7 +29,7 @@ enum ExportCommand {
                           or internal.
         --namespace NAME  Put the Swift constants in `enum NAME` instead of an extension of
                           DMDynamicColor; give each table exported into one module its own.
-        --table NAME      The table the Swift constants read, such as Brand.colorTable
+        --table NAME      The table the Swift constants read, such as Tables.brand
                           (default: DMColorTable.shared).
 
       Exit status: 0 on success, 1 for a bad table or an unwritable output, 2 for a bad command
