@@ -221,6 +221,13 @@ extension DBusMessage {
   /// - Throws: ``DBusError/malformedMessage(offset:reason:)`` for a bad byte-order mark or lengths
   ///   over the limits, before anything is allocated.
   package static func frameLength(_ bytes: [UInt8], from start: Int = 0) throws -> Int? {
+    try frameLengths(bytes, from: start)?.total
+  }
+
+  /// The lengths of the message that starts `bytes` at `start`: of its header, padding included
+  /// (where its body starts), and of the whole; see ``frameLength(_:from:)``.
+  package static func frameLengths(_ bytes: [UInt8], from start: Int = 0) throws -> (header: Int, total: Int)?
+  {
     guard bytes.count - start >= fixedHeaderLength else { return nil }
     let bigEndian = try byteOrder(bytes[start], offset: 0)
     func word(_ offset: Int) -> Int {
@@ -249,7 +256,7 @@ extension DBusMessage {
       throw DBusError.malformedMessage(
         offset: 4, reason: "message length \(total) is over the limit of \(maximumLength) bytes")
     }
-    return total
+    return (headerLength, total)
   }
 
   private static func byteOrder(_ mark: UInt8, offset: Int) throws -> Bool {
@@ -386,14 +393,4 @@ extension DBusMessage {
     self.body = values
   }
 
-  /// The length of the header of the message that starts `bytes` at `start`, padding included:
-  /// where its body starts. Call it after ``frameLength(_:from:)`` accepted the message.
-  package static func headerLength(_ bytes: [UInt8], from start: Int) -> Int {
-    let bigEndian = bytes[start] == UInt8(ascii: "B")
-    var fieldsLength = 0
-    for index in 0..<4 {
-      fieldsLength = fieldsLength << 8 | Int(bytes[start + 12 + (bigEndian ? index : 3 - index)])
-    }
-    return (fixedHeaderLength + fieldsLength + 7) & ~7
-  }
 }

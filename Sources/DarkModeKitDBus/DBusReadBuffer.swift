@@ -64,28 +64,27 @@ struct DBusReadBuffer {
   /// - Throws: ``DBusError/malformedMessage(offset:reason:)`` when the message's header announces
   ///   a length over the specification's limits.
   mutating func takeMessage(limit: Int = DBusMessage.maximumLength) throws -> Frame? {
-    if bytesToDrop > 0 {
-      let dropped = min(bytesToDrop, unreadCount)
-      readIndex += dropped
-      bytesToDrop -= dropped
-      if bytesToDrop > 0 { return nil }
-    }
-    guard let length = try DBusMessage.frameLength(bytes, from: readIndex) else { return nil }
+    dropWhatHasComeOfAMessageOverTheLimit()
+    guard bytesToDrop == 0, let (headerLength, length) = try DBusMessage.frameLengths(bytes, from: readIndex)
+    else { return nil }
     if length > limit {
-      let headerLength = DBusMessage.headerLength(bytes, from: readIndex)
       var header: [UInt8] = []
       if headerLength <= limit {
         guard unreadCount >= headerLength else { return nil }
         header = Array(bytes[readIndex..<(readIndex + headerLength)])
       }
       bytesToDrop = length
-      let dropped = min(bytesToDrop, unreadCount)
-      readIndex += dropped
-      bytesToDrop -= dropped
+      dropWhatHasComeOfAMessageOverTheLimit()
       return .tooLarge(header: header, length: length)
     }
     guard unreadCount >= length else { return nil }
     defer { readIndex += length }
     return .message(Array(bytes[readIndex..<(readIndex + length)]))
+  }
+
+  private mutating func dropWhatHasComeOfAMessageOverTheLimit() {
+    let dropped = min(bytesToDrop, unreadCount)
+    readIndex += dropped
+    bytesToDrop -= dropped
   }
 }

@@ -129,7 +129,8 @@ struct PortalSession: Sendable {
     try await withThrowingTaskGroup(of: Void.self) { group in
       group.addTask { [reporter] in
         var values = values
-        for try await signal in changes where signal.sender == owner {
+        // The rule names the owner, so the connection has already dropped anyone else's.
+        for try await signal in changes {
           guard signal.body.count == 3, signal.body[0].stringValue == PortalSettings.namespace,
             let key = signal.body[1].stringValue
           else { continue }
