@@ -1,37 +1,65 @@
 import DarkModeKit
 
 extension DMColorTable {
-  /// The table as text for a terminal: a header row of theme names, then one row per key with
-  /// each theme's colour, as `dmkit preview` prints it.
+  /// The table as text for a terminal: a header row naming the columns, a row saying which side
+  /// and contrast each one is, then one row per key with each column's colour, as `dmkit preview`
+  /// prints it.
   ///
   /// Without colour, each cell is the colour's hex value (lower case, `#rrggbbaa` when the alpha
   /// is below 1), and columns are separated by two spaces and aligned:
   ///
   /// ```
-  /// KEY  NORMAL   NIGHT    RED
-  /// BG   #ffffff  #343434  #fafafa
-  /// SEP  #aaaaaa  #313131  #aaaaaa
+  /// KEY  NORMAL   NIGHT    RED      SOLARIZED:light  SOLARIZED:dark
+  ///      light    dark     light    light            dark
+  /// BG   #ffffff  #343434  #fafafa  #fdf6e3          #002b36
+  /// SEP  #aaaaaa  #313131  #aaaaaa  #eee8d5          #073642
   /// ```
+  ///
+  /// A high-contrast column's side reads `light high` or `dark high`.
   ///
   /// With colour, each cell starts with a swatch, two spaces on the colour as a 24-bit background
   /// (`ESC[48;2;R;G;Bm  ESC[0m`), then a space and the hex value. A terminal cannot show
   /// transparency, so the swatch shows the colour opaque; the hex value keeps the alpha. Columns
   /// are aligned by what the terminal shows, and no line ends with spaces.
   /// - Parameters:
-  ///   - themes: The columns to show, in this order; `nil` (the default) shows every theme in
-  ///     header order. Themes the table does not have are left out.
+  ///   - themes: The themes to show, each with all its columns, in this order; `nil` (the default)
+  ///     shows every column in header order. Themes the table does not have are left out.
   ///   - usesColor: Whether to draw swatches with terminal escape sequences.
-  /// - Returns: The lines, each ending with a newline; only the header row for a table with no
-  ///   keys, and an empty string for a table with no themes.
+  /// - Returns: The lines, each ending with a newline; only the two header rows for a table with
+  ///   no keys, and an empty string for a table with no themes.
   public func preview(themes: [DMTheme]? = nil, usesColor: Bool) -> String {
     let contents = contents
-    let columns = (themes ?? contents.themes).compactMap { contents.column(of: $0) }
+    let columns =
+      themes.map { themes in
+        themes.flatMap { theme in contents.variants.indices.filter { contents.variants[$0].theme == theme } }
+      } ?? Array(contents.variants.indices)
+    return preview(contents, columns: columns, usesColor: usesColor)
+  }
+
+  /// The table as ``preview(themes:usesColor:)`` shows it, with only the columns given.
+  /// - Parameters:
+  ///   - variants: The columns to show, in this order. Columns the table does not have are left
+  ///     out.
+  ///   - usesColor: Whether to draw swatches with terminal escape sequences.
+  /// - Returns: The lines, each ending with a newline.
+  public func preview(variants: [DMThemeVariant], usesColor: Bool) -> String {
+    let contents = contents
+    return preview(contents, columns: variants.compactMap { contents.column(of: $0) }, usesColor: usesColor)
+  }
+
+  private func preview(_ contents: Contents, columns: [Int], usesColor: Bool) -> String {
     guard !columns.isEmpty else { return "" }
     let keyWidth = contents.keys.reduce(3) { max($0, $1.count) }
     let swatchWidth = usesColor ? 3 : 0
-    let widths = columns.map { column in
-      contents.keys.indices.reduce(contents.themes[column].rawValue.count) { width, row in
-        max(width, swatchWidth + contents.color(row: row, column: column).cssHex.count)
+    let names = columnNames
+    let titles = columns.map { ShownText.escaped(names[$0]) }
+    let sides = columns.map { column in
+      let variant = contents.variants[column]
+      return "\(variant.userInterfaceStyle)" + (variant.accessibilityContrast == .high ? " high" : "")
+    }
+    let widths = columns.indices.map { index in
+      contents.keys.indices.reduce(max(titles[index].count, sides[index].count)) { width, row in
+        max(width, swatchWidth + contents.color(row: row, column: columns[index]).cssHex.count)
       }
     }
     func line(_ first: String, _ cells: [(text: String, width: Int)]) -> String {
@@ -42,8 +70,8 @@ extension DMColorTable {
       }
       return text + "\n"
     }
-    var text = line(
-      "KEY", columns.map { (contents.themes[$0].rawValue, contents.themes[$0].rawValue.count) })
+    var text = line("KEY", titles.map { ($0, $0.count) })
+    text += line("", sides.map { ($0, $0.count) })
     for (row, key) in contents.keys.enumerated() {
       let cells = columns.map { column -> (text: String, width: Int) in
         let color = contents.color(row: row, column: column)

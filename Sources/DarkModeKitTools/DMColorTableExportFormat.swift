@@ -10,11 +10,12 @@ import DarkModeKit
 /// Each format turns the table's keys into names of its own with ``identifiers(forKeys:)``;
 /// `Docs/dmkit.md` describes the rules.
 public enum DMColorTableExportFormat: String, CaseIterable, Hashable, Sendable {
-  /// CSS custom properties: the first column on `:root`, the `NIGHT` (or `DARK`) column under
-  /// `@media (prefers-color-scheme: dark)`, and every theme under `[data-theme="name"]` (its name
-  /// in lower case), each with its `color-scheme`.
+  /// CSS custom properties: the default theme's light side on `:root` and its dark side under
+  /// `@media (prefers-color-scheme: dark)`, every theme under `[data-theme="name"]` (its name in
+  /// lower case) with its sides, high-contrast columns under `@media (prefers-contrast: more)`,
+  /// each selector with its `color-scheme`.
   case css
-  /// One object per theme of Design Tokens, `{"NORMAL": {"bg": {"$type": "color",
+  /// One object per column of Design Tokens, `{"NORMAL": {"bg": {"$type": "color",
   /// "$value": "#ffffff"}}}`, tokens in file order.
   case json
   /// A Swift source file: `extension DMDynamicColor { public static let bg =

@@ -61,11 +61,13 @@ extension GlobalStateTests {
       )
       #expect(view.cornerRadius == 4)
       #expect(view.title == "plain")
-      var traits = DMTraitCollection(userInterfaceStyle: .dark)
-      traits.theme = "RED"
-      DMTraitCollection.setOverride(traits, animated: false)
-      #expect(view.cornerRadius == 6)
+      // RED, a bare name, is a light theme: choosing it keeps the light values.
+      DMTraitCollection.setOverride(DMTraitCollection(theme: "RED"), animated: false)
+      #expect(view.cornerRadius == 4)
       #expect(view.title == "red")
+      DMTraitCollection.setOverride(.dark, animated: false)
+      #expect(view.cornerRadius == 6)
+      #expect(view.title == "plain")
       #expect(view.metrics == .init(padding: 10, weight: "medium"))
     }
 

@@ -244,6 +244,54 @@ import Testing
       message: "duplicate theme \"NIGHT\": the header already names it at column 8")
   }
 
+  @Test func aHeaderNamesTheSidesAndContrastOfEachColumn() throws {
+    let table = try DMColorTable(
+      string: "NORMAL NIGHT SEPIA SOLARIZED:light SOLARIZED:dark NORMAL:high SOLARIZED:dark:high\n"
+        + "#fff #000 #f4ecd8 #fdf6e3 #002b36 #ffffff #001010 BG\n")
+    #expect(
+      table.variants.map(\.description) == [
+        "NORMAL", "NIGHT", "SEPIA", "SOLARIZED", "SOLARIZED:dark", "NORMAL:high", "SOLARIZED:dark:high",
+      ])
+    #expect(table.themes == [.normal, .night, "SEPIA", "SOLARIZED"])
+    #expect(table.color(forKey: "BG", variant: "SOLARIZED:dark") == rgb(0x002B36))
+    #expect(table.color(forKey: "BG", variant: "SOLARIZED:light:high") == nil)
+    #expect(table.color(forKey: "BG", theme: "SOLARIZED") == rgb(0xFDF6E3), "the theme's first column")
+  }
+
+  @Test(arguments: [
+    ("NORMAL SOLARIZED:dusk", 8, "\":dusk\" is not a side or a contrast; \(Self.variantSyntax)"),
+    ("NORMAL SOLARIZED:", 8, "\":\" must be followed by light, dark or high; \(Self.variantSyntax)"),
+    (
+      "NORMAL X:high:dark", 8,
+      "\":dark\" comes after \":high\"; the side comes first, as in \"NAME:dark:high\""
+    ),
+    ("NORMAL X:light:dark", 8, "it names two sides; \(Self.variantSyntax)"),
+    ("NORMAL X:high:high", 8, "\":high\" is written twice"),
+    ("NORMAL NIGHT:light", 8, "NIGHT is the dark side of the default theme, whose light side is NORMAL"),
+    ("NORMAL:dark", 1, "NORMAL is the light side of the default theme, whose dark side is NIGHT"),
+    ("DARK:light", 1, "DARK is the dark side of the default theme, whose light side is NORMAL"),
+    ("NORMAL :dark", 8, "a theme name cannot be empty; \(Self.nameRule)"),
+  ])
+  func badVariantsInTheHeaderSayWhatIsWrong(header: String, column: Int, reason: String) {
+    let token = String(header.split(separator: " ").last!)
+    expectError(
+      header, .badThemeName, line: 1, column: column, token: token,
+      message: "bad theme name \"\(token)\": \(reason)")
+  }
+
+  @Test func theSameColumnWrittenTwoWaysIsADuplicate() {
+    expectError(
+      "NORMAL NIGHT NORMAL:light", .duplicateTheme, line: 1, column: 14, token: "NORMAL:light",
+      message: "duplicate theme \"NORMAL:light\": the header already names it as \"NORMAL\" at column 1")
+    expectError(
+      "NORMAL SEPIA:dark:high SEPIA:dark:high", .duplicateTheme, line: 1, column: 24,
+      token: "SEPIA:dark:high",
+      message: "duplicate theme \"SEPIA:dark:high\": the header already names it at column 8")
+  }
+
+  static let variantSyntax =
+    "a theme column is NAME, NAME:light or NAME:dark, with \":high\" after it for high contrast"
+
   // MARK: - Errors: rows
 
   @Test func tooFewColoursBeforeTheKey() {
@@ -428,9 +476,9 @@ import Testing
       }
       do {
         let table = try ColorTableParser.parse(bytes, validatesUTF8: true)
-        #expect(table.colors.count == table.keys.count * table.themes.count)
+        #expect(table.colors.count == table.keys.count * table.variants.count)
         #expect(table.keyIndex.count == table.keys.count)
-        #expect(!table.themes.isEmpty)
+        #expect(!table.variants.isEmpty)
       } catch {
         #expect(error.line >= 1)
         #expect(error.column >= 1)

@@ -16,12 +16,11 @@ import Testing
     #aaaaaa  #313131  #aaaaaa  SEP
     """
 
+  /// A collection as DarkModeKit resolves it: merged, so that a theme with one side makes its style.
   private func traits(
     _ style: DMUserInterfaceStyle = .unspecified, theme: DMTheme? = nil
   ) -> DMTraitCollection {
-    var traits = DMTraitCollection(userInterfaceStyle: style)
-    traits.theme = theme
-    return traits
+    DMTraitCollection(traitsFrom: [DMTraitCollection(userInterfaceStyle: style, theme: theme)])
   }
 
   // MARK: - Lookups
@@ -43,12 +42,22 @@ import Testing
 
   // MARK: - Column choice
 
-  @Test func traitThemeColumnWinsWhenTheTableHasIt() throws {
+  @Test func aChosenThemeGivesItsColumnAndItsSide() throws {
     let table = try DMColorTable(string: Self.sample)
-    #expect(table.color(forKey: "BG", traitCollection: traits(.dark, theme: "RED")) == DMColor(rgb: 0xFAFAFA))
+    for (theme, color, style) in [
+      ("RED", 0xFAFAFA, DMUserInterfaceStyle.light), ("NIGHT", 0x343434, .dark), ("NORMAL", 0xFFFFFF, .light),
+    ] {
+      let traits = traits(theme: DMTheme(rawValue: theme))
+      #expect(traits.userInterfaceStyle == style)
+      #expect(table.color(forKey: "BG", traitCollection: traits) == DMColor(rgb: UInt32(color)))
+    }
+  }
+
+  @Test func aStyleChosenWithAOneSidedThemeWinsAndTheDefaultThemeShowsThatSide() throws {
+    let table = try DMColorTable(string: Self.sample)
+    #expect(table.color(forKey: "BG", traitCollection: traits(.dark, theme: "RED")) == DMColor(rgb: 0x343434))
     #expect(
-      table.color(forKey: "BG", traitCollection: traits(.light, theme: "NIGHT")) == DMColor(rgb: 0x343434))
-    #expect(table.color(forKey: "BG", traitCollection: traits(theme: "NORMAL")) == DMColor(rgb: 0xFFFFFF))
+      table.color(forKey: "BG", traitCollection: traits(.light, theme: "NIGHT")) == DMColor(rgb: 0xFFFFFF))
   }
 
   @Test func missingThemeWithDarkStyleFallsBackToNight() throws {
@@ -58,11 +67,14 @@ import Testing
     #expect(table.color(forKey: "BG", traitCollection: traits(.dark)) == DMColor(rgb: 0x343434))
   }
 
-  @Test func missingThemeWithLightOrUnspecifiedStyleFallsBackToTheFirstColumn() throws {
+  @Test func missingThemeWithLightOrUnspecifiedStyleFallsBackToNormalElseTheFirstLightColumn() throws {
     let table = try DMColorTable(string: "RED NIGHT NORMAL\n#f00 #000 #fff BG\n")
     #expect(
-      table.color(forKey: "BG", traitCollection: traits(.light, theme: "BLUE")) == DMColor(rgb: 0xFF0000))
-    #expect(table.color(forKey: "BG", traitCollection: traits()) == DMColor(rgb: 0xFF0000))
+      table.color(forKey: "BG", traitCollection: traits(.light, theme: "BLUE")) == DMColor(rgb: 0xFFFFFF))
+    #expect(table.color(forKey: "BG", traitCollection: traits()) == DMColor(rgb: 0xFFFFFF))
+    let withoutNormal = try DMColorTable(string: "NIGHT RED\n#000 #f00 BG\n")
+    #expect(withoutNormal.color(forKey: "BG", traitCollection: traits(.light)) == DMColor(rgb: 0xFF0000))
+    #expect(withoutNormal.color(forKey: "BG", traitCollection: traits(.dark)) == DMColor(rgb: 0x000000))
   }
 
   @Test func darkStyleUsesTheDarkColumnWhenThereIsNoNightColumn() throws {
@@ -79,37 +91,6 @@ import Testing
   @Test func darkStyleWithoutANightOrDarkColumnUsesTheFirstColumn() throws {
     let table = try DMColorTable(string: "DAY DUSK\n#fff #888 BG\n")
     #expect(table.color(forKey: "BG", traitCollection: traits(.dark)) == DMColor(rgb: 0xFFFFFF))
-  }
-
-  @Test func theThemeOfAColumnFollowsTheSameRuleAsColoursMapsAndImages() throws {
-    let tables = [
-      Self.sample, "RED NIGHT NORMAL\n#f00 #000 #fff BG\n", "LIGHT DARK\n#fff #111 BG\n",
-      "NORMAL DARK NIGHT\n#fff #111 #222 BG\n", "DAY DUSK\n#fff #888 BG\n",
-    ]
-    for text in tables {
-      let table = try DMColorTable(string: text)
-      let map = DMDynamic(
-        themes: Dictionary(uniqueKeysWithValues: table.themes.map { ($0, $0.rawValue) }), fallback: "none")
-      for style in [DMUserInterfaceStyle.unspecified, .light, .dark] {
-        for theme in [nil, "RED", "BLUE", "NIGHT", "DARK"] as [DMTheme?] {
-          let traits = traits(style, theme: theme)
-          let column = try #require(table.theme(for: traits))
-          let index = try #require(table.themes.firstIndex(of: column))
-          // The table's column and the colour it gives agree.
-          let expected = try DMColorTable(string: text).color(forKey: "BG", theme: table.themes[index])
-          #expect(table.color(forKey: "BG", traitCollection: traits) == expected)
-          // A theme map with one entry per column picks the same column, except where the rule
-          // leaves the default to the caller: the first column for a table, NORMAL for a map.
-          if let chosen = ThemeChoice.pick(for: traits, { table.themes.contains($0) ? $0 : nil }) {
-            #expect(map.resolved(with: traits) == chosen.rawValue, "\(text) \(traits)")
-            #expect(column == chosen)
-          } else {
-            #expect(column == table.themes[0])
-          }
-        }
-      }
-    }
-    #expect(DMColorTable().theme(for: traits(.dark)) == nil)
   }
 
   @Test func aThemeMapAndAnImageTakeTheDarkEntryLikeATable() {

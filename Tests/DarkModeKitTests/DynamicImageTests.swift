@@ -38,9 +38,12 @@ final class ImageLoader: Sendable {
     }
     #expect(image.resolved(with: light)?.name == "logo")
     #expect(image.resolved(with: dark)?.name == "logo-night")
-    var red = dark
+    var red = light
     red.theme = "RED"
     #expect(image.resolved(with: red)?.name == "logo-red")
+    red = dark
+    red.theme = "RED"  // RED has no dark side: the default theme's is shown
+    #expect(image.resolved(with: red)?.name == "logo-night")
     red.theme = "BLUE"
     #expect(image.name(for: red) == "logo-night")
     let noNormal = DMDynamicImage(names: ["RED": "logo-red"]) { loader.load($0) }

@@ -177,14 +177,17 @@ import Testing
     let text = table.exported(as: .json)
     let object = try JSONSerialization.jsonObject(with: Data(text.utf8))
     let themes = try #require(object as? [String: [String: [String: String]]])
-    #expect(Set(themes.keys) == ["NORMAL", "NIGHT", "SEPIA"])
+    #expect(
+      Set(themes.keys) == [
+        "NORMAL", "NIGHT", "SEPIA", "SOLARIZED:light", "SOLARIZED:dark", "NORMAL:high", "NIGHT:high",
+      ])
     let names = DMColorTableExportFormat.json.identifiers(forKeys: table.keys)
-    for theme in table.themes {
-      let tokens = try #require(themes[theme.rawValue])
+    for (variant, column) in zip(table.variants, table.columnNames) {
+      let tokens = try #require(themes[column])
       #expect(tokens.count == table.keys.count)
       for (key, name) in zip(table.keys, names) {
         #expect(tokens[name]?["$type"] == "color")
-        #expect(tokens[name]?["$value"] == table.color(forKey: key, theme: theme)?.hexString.lowercased())
+        #expect(tokens[name]?["$value"] == table.color(forKey: key, variant: variant)?.hexString.lowercased())
       }
     }
     #expect(themes["NORMAL"]?["text-primary"]?["$value"] == "#1c1c1e")
@@ -293,11 +296,15 @@ import Testing
         .map { String($0.split(separator: ":")[1].dropFirst().dropLast()) }
     }
     #expect(try schemes("NORMAL NIGHT") == ["light dark", "light", "dark"])
-    #expect(try schemes("NIGHT NORMAL") == ["dark", "dark", "light"])
+    #expect(try schemes("NIGHT NORMAL") == ["light dark", "dark", "light"])
     #expect(try schemes("NIGHT") == ["dark", "dark"])
-    #expect(try schemes("DARK LIGHT NIGHT") == ["dark", "dark", "light", "dark"])
+    #expect(try schemes("DARK LIGHT NIGHT") == ["light dark", "dark", "light", "dark"])
     #expect(try schemes("NORMAL SEPIA") == ["light", "light", "light"])
-    #expect(try !DMColorTable(string: "NIGHT NORMAL\n#000 #fff BG\n").exported(as: .css).contains("@media"))
+    #expect(
+      try schemes("NORMAL NIGHT SOLARIZED:light SOLARIZED:dark") == [
+        "light dark", "light", "dark", "light dark",
+      ])
+    #expect(try !DMColorTable(string: "NIGHT\n#000 BG\n").exported(as: .css).contains("@media"))
   }
 
   @Test func swiftNamesThatAreNotIdentifiersAreMadeOne() throws {

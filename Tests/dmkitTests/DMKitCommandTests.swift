@@ -119,6 +119,35 @@ func repositoryPath(_ relative: String) -> String {
         == (0, "", ""))
   }
 
+  @Test func verboseSaysHowTheHeaderIsReadAndGapsInTheVariantsAreWarnings() throws {
+    let path = try file(
+      "NORMAL NIGHT NORMAL:high SEPIA SOLARIZED:light SOLARIZED:dark SOLARIZED:dark:high\n"
+        + "#ffffff #000000 #ffffff #f4ecd8 #fdf6e3 #002b36 #001010 BG\n"
+        + "#111111 #eeeeee #000000 #888888 #073642 #93a1a1 #ffffff FG\n")
+    let result = dmkit("lint", path, "--verbose", "--pair", "FG:BG")
+    #expect(result.status == 0, "warnings do not fail the check")
+    #expect(
+      result.out == """
+        \(path): note: column 1, NORMAL: the light side of the default theme
+        \(path): note: column 2, NIGHT: the dark side of the default theme
+        \(path): note: column 3, NORMAL:high: the light side of the default theme, in high contrast
+        \(path): note: column 4, SEPIA: the light side of SEPIA (light only: choosing it makes the style light)
+        \(path): note: column 5, SOLARIZED:light: the light side of SOLARIZED (both sides: it follows the style)
+        \(path): note: column 6, SOLARIZED:dark: the dark side of SOLARIZED (both sides: it follows the style)
+        \(path): note: column 7, SOLARIZED:dark:high: the dark side of SOLARIZED (both sides: it follows the style), in high contrast
+        \(path): warning: NIGHT has no high-contrast variant, while the light side of the default theme has one (NORMAL:high): with high contrast the dark side shows NIGHT
+        \(path): warning: SOLARIZED:light has no high-contrast variant, while the dark side of SOLARIZED has one (SOLARIZED:dark:high): with high contrast the light side shows SOLARIZED:light
+        \(path):3:1: warning: FG on BG in theme SEPIA: contrast 3.01:1 is below 4.50:1
+
+        """)
+    // Without --verbose only the warnings; every column's contrast is checked and named.
+    let strict = dmkit("lint", path, "--pair", "FG:BG", "--min-contrast", "15", "--strict")
+    #expect(strict.status == 1)
+    #expect(!strict.out.contains("note:"))
+    #expect(strict.out.contains("error: FG on BG in theme SOLARIZED:dark: contrast"))
+    #expect(strict.out.contains("error: FG on BG in theme SOLARIZED:light: contrast"))
+  }
+
   @Test func everyProblemIsReportedInEditorFormat() throws {
     let path = try file(
       "NORMAL NIGHT\n#fff #000 BG\n#12G #000 FG\n#fff BAD\n#fff #000 BG\n#fff #000 #000 X\n1KEY #fff #000\n")

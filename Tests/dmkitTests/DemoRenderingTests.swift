@@ -50,7 +50,8 @@ import Testing
     let file = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
       .appendingPathComponent("../../Docs/Examples/Palette.txt").standardizedFileURL
     #expect(try String(contentsOf: file, encoding: .utf8) == BundledPalette.text)
-    #expect(DemoTable.builtIn.table.themes == ["NORMAL", "NIGHT", "SEPIA"])
+    #expect(DemoTable.builtIn.table.themes == ["NORMAL", "NIGHT", "SEPIA", "SOLARIZED"])
+    #expect(DemoTable.builtIn.table.variants.count == 7)
   }
 
   @Test func theBundledPaletteIsFoundFromTheCheckoutOrNextToTheExecutable() throws {
@@ -181,16 +182,58 @@ extension GlobalStateTests {
       #expect(grid.text.contains("Style: light   Theme: SEPIA   Image: sun"))
     }
 
-    @Test func theThemeKeyCyclesThroughTheTablesColumns() {
+    @Test func theThemeKeyCyclesThroughTheTablesThemes() {
       let window = shownWindow()
-      var shown: [DMTheme?] = []
+      var shown: [String?] = []
       for _ in 0..<4 {
-        var traits = DMTraitCollection.override
-        traits.theme = window.controller.nextTheme()
-        DMTraitCollection.setOverride(traits, animated: false)
-        shown.append(window.controller.shownTheme(for: window.dmTraitCollection))
+        window.controller.choose(.nextTheme)
+        shown.append(window.controller.shownVariant(for: window.dmTraitCollection)?.description)
       }
-      #expect(shown == ["NIGHT", "SEPIA", "NORMAL", "NIGHT"])
+      #expect(shown == ["NIGHT", "SEPIA", "SOLARIZED", "NORMAL"])
+      // A theme with both sides keeps the style chosen; one with one side shows it.
+      window.controller.choose(.dark)
+      #expect(window.controller.shownVariant(for: window.dmTraitCollection)?.description == "NIGHT")
+      window.controller.choose(.nextTheme)
+      #expect(window.controller.shownVariant(for: window.dmTraitCollection)?.description == "SEPIA")
+      window.controller.choose(.nextTheme)
+      window.controller.choose(.dark)
+      #expect(window.controller.shownVariant(for: window.dmTraitCollection)?.description == "SOLARIZED:dark")
+    }
+
+    @Test func noSequenceOfKeysShowsAMixOfStyles() throws {
+      let source = DMManualAppearanceSource()
+      DarkModeManager.setup(with: DMConfiguration(systemAppearanceSource: source))
+      let window = shownWindow()
+      let keys: [KeyReader.Key] = [.light, .dark, .system, .nextTheme]
+      var sequences: [[KeyReader.Key]] = [[]]
+      for _ in 0..<4 {
+        sequences += sequences.filter { $0.count == sequences.last!.count }.flatMap { s in
+          keys.map { s + [$0] }
+        }
+      }
+      var checked = 0
+      for system in [DMUserInterfaceStyle.light, .dark] {
+        for sequence in sequences {
+          source.traitCollection = DMTraitCollection(userInterfaceStyle: system)
+          DMTraitCollection.setOverride(DMTraitCollection(), animated: false)
+          for key in sequence { window.controller.choose(key) }
+          let grid = window.render(width: width, height: height)
+          let traits = window.dmTraitCollection
+          let variant = try #require(window.controller.shownVariant(for: traits))
+          let label = "system \(system), keys \(sequence)"
+          #expect(variant.userInterfaceStyle == traits.userInterfaceStyle, "\(label): \(variant)")
+          let image = traits.userInterfaceStyle == .dark ? "moon" : "sun"
+          #expect(
+            grid.text.contains("Style: \(traits.userInterfaceStyle)   Theme: \(variant)   Image: \(image)"),
+            "\(label):\n\(grid.text)")
+          let headline = try place(of: "Dark mode and themes", in: grid)
+          let background = grid[headline.x, headline.y].background
+          #expect(background == palette.table.color(forKey: "Background", variant: variant), "\(label)")
+          #expect((background.relativeLuminance < 0.18) == (traits.userInterfaceStyle == .dark), "\(label)")
+          checked += 1
+        }
+      }
+      #expect(checked == 2 * (1 + 4 + 16 + 64 + 256))
     }
 
     @Test func theWindowIsToldOfEachChangeOnce() {

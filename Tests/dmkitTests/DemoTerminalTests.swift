@@ -89,6 +89,8 @@ struct DemoTerminalTests {
   let normal = "255;255;255"
   let night = "28;28;30"
   let sepia = "244;236;216"
+  let solarizedDark = "0;43;54"
+  let solarizedLight = "253;246;227"
 
   @Test func keysSwitchTheStyleAndThemeAndQuitRestoresTheTerminal() throws {
     let run = try Run(environment: ["DM_COLOR_SCHEME": "light"])
@@ -102,15 +104,26 @@ struct DemoTerminalTests {
     try run.expectScreen(
       "Style: dark   Theme: NIGHT   Image: moon", "overridden", colors: [night], notColors: [normal])
 
+    // SEPIA has a light side only: choosing it shows that side, never its colours in the dark.
     try run.terminal.sendKeys("t")
     try run.expectScreen(
-      "Style: dark   Theme: SEPIA   Image: moon", "[ Theme: SEPIA ]", colors: [sepia], notColors: [night])
+      "Style: light   Theme: SEPIA   Image: sun", "[ Theme: SEPIA ]", colors: [sepia], notColors: [night])
 
-    try run.terminal.sendKeys("l")
-    try run.expectScreen("Style: light   Theme: NORMAL   Image: sun", colors: [normal], notColors: [sepia])
+    // SOLARIZED has both sides: it follows the style chosen.
+    try run.terminal.sendKeys("t")
+    try run.expectScreen(
+      "Style: light   Theme: SOLARIZED   Image: sun", colors: [solarizedLight], notColors: [sepia])
+    try run.terminal.sendKeys("d")
+    try run.expectScreen(
+      "Style: dark   Theme: SOLARIZED:dark   Image: moon", colors: [solarizedDark],
+      notColors: [solarizedLight])
 
     try run.terminal.sendKeys("t")
-    try run.expectScreen("Style: light   Theme: NIGHT   Image: moon", colors: [night], notColors: [normal])
+    try run.expectScreen(
+      "Style: light   Theme: NORMAL   Image: sun", colors: [normal], notColors: [solarizedDark])
+
+    try run.terminal.sendKeys("t")
+    try run.expectScreen("Style: dark   Theme: NIGHT   Image: moon", colors: [night], notColors: [normal])
 
     try run.terminal.sendKeys("s")
     try run.expectScreen(

@@ -34,7 +34,7 @@ private func swatch(_ red: Int, _ green: Int, _ blue: Int) -> String {
     #expect(run.status == 0)
     #expect(run.errors == "")
     #expect(
-      run.output == "KEY  NORMAL      NIGHT       RED\n"
+      run.output == "KEY  NORMAL      NIGHT       RED\n" + "     light       dark        light\n"
         + "BG   \(swatch(255, 255, 255)) #ffffff  \(swatch(52, 52, 52)) #343434  \(swatch(250, 250, 250)) #fafafa\n"
         + "SEP  \(swatch(170, 170, 170)) #aaaaaa  \(swatch(49, 49, 49)) #313131  \(swatch(170, 170, 170)) #aaaaaa\n"
     )
@@ -42,6 +42,7 @@ private func swatch(_ red: Int, _ green: Int, _ blue: Int) -> String {
 
   static let plainDKColorTable = """
     KEY  NORMAL   NIGHT    RED
+         light    dark     light
     BG   #ffffff  #343434  #fafafa
     SEP  #aaaaaa  #313131  #aaaaaa
 
@@ -65,41 +66,48 @@ private func swatch(_ red: Int, _ green: Int, _ blue: Int) -> String {
         .contains("\u{1B}[48;2;"))
   }
 
-  @Test func previewOfThePaletteAlignsEightDigitColours() {
+  @Test func previewOfThePaletteAlignsEightDigitColoursAndNamesEveryVariant() {
     let run = runDMKit(["preview", palette])
     #expect(run.status == 0)
     #expect(
       run.output == """
-        KEY               NORMAL     NIGHT      SEPIA
-        Background        #ffffff    #1c1c1e    #f4ecd8
-        Surface           #f2f2f7    #2c2c2e    #eae0c8
-        Surface.Elevated  #ffffff    #3a3a3c    #fbf6ea
-        Text.Primary      #1c1c1e    #f2f2f7    #3b2f1e
-        Text.Secondary    #5b5b61    #aeaeb2    #6b5a43
-        Text.OnAccent     #ffffff    #ffffff    #fbf6ea
-        Accent            #0a60d0    #0a60d0    #8a4b14
-        Link              #0055c4    #64a8ff    #7a3e0c
-        Border            #c6c6c8    #48484a    #d3c4a2
-        Separator         #e5e5ea    #38383a    #e2d6ba
-        Success           #1e7d34    #30d158    #3f6b22
-        Warning           #a35200    #ffb340    #8a4b00
-        Error             #c4271c    #ff6961    #a32a1c
-        Scrim             #00000080  #00000099  #3b2f1e66
+        KEY               NORMAL     NIGHT      SEPIA      SOLARIZED:light  SOLARIZED:dark  NORMAL:high  NIGHT:high
+                          light      dark       light      light            dark            light high   dark high
+        Background        #ffffff    #1c1c1e    #f4ecd8    #fdf6e3          #002b36         #ffffff      #000000
+        Surface           #f2f2f7    #2c2c2e    #eae0c8    #eee8d5          #073642         #ebebf0      #1c1c1e
+        Surface.Elevated  #ffffff    #3a3a3c    #fbf6ea    #fffaee          #0b3c49         #ffffff      #2c2c2e
+        Text.Primary      #1c1c1e    #f2f2f7    #3b2f1e    #073642          #93a1a1         #000000      #ffffff
+        Text.Secondary    #5b5b61    #aeaeb2    #6b5a43    #586e75          #839496         #3a3a3c      #d1d1d6
+        Text.OnAccent     #ffffff    #ffffff    #fbf6ea    #fdf6e3          #fdf6e3         #ffffff      #ffffff
+        Accent            #0a60d0    #0a60d0    #8a4b14    #1f71ab          #1f71ab         #0952b2      #0952b2
+        Link              #0055c4    #64a8ff    #7a3e0c    #1e6ca3          #469fde         #004eb5      #7eb6ff
+        Border            #c6c6c8    #48484a    #d3c4a2    #cfc7af          #2f5661         #6e6e73      #8e8e93
+        Separator         #e5e5ea    #38383a    #e2d6ba    #e4dcc5          #114551         #c6c6c8      #545458
+        Success           #1e7d34    #30d158    #3f6b22    #657400          #859900         #186329      #30d158
+        Warning           #a35200    #ffb340    #8a4b00    #896800          #b58900         #874400      #ffb340
+        Error             #c4271c    #ff6961    #a32a1c    #c82422          #e77270         #a72118      #ff8079
+        Scrim             #00000080  #00000099  #3b2f1e66  #002b3666        #00000099       #000000b3    #000000cc
 
         """)
+    #expect(
+      runDMKit(["preview", palette, "--theme", "SOLARIZED:dark", "--theme", "NIGHT:high"]).output.hasPrefix(
+        "KEY               SOLARIZED:dark  NIGHT:high\n                  dark            dark high\n"))
   }
 
   @Test func previewOnATerminalShowsTranslucentColoursOpaqueWithTheirAlphaInHex() {
     let run = runDMKit(["preview", palette, "--theme", "SEPIA"], isTerminal: true)
     #expect(run.output.hasSuffix("Scrim             \(swatch(59, 47, 30)) #3b2f1e66\n"))
     #expect(
-      run.output.hasPrefix("KEY               SEPIA\nBackground        \(swatch(244, 236, 216)) #f4ecd8\n"))
+      run.output.hasPrefix(
+        "KEY               SEPIA\n                  light\nBackground        \(swatch(244, 236, 216)) #f4ecd8\n"
+      ))
   }
 
   @Test func previewShowsOnlyTheChosenThemes() {
     #expect(
       runDMKit(["preview", dkColorTable, "--theme", "NIGHT"]).output == """
         KEY  NIGHT
+             dark
         BG   #343434
         SEP  #313131
 
@@ -107,6 +115,7 @@ private func swatch(_ red: Int, _ green: Int, _ blue: Int) -> String {
     #expect(
       runDMKit(["preview", dkColorTable, "--theme", "RED", "--theme=NORMAL"]).output == """
         KEY  RED      NORMAL
+             light    light
         BG   #fafafa  #ffffff
         SEP  #aaaaaa  #aaaaaa
 
@@ -117,7 +126,8 @@ private func swatch(_ red: Int, _ green: Int, _ blue: Int) -> String {
     let run = runDMKit(["preview", dkColorTable, "--theme", "night"])
     #expect(run.status == 2)
     #expect(run.output == "")
-    #expect(run.errors == "error: \(dkColorTable) has no theme 'night'; its themes are NORMAL, NIGHT, RED\n")
+    #expect(run.errors == "error: \(dkColorTable) has no theme 'night'; its columns are NORMAL, NIGHT, RED\n")
+    #expect(runDMKit(["preview", dkColorTable, "--theme", "RED:dark"]).status == 2)
   }
 
   @Test func previewOfABadTableNamesThePlace() throws {
@@ -173,8 +183,13 @@ private func swatch(_ red: Int, _ green: Int, _ blue: Int) -> String {
       run.output.contains(
         "@media (prefers-color-scheme: dark) {\n  :root {\n    --background: #1c1c1e;\n    --surface: #2c2c2e;\n"
       ))
-    #expect(run.output.hasSuffix("  --error: #a32a1c;\n  --scrim: #3b2f1e66;\n}\n"))
+    #expect(run.output.contains("  --error: #a32a1c;\n  --scrim: #3b2f1e66;\n}\n"))
     #expect(run.output.contains("[data-theme=\"sepia\"] {\n  color-scheme: light;\n"))
+    #expect(run.output.contains("[data-theme=\"solarized\"] {\n  color-scheme: light dark;\n"))
+    #expect(
+      run.output.contains(
+        "@media (prefers-contrast: more) and (prefers-color-scheme: dark) {\n  :root {\n    --background: #000000;\n"
+      ))
     #expect(run.output.contains("[data-theme=\"night\"] {\n  color-scheme: dark;\n"))
   }
 
@@ -184,7 +199,7 @@ private func swatch(_ red: Int, _ green: Int, _ blue: Int) -> String {
     #expect(
       run.output.contains(
         """
-          /// `Text.Primary`: NORMAL #1c1c1e, NIGHT #f2f2f7, SEPIA #3b2f1e.
+          /// `Text.Primary`: NORMAL #1c1c1e, NIGHT #f2f2f7, SEPIA #3b2f1e, SOLARIZED:light #073642, SOLARIZED:dark #93a1a1, NORMAL:high #000000, NIGHT:high #ffffff.
           static let textPrimary = DMDynamicColor(key: "Text.Primary")
 
         """))

@@ -1,12 +1,12 @@
 /// The parsed contents of a colour table, before it is published by a ``DMColorTable``.
 struct ParsedColorTable: Sendable {
   /// The columns, in header order.
-  var themes: [DMTheme] = []
+  var variants: [DMThemeVariant] = []
   /// The keys, in file order.
   var keys: [String] = []
   /// The position of each key in ``keys``.
   var keyIndex: [String: Int] = [:]
-  /// The colours row by row: the colour of key `k` in column `c` is at `k * themes.count + c`.
+  /// The colours row by row: the colour of key `k` in column `c` is at `k * variants.count + c`.
   var colors: [DMColor] = []
   /// The 1-based line that defines each key of ``keys``.
   var keyLines: [Int] = []
@@ -236,31 +236,32 @@ struct ColorTableParser {
         "no header: expected theme names, found the colour \(quoted(first)); the first line that is "
           + "not blank or a comment must name the themes, for example \"NORMAL NIGHT\"")
     }
-    // Where each name is, for a duplicate's message; its column is counted only then, as counting
-    // it for every name would take time in the square of the header's length.
-    var names: [String: Token] = [:]
+    // Where each variant is, for a duplicate's message; its column is counted only then, as
+    // counting it for every name would take time in the square of the header's length.
+    var seen: [DMThemeVariant: Token] = [:]
     for token in tokens {
-      if let problem = nameProblem(token, noun: "theme name") {
-        throw error(
-          .badThemeName, at: token,
-          "bad theme name \(quoted(token)): \(problem); \(Self.nameRule)")
+      let variant: DMThemeVariant
+      switch DMThemeVariant.parse(bytes[token.start..<token.end]) {
+      case .success(let parsed): variant = parsed
+      case .failure(let problem):
+        throw error(.badThemeName, at: token, "bad theme name \(quoted(token)): \(problem.reason)")
       }
-      let name = string(token)
-      if let earlier = names[name] {
+      if let earlier = seen[variant] {
+        let same = shown(earlier) == shown(token) ? "" : " as \(quoted(earlier))"
         throw error(
           .duplicateTheme, at: token,
-          "duplicate theme \(quoted(token)): the header already names it at column \(column(of: earlier.start))"
+          "duplicate theme \(quoted(token)): the header already names it\(same) at column \(column(of: earlier.start))"
         )
       }
-      names[name] = token
-      table.themes.append(DMTheme(rawValue: name))
+      seen[variant] = token
+      table.variants.append(variant)
     }
     hasHeader = true
-    themeList = Self.themeList(table.themes)
+    themeList = Self.themeList(table.variants)
   }
 
   private mutating func parseRow(_ tokens: [Token]) throws(DMColorTableError) {
-    let themeCount = table.themes.count
+    let themeCount = table.variants.count
     for (position, token) in tokens.enumerated() {
       if position < themeCount {
         guard isColorLike(token) else {
@@ -284,7 +285,7 @@ struct ColorTableParser {
               + "names \(Self.count(themeCount, "theme")) \(themeList)")
         }
         if let problem = nameProblem(token, noun: "key") {
-          throw error(.badKey, at: token, "bad key \(quoted(token)): \(problem); \(Self.nameRule)")
+          throw error(.badKey, at: token, "bad key \(quoted(token)): \(problem); \(NameRule.text)")
         }
         let key = string(token)
         if let earlier = table.keyIndex[key] {
@@ -324,8 +325,8 @@ struct ColorTableParser {
   /// Made once, with the header.
   private var themeList = ""
 
-  private static func themeList(_ themes: [DMTheme]) -> String {
-    let shown = themes.prefix(8).map { ShownText.escaped($0.rawValue, limit: 64) }.joined(separator: ", ")
+  private static func themeList(_ themes: [DMThemeVariant]) -> String {
+    let shown = themes.prefix(8).map { ShownText.escaped($0.description, limit: 64) }.joined(separator: ", ")
     return themes.count > 8 ? "(\(shown), …, \(themes.count) in all)" : "(\(shown))"
   }
 
@@ -333,9 +334,6 @@ struct ColorTableParser {
   private static func count(_ number: Int, _ noun: String) -> String {
     number == 1 ? "1 \(noun)" : "\(number) \(noun)s"
   }
-
-  private static let nameRule =
-    "theme names and keys use ASCII letters, digits, \"_\", \".\" and \"-\", and start with a letter or \"_\""
 
   private func badColor(_ token: Token) -> DMColorTableError {
     let reason: String
@@ -360,33 +358,7 @@ struct ColorTableParser {
 
   /// Why a token is not a name (`[A-Za-z_][A-Za-z0-9_.-]*`), or `nil` if it is one.
   private func nameProblem(_ token: Token, noun: String) -> String? {
-    Self.nameProblem(bytes[token.start..<token.end], noun: noun)
-  }
-
-  /// Why `name`'s UTF-8 bytes are not a theme name or key (`[A-Za-z_][A-Za-z0-9_.-]*`), or `nil`
-  /// if they are one; the character at fault is escaped. The preference store checks a saved
-  /// theme with it too.
-  static func nameProblem(_ name: ArraySlice<UInt8>, noun: String) -> String? {
-    guard !name.isEmpty else { return "a \(noun) cannot be empty" }
-    var index = name.startIndex
-    while index < name.endIndex {
-      let byte = name[index]
-      let isLetter =
-        (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte)
-        || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) || byte == UInt8(ascii: "_")
-      let isOther =
-        (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || byte == UInt8(ascii: ".")
-        || byte == UInt8(ascii: "-")
-      if index == name.startIndex ? !isLetter : !(isLetter || isOther) {
-        var end = index + 1
-        while end < name.endIndex, name[end] & 0xC0 == 0x80 { end += 1 }
-        let character = ShownText.escaped(String(decoding: name[index..<end], as: UTF8.self))
-        return index == name.startIndex
-          ? "\"\(character)\" cannot start a \(noun)" : "\"\(character)\" is not allowed in a \(noun)"
-      }
-      index += 1
-    }
-    return nil
+    NameRule.problem(bytes[token.start..<token.end], noun: noun)
   }
 
   private func string(_ token: Token) -> String {

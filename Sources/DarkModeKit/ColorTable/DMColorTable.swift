@@ -36,65 +36,64 @@ public final class DMColorTable: Sendable {
   package final class Contents: Sendable {
     /// Increases with each version a table publishes; `0` for the empty table.
     let generation: UInt64
-    package let themes: [DMTheme]
+    /// The columns, in header order.
+    package let variants: [DMThemeVariant]
+    /// The distinct themes, in the order they first appear in the header.
+    package var themes: [DMTheme] { index.themes }
     package let keys: [String]
     let keyIndex: [String: Int]
     /// The line that defines each key.
     let keyLines: [Int]
-    /// Row by row: the colour of row `r` in column `c` is at `r * themes.count + c`.
+    /// Row by row: the colour of row `r` in column `c` is at `r * variants.count + c`.
     let colors: [DMColor]
-    /// The `NIGHT` column, else the `DARK` column, if the table has one.
-    package let darkColumn: Int?
-    /// The column of each theme when the table has many; a few are faster to scan.
-    private let themeColumns: [DMTheme: Int]
+    /// Which column applies to a trait collection.
+    let index: VariantIndex
 
     init(_ parsed: ParsedColorTable, generation: UInt64) {
       self.generation = generation
-      themes = parsed.themes
+      variants = parsed.variants
       keys = parsed.keys
       keyIndex = parsed.keyIndex
       keyLines = parsed.keyLines
       colors = parsed.colors
-      themeColumns =
-        parsed.themes.count > 8
-        ? Dictionary(uniqueKeysWithValues: zip(parsed.themes, parsed.themes.indices)) : [:]
-      let themes = themes
-      let themeColumns = themeColumns
-      darkColumn = ThemeChoice.pick(for: DMTraitCollection(userInterfaceStyle: .dark)) {
-        Self.column(of: $0, in: themes, themeColumns)
-      }
+      index = VariantIndex(parsed.variants, defaultsInOrder: true)
     }
 
-    /// The column of `theme`, or `nil` when the table has no such theme.
-    @inline(__always)
-    package func column(of theme: DMTheme) -> Int? {
-      Self.column(of: theme, in: themes, themeColumns)
+    /// The column of a variant, or `nil` when the table does not have it.
+    package func column(of variant: DMThemeVariant) -> Int? {
+      index.position(of: variant)
     }
 
-    @inline(__always)
-    private static func column(of theme: DMTheme, in themes: [DMTheme], _ themeColumns: [DMTheme: Int])
-      -> Int?
-    {
-      themeColumns.isEmpty ? themes.firstIndex(of: theme) : themeColumns[theme]
+    /// The first column of a theme, or `nil` when the table does not have the theme.
+    package func firstColumn(of theme: DMTheme) -> Int? {
+      index.firstPosition(of: theme)
+    }
+
+    /// The sides the table has columns for, of one theme.
+    package func sides(of theme: DMTheme) -> DMTheme.Sides {
+      index.sides(of: theme)
+    }
+
+    /// Whether the table has a column that the default theme shows on one side: `NORMAL` or the
+    /// first light column; `NIGHT`, `DARK` or the first dark column.
+    package func hasDefaultSide(_ side: DMUserInterfaceStyle) -> Bool {
+      (side == .dark ? index.defaultDarkSlot : index.defaultLightSlot) >= 0
     }
 
     /// Whether the table was never loaded (it has no header).
-    var isEmpty: Bool { themes.isEmpty }
+    var isEmpty: Bool { variants.isEmpty }
 
-    /// The column for a trait collection, as ``ThemeChoice`` picks it; else the first column.
-    ///
-    /// The dark side's column is the same for every trait collection, so it is picked once, when
-    /// the contents are made (`darkColumn`), and only the collection's own theme is looked up here.
+    /// The column for a trait collection, as ``VariantIndex`` picks it; a table that has no column
+    /// for the style's side at all shows the default theme's other side, else its first column.
     @inline(__always)
-    func column(for traits: DMTraitCollection) -> Int {
-      if let theme = traits.theme, let column = column(of: theme) { return column }
-      return traits.userInterfaceStyle == .dark ? darkColumn ?? 0 : 0
+    package func column(for traits: DMTraitCollection) -> Int {
+      index.position(for: traits) ?? index.otherSidePosition(for: traits) ?? 0
     }
 
     /// The colour of a row in a column; both must exist.
     @inline(__always)
     package func color(row: Int, column: Int) -> DMColor {
-      colors[row * themes.count + column]
+      colors[row &* variants.count &+ column]
     }
   }
 
@@ -141,6 +140,7 @@ public final class DMColorTable: Sendable {
   public init(string: String) throws(DMColorTableError) {
     let parsed = try ColorTableParser.parse(Array(string.utf8), validatesUTF8: false)
     state = Locked(Contents(parsed, generation: 1))
+    ThemeCatalog.declare(parsed.variants)
   }
 
   /// Reads a table from a UTF-8 file.
@@ -155,6 +155,7 @@ public final class DMColorTable: Sendable {
   public init(contentsOf url: URL, maximumFileSize: Int = defaultMaximumFileSize) throws(DMColorTableError) {
     let parsed = try Self.parseFile(at: url, maximumFileSize: maximumFileSize)
     state = Locked(Contents(parsed, generation: 1))
+    ThemeCatalog.declare(parsed.variants)
   }
 
   /// The largest colour-table file read unless the caller says otherwise: 64 MiB.
@@ -162,40 +163,70 @@ public final class DMColorTable: Sendable {
 
   // MARK: - Reading
 
-  /// The themes, in the order of the header; empty until the table is loaded.
+  /// The themes, in the order the header first names them; empty until the table is loaded.
+  ///
+  /// A theme with several columns (`SOLARIZED:light SOLARIZED:dark`) is listed once.
   public var themes: [DMTheme] { contents.themes }
+
+  /// The columns, in the order of the header: which side, in which contrast, of which theme each
+  /// one is; empty until the table is loaded.
+  public var variants: [DMThemeVariant] { contents.variants }
 
   /// The keys, in file order; empty until the table is loaded.
   public var keys: [String] { contents.keys }
 
-  /// The colour of a key in one theme's column.
+  /// The colour of a key in a theme's first column.
+  ///
+  /// For a theme with one column, as in a DKNightVersion table, that is the theme's column; use
+  /// ``color(forKey:variant:)`` to read one side or contrast of a theme that has several.
   /// - Parameters:
   ///   - key: The key, case-sensitive.
-  ///   - theme: The column.
+  ///   - theme: The theme.
   /// - Returns: The colour, or `nil` when the table has no such key or no such theme.
   public func color(forKey key: String, theme: DMTheme) -> DMColor? {
     let contents = contents
-    guard let row = contents.keyIndex[key], let column = contents.column(of: theme) else {
+    guard let row = contents.keyIndex[key], let column = contents.firstColumn(of: theme) else {
       return nil
     }
     return contents.color(row: row, column: column)
   }
 
-  /// The theme whose column a trait collection's colours come from: the collection's theme if the
-  /// table has that column; otherwise, for the dark style, the `NIGHT` column (or, without one,
-  /// `DARK`); otherwise the first column. ``DMDynamic/init(themes:fallback:)`` and
-  /// ``DMDynamicImage`` choose by the same rule.
+  /// The colour of a key in one column.
+  /// - Parameters:
+  ///   - key: The key, case-sensitive.
+  ///   - variant: The column, such as `"SOLARIZED:dark"`.
+  /// - Returns: The colour, or `nil` when the table has no such key or no such column.
+  public func color(forKey key: String, variant: DMThemeVariant) -> DMColor? {
+    let contents = contents
+    guard let row = contents.keyIndex[key], let column = contents.column(of: variant) else { return nil }
+    return contents.color(row: row, column: column)
+  }
+
+  /// The column a trait collection's colours come from.
+  ///
+  /// The collection's theme on the side of its style, in high contrast when it asks for it and the
+  /// table has that column; else the same side of the default theme: `NORMAL` (without it, the
+  /// first light column) for the light side, `NIGHT` (else `DARK`, else the first dark column)
+  /// for the dark side. A table with no column at all for the style's side gives the other side's,
+  /// which `dmkit lint` warns about. ``DMDynamic/init(variants:fallback:)`` and
+  /// ``DMDynamicImage`` choose by the same rule; <doc:ThemesAndSides> has the whole story.
+  /// - Parameter traitCollection: The traits that choose the column; pass a resolved collection
+  ///   (an environment's, or ``DMTraitCollection/current``), whose style already agrees with its
+  ///   theme.
+  /// - Returns: The column, or `nil` while the table is empty.
+  public func variant(for traitCollection: DMTraitCollection) -> DMThemeVariant? {
+    let contents = contents
+    return contents.isEmpty ? nil : contents.variants[contents.column(for: traitCollection)]
+  }
+
+  /// The theme of the column a trait collection's colours come from (see ``variant(for:)``).
   /// - Parameter traitCollection: The traits that choose the column.
   /// - Returns: The column's theme, or `nil` while the table is empty.
   public func theme(for traitCollection: DMTraitCollection) -> DMTheme? {
-    let contents = contents
-    return contents.isEmpty ? nil : contents.themes[contents.column(for: traitCollection)]
+    variant(for: traitCollection)?.theme
   }
 
-  /// The colour of a key for a trait collection.
-  ///
-  /// The column is the collection's theme if the table has that column; otherwise, for the dark
-  /// style, the `NIGHT` column (or, without one, `DARK`); otherwise the first column.
+  /// The colour of a key for a trait collection, from the column ``variant(for:)`` chooses.
   /// - Parameters:
   ///   - key: The key, case-sensitive.
   ///   - traitCollection: The traits that choose the column.
@@ -343,6 +374,8 @@ public final class DMColorTable: Sendable {
     state.withLock { contents in
       contents = Contents(parsed, generation: contents.generation + 1)
     }
+    // After the new contents are in place, so that a change of sides resolves with them.
+    ThemeCatalog.declare(parsed.variants)
     ColorTableReloads.tableDidReload(self)
   }
 
@@ -350,7 +383,7 @@ public final class DMColorTable: Sendable {
   /// ``shared``.
   func restoreForTesting(_ saved: Contents) {
     var parsed = ParsedColorTable()
-    parsed.themes = saved.themes
+    parsed.variants = saved.variants
     parsed.keys = saved.keys
     parsed.keyIndex = saved.keyIndex
     parsed.colors = saved.colors

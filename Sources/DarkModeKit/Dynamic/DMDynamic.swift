@@ -52,16 +52,43 @@ public struct DMDynamic<Value: Sendable>: Sendable {
     storage = Storage(.provider, provider: dynamicProvider)
   }
 
-  /// One value per named theme.
+  /// One value per named theme; a bare name is a theme's light side, or the dark side for
+  /// `NIGHT` and `DARK`.
   ///
-  /// Resolution picks the trait collection's theme if the map has it; else, for the dark style,
-  /// ``DMTheme/night``, else `DARK`; else ``DMTheme/normal``; else `fallback`. Colour-table columns
-  /// and images by name are chosen by the same rule.
+  /// The same as ``init(variants:fallback:)`` with each theme as its bare variant: `RED` is the
+  /// light side of `RED`, and `NORMAL` and `NIGHT` the sides of the default theme.
   /// - Parameters:
   ///   - themes: The value for each theme.
-  ///   - fallback: The value when no theme of the map applies.
+  ///   - fallback: The value when no variant of the map applies.
   public init(themes: [DMTheme: Value], fallback: Value) {
-    storage = Storage(.themes, light: fallback, themes: themes)
+    self.init(variantList: themes.map { (key: DMThemeVariant($0.key), value: $0.value) }, fallback: fallback)
+  }
+
+  /// One value per theme variant: a side of a theme, in normal or high contrast.
+  ///
+  /// Resolution picks as a colour table picks its column (see <doc:ThemesAndSides>): the
+  /// collection's theme on the side of its style, in high contrast when the collection asks for
+  /// it and the map has it; else the same side of the default theme (`NORMAL`, or `NIGHT` or
+  /// `DARK`); else `fallback`. Making the map declares its themes' sides (``DMTheme/sides``).
+  ///
+  /// ```swift
+  /// let link = DMDynamic(variants: [
+  ///   "NORMAL": DMColor(rgb: 0x0055C4), "NIGHT": DMColor(rgb: 0x64A8FF),
+  ///   "SOLARIZED:light": DMColor(rgb: 0x268BD2), "SOLARIZED:dark": DMColor(rgb: 0x2AA198),
+  /// ], fallback: .blue)
+  /// ```
+  /// - Parameters:
+  ///   - variants: The value for each variant.
+  ///   - fallback: The value when no variant of the map applies.
+  public init(variants: [DMThemeVariant: Value], fallback: Value) {
+    self.init(variantList: Array(variants), fallback: fallback)
+  }
+
+  private init(variantList: [(key: DMThemeVariant, value: Value)], fallback: Value) {
+    ThemeCatalog.declare(variantList.lazy.map(\.key))
+    storage = Storage(
+      .themes, light: fallback, variants: VariantIndex(variantList.map(\.key), defaultsInOrder: false),
+      values: variantList.map(\.value))
   }
 
   /// The value for a trait collection.
@@ -114,7 +141,9 @@ extension DMDynamic {
     @usableFromInline let highContrastLight: Value?
     @usableFromInline let highContrastDark: Value?
     @usableFromInline let provider: (@Sendable (DMTraitCollection) -> Value)?
-    @usableFromInline let themes: [DMTheme: Value]
+    /// The variants of a theme map, and their values in the same order.
+    @usableFromInline let variants: VariantIndex?
+    @usableFromInline let values: [Value]
     /// What resolves a value made with `init(source:)`.
     @usableFromInline let source: DynamicSource<Value>?
     /// The value last resolved in a pass, shared by every binding of this value.
@@ -123,7 +152,7 @@ extension DMDynamic {
     init(
       _ kind: Kind, light: Value? = nil, dark: Value? = nil, highContrastLight: Value? = nil,
       highContrastDark: Value? = nil, provider: (@Sendable (DMTraitCollection) -> Value)? = nil,
-      themes: [DMTheme: Value] = [:], source: DynamicSource<Value>? = nil
+      variants: VariantIndex? = nil, values: [Value] = [], source: DynamicSource<Value>? = nil
     ) {
       self.kind = kind
       self.light = light
@@ -131,7 +160,8 @@ extension DMDynamic {
       self.highContrastLight = highContrastLight
       self.highContrastDark = highContrastDark
       self.provider = provider
-      self.themes = themes
+      self.variants = variants
+      self.values = values
       self.source = source
     }
 
@@ -141,7 +171,7 @@ extension DMDynamic {
       case .constant:
         return light.unsafelyUnwrapped
       case .pair:
-        let isDark = traits.userInterfaceStyle == .dark
+        let isDark = traits.resolvesDarkSide
         if traits.accessibilityContrast == .high,
           let highContrast = isDark ? highContrastDark : highContrastLight
         {
@@ -151,38 +181,14 @@ extension DMDynamic {
       case .provider:
         return provider.unsafelyUnwrapped(traits)
       case .themes:
-        return ThemeChoice.pick(from: themes, for: traits) ?? light.unsafelyUnwrapped
+        guard let position = variants.unsafelyUnwrapped.position(for: traits) else {
+          return light.unsafelyUnwrapped
+        }
+        return values[position]
       case .source:
         return source.unsafelyUnwrapped.resolved(with: traits)
       }
     }
-  }
-}
-
-/// The one rule that says which named theme applies to a trait collection, for theme maps, images
-/// by name and colour-table columns alike.
-///
-/// The collection's theme, if there is something for it; else, for the dark style,
-/// ``DMTheme/night``, else `DARK`; else nothing, and the caller applies its own default:
-/// ``DMTheme/normal`` for maps and images, the first column for a table.
-@usableFromInline
-enum ThemeChoice {
-  /// The theme `DARK`, which a table or map may use for its dark side instead of `NIGHT`.
-  @usableFromInline
-  static let dark: DMTheme = "DARK"
-
-  /// What `lookup` gives for the theme that applies, or `nil` when none of them has anything.
-  @inlinable
-  static func pick<Choice>(for traits: DMTraitCollection, _ lookup: (DMTheme) -> Choice?) -> Choice? {
-    if let theme = traits.theme, let choice = lookup(theme) { return choice }
-    guard traits.userInterfaceStyle == .dark else { return nil }
-    return lookup(.night) ?? lookup(dark)
-  }
-
-  /// The entry of a theme map that applies: as ``pick(for:_:)`` chooses, else ``DMTheme/normal``.
-  @inlinable
-  static func pick<Entry>(from entries: [DMTheme: Entry], for traits: DMTraitCollection) -> Entry? {
-    pick(for: traits) { entries[$0] } ?? entries[.normal]
   }
 }
 

@@ -14,7 +14,7 @@
 public struct DMDynamicImage<Image: Sendable>: Sendable {
   private enum Source: Sendable {
     case pair(light: Image, dark: Image)
-    case names([DMTheme: String], cache: NamedImageCache<Image>)
+    case names(VariantIndex, [String], cache: NamedImageCache<Image>)
   }
 
   private let source: Source
@@ -27,16 +27,43 @@ public struct DMDynamicImage<Image: Sendable>: Sendable {
     source = .pair(light: light, dark: dark)
   }
 
-  /// Images kept by name, one per theme, loaded on demand.
+  /// Images kept by name, one per theme, loaded on demand; a bare theme name is the theme's light
+  /// side, or the dark side for `NIGHT` and `DARK`.
   ///
-  /// The name is chosen like a theme map of ``DMDynamic/init(themes:fallback:)``: the trait
-  /// collection's theme if the map has it, else ``DMTheme/night`` (or `DARK`) for the dark style,
-  /// else ``DMTheme/normal``.
+  /// The same as ``init(variants:loader:)`` with each theme as its bare variant.
   /// - Parameters:
   ///   - names: The image name for each theme.
   ///   - loader: Loads the image of a name, or returns `nil` when it cannot; may run on any thread.
   public init(names: [DMTheme: String], loader: @escaping @Sendable (String) -> Image?) {
-    source = .names(names, cache: NamedImageCache(loader: loader))
+    self.init(variantList: names.map { (key: DMThemeVariant($0.key), value: $0.value) }, loader: loader)
+  }
+
+  /// Images kept by name, one per theme variant, loaded on demand.
+  ///
+  /// The name is chosen as a theme map of ``DMDynamic/init(variants:fallback:)`` chooses its
+  /// value: the collection's theme on the side of its style (its high-contrast variant for high
+  /// contrast, where there is one), else the same side of the default theme. Making it declares
+  /// its themes' sides (``DMTheme/sides``).
+  ///
+  /// ```swift
+  /// let logo = DMDynamicImage(
+  ///   variants: ["NORMAL": "logo", "NIGHT": "logo-night", "NIGHT:high": "logo-night-hc"]
+  /// ) { name in Bitmap(contentsOfFile: "Assets/\(name).png") }
+  /// ```
+  /// - Parameters:
+  ///   - variants: The image name for each variant.
+  ///   - loader: Loads the image of a name, or returns `nil` when it cannot; may run on any thread.
+  public init(variants: [DMThemeVariant: String], loader: @escaping @Sendable (String) -> Image?) {
+    self.init(variantList: Array(variants), loader: loader)
+  }
+
+  private init(
+    variantList: [(key: DMThemeVariant, value: String)], loader: @escaping @Sendable (String) -> Image?
+  ) {
+    ThemeCatalog.declare(variantList.lazy.map(\.key))
+    source = .names(
+      VariantIndex(variantList.map(\.key), defaultsInOrder: false), variantList.map(\.value),
+      cache: NamedImageCache(loader: loader))
   }
 
   /// The image for a trait collection.
@@ -45,10 +72,10 @@ public struct DMDynamicImage<Image: Sendable>: Sendable {
   public func resolved(with traitCollection: DMTraitCollection) -> Image? {
     switch source {
     case .pair(let light, let dark):
-      return traitCollection.userInterfaceStyle == .dark ? dark : light
-    case .names(let names, let cache):
-      guard let name = ThemeChoice.pick(from: names, for: traitCollection) else { return nil }
-      return cache.image(named: name)
+      return traitCollection.resolvesDarkSide ? dark : light
+    case .names(let variants, let names, let cache):
+      guard let position = variants.position(for: traitCollection) else { return nil }
+      return cache.image(named: names[position])
     }
   }
 
@@ -56,8 +83,8 @@ public struct DMDynamicImage<Image: Sendable>: Sendable {
   /// - Parameter traitCollection: The traits to resolve for.
   /// - Returns: The image name that applies.
   public func name(for traitCollection: DMTraitCollection) -> String? {
-    guard case .names(let names, _) = source else { return nil }
-    return ThemeChoice.pick(from: names, for: traitCollection)
+    guard case .names(let variants, let names, _) = source else { return nil }
+    return variants.position(for: traitCollection).map { names[$0] }
   }
 
   /// This image as a dynamic optional value, for bindings.

@@ -1,14 +1,40 @@
 import Foundation
 
 /// Sets bound properties again after the values behind them changed without a trait change (a
-/// colour table reload), then posts each reloaded table's ``DMColorTable/didReloadNotification``,
-/// always on the main actor.
+/// colour table reload), then posts each reloaded table's ``DMColorTable/didReloadNotification``;
+/// and resolves every collection again after a theme got a new side, which may change the style it
+/// makes. Always on the main actor.
 enum BindingRefresh {
   /// Tables reloaded on other threads whose refresh has not run yet.
   private static let pending = Locked<[DMColorTable]>([])
+  /// Whether a refresh for new theme sides declared on another thread is on its way.
+  private static let sidesRefreshIsScheduled = Locked(false)
 
-  /// Listens to colour-table reloads; evaluated once, by the first binding or pass.
-  static let isListening: Void = ColorTableReloads.listen { tableDidReload($0) }
+  /// Listens to colour-table reloads and new theme sides; evaluated once, by the first binding or
+  /// pass.
+  static let isListening: Void = {
+    ColorTableReloads.listen { tableDidReload($0) }
+    ThemeCatalog.listen { themeSidesDidChange() }
+  }()
+
+  /// After a theme got a new side, on any thread: on the main actor, at once (after the running
+  /// pass, if any); from another thread, on the main actor soon after, once for all the sides
+  /// declared meanwhile.
+  static func themeSidesDidChange() {
+    if MainActorCheck.isOnMainActor {
+      MainActor.assumeIsolated { TraitPropagator.shared.themeSidesDidChange() }
+      return
+    }
+    let mustSchedule = sidesRefreshIsScheduled.withLock { isScheduled in
+      defer { isScheduled = true }
+      return !isScheduled
+    }
+    guard mustSchedule else { return }
+    Task { @MainActor in
+      sidesRefreshIsScheduled.withLock { $0 = false }
+      TraitPropagator.shared.themeSidesDidChange()
+    }
+  }
 
   /// After a reload on any thread: on the main actor, at once (after the running pass, if any);
   /// from another thread, on the main actor soon after, once for all the reloads that came in

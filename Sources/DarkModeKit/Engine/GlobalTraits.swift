@@ -3,13 +3,16 @@ enum GlobalTraits {
   struct State {
     var override = DMTraitCollection()
     var system = DMTraitCollection()
-    /// `system` merged with `override`, defaults filled in; kept in step by the setters.
-    private(set) var resolved = DMTraitCollection().withDefaults
+
+    /// `system` merged with `override`, defaults filled in. Worked out on each read, as a theme's
+    /// sides, which the merge reads, may change meanwhile.
+    var resolved: DMTraitCollection {
+      system.overlaid(with: override).withDefaults
+    }
 
     mutating func set(override: DMTraitCollection? = nil, system: DMTraitCollection? = nil) {
       if let override { self.override = override }
       if let system { self.system = system }
-      resolved = self.system.overlaid(with: self.override).withDefaults
     }
   }
 

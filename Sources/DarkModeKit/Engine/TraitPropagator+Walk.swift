@@ -3,18 +3,25 @@ import Foundation
 /// The walk: how a pass brings the environments of visible windows up to date, and how an
 /// environment outside them resolves its collection.
 extension TraitPropagator {
-  func propagateGlobal(animated: Bool) {
+  /// Brings visible windows up to date with the global collection if it changed; with
+  /// `wholeTree`, walks every environment even if it did not, for changes that overrides below a
+  /// window may resolve differently (new theme sides).
+  func propagateGlobal(animated: Bool, wholeTree: Bool = false) {
     let resolved = GlobalTraits.state.withLock { $0.resolved }
-    guard resolved != propagatedGlobal else { return }
+    let globalChanged = resolved != propagatedGlobal
+    guard globalChanged || wholeTree else { return }
     let previous = propagatedGlobal
     propagatedGlobal = resolved
     // The handlers in force when the change began, whatever a callback sets up meanwhile.
     let handlers = self.handlers
     transition = animated ? DMTransition(isAnimated: true, duration: handlers.animationDuration) : .none
     defer { transition = .none }
+    walksWholeTree = wholeTree
     for window in DMApplication.shared.windows where window.isAttached {
       walk(from: window)
     }
+    walksWholeTree = false
+    guard globalChanged else { return reportRestyledWindows() }
     ThemableRegistry.shared.applyAll(resolved)
     reportRestyledWindows()
     handlers.themeChangeHandler?()
@@ -136,7 +143,10 @@ extension TraitPropagator {
     let wasAttached = node.isAttached
     node.isAttached = true
     if traits == node.reported {
-      if wasAttached { return }
+      if wasAttached {
+        if walksWholeTree { node.appendTraitChildren(to: &stack) }
+        return
+      }
       // Just attached with the collection it last reported: no call, but its bindings may
       // have been set while it was away (for other traits) or their tables reloaded.
       if !node.bindings.isEmpty { refreshBindings(of: node, traits: traits) }

@@ -20,6 +20,8 @@ final class TraitPropagator {
     /// caller while the first event runs, and pinned when the event is queued behind a pass.
     case position(Unmanaged<DMResponder>)
     case reapplyBindings
+    /// A theme got a new side: resolve every collection again.
+    case themeSides
   }
 
   /// The resolved global collection the hierarchy was last brought up to date with.
@@ -43,6 +45,10 @@ final class TraitPropagator {
   /// Whether the running walk changed, for any environment that had reported before, a trait that
   /// affects colours; see `walk(from:)`.
   @exclusivity(unchecked) var walkChangedColors = false
+  /// Whether the running walk goes on below environments whose collection did not change, because
+  /// something below them may resolve differently although nothing above it changed (new theme
+  /// sides).
+  @exclusivity(unchecked) var walksWholeTree = false
   /// Counts the times bound values changed without a trait change (colour-table reloads), so that
   /// a window shown again knows whether it missed one; see `DMWindow.seenBindingSourcesVersion`.
   @exclusivity(unchecked) var bindingSourcesVersion: UInt64 = 0
@@ -83,6 +89,12 @@ final class TraitPropagator {
     perform(.reapplyBindings)
   }
 
+  /// A theme got a new side, which may change the style that choosing it makes: resolve the
+  /// global collection and every environment's again, and call those whose collection changed.
+  func themeSidesDidChange() {
+    perform(.themeSides)
+  }
+
   /// A node's public overrides changed.
   func overridesDidChange(_ node: DMResponder) {
     if !isRunning { node.applyOverrides() }
@@ -113,6 +125,7 @@ final class TraitPropagator {
       case .global(let animated): propagateGlobal(animated: animated)
       case .position(let node): reconcile(node.takeUnretainedValue())
       case .reapplyBindings: reapplyBindings()
+      case .themeSides: propagateGlobal(animated: false, wholeTree: true)
       }
     }
     endPass()

@@ -133,7 +133,7 @@ public final class DMPreferenceStore: Sendable {
       guard theme.utf8.count <= maximumThemeLength else {
         throw corrupted("\"theme\" is longer than \(maximumThemeLength) bytes")
       }
-      if let problem = ColorTableParser.nameProblem(Array(theme.utf8)[...], noun: "theme name") {
+      if let problem = NameRule.problem(Array(theme.utf8)[...], noun: "theme name") {
         throw corrupted("\"theme\" is \(shown(theme)): \(problem)")
       }
       traits.theme = DMTheme(rawValue: theme)

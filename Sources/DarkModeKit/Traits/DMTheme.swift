@@ -68,8 +68,16 @@ public struct DMTheme: RawRepresentable, ExpressibleByStringLiteral, Sendable, H
   /// The theme's name.
   public var description: String { rawValue }
 
-  /// The default theme, `NORMAL`: the first column of a DKNightVersion colour table.
+  /// `NORMAL`, the default theme's light side: the first column of a DKNightVersion colour table.
+  ///
+  /// Choosing it makes the style light (see <doc:ThemesAndSides>).
   public static let normal: DMTheme = "NORMAL"
-  /// The night theme, `NIGHT`, chosen for the dark style when a table has no column for the theme.
+  /// `NIGHT`, the default theme's dark side, shown for the dark style when the chosen theme has no
+  /// dark side of its own.
+  ///
+  /// Choosing it makes the style dark (see <doc:ThemesAndSides>).
   public static let night: DMTheme = "NIGHT"
+
+  /// `DARK`, the default theme's dark side in a table or map that has no `NIGHT`.
+  static let darkName: DMTheme = "DARK"
 }

@@ -57,6 +57,11 @@ public struct DMTraitCollection: Sendable, Hashable, Codable, CustomStringConver
 
   /// Creates a collection that specifies the traits given; the others stay unspecified.
   ///
+  /// When `theme` has one side only and `userInterfaceStyle` is `.unspecified`, the theme's side
+  /// is the style wherever this collection is merged (as an override, an environment's override).
+  /// A style given with it wins: the theme then shows that side if it has it, else the default
+  /// theme's. A theme with both sides shows the side of the style (see <doc:ThemesAndSides>).
+  ///
   /// ```swift
   /// // The user picked the dark style and the SOLARIZED theme.
   /// DMTraitCollection.setOverride(
@@ -81,7 +86,10 @@ public struct DMTraitCollection: Sendable, Hashable, Codable, CustomStringConver
   /// Merges collections: for each trait, the last collection that specifies it wins.
   ///
   /// A trait is specified when it is not `.unspecified` (for the theme: not `nil`). Traits that no
-  /// collection specifies stay unspecified.
+  /// collection specifies stay unspecified. A theme with one side specifies the style too, unless
+  /// its collection specifies a style itself: merging a collection with `SEPIA`, a theme that has
+  /// only a light side, over a dark one gives `SEPIA` and the light style (see
+  /// <doc:ThemesAndSides>).
   /// - Parameter traitCollections: The collections to merge, weakest first.
   public init(traitsFrom traitCollections: [DMTraitCollection]) {
     self.init()
@@ -129,15 +137,39 @@ public struct DMTraitCollection: Sendable, Hashable, Codable, CustomStringConver
 }
 
 extension DMTraitCollection {
-  /// This collection with every trait that `top` specifies taken from `top`.
+  /// This collection with every trait that `top` specifies taken from `top`, and the style that
+  /// `top`'s theme makes when the theme has one side only and `top` chooses no style.
   @inline(__always)
   func overlaid(with top: DMTraitCollection) -> DMTraitCollection {
     var result = self
     if top.userInterfaceStyle != .unspecified { result.userInterfaceStyle = top.userInterfaceStyle }
     if top.accessibilityContrast != .unspecified { result.accessibilityContrast = top.accessibilityContrast }
     if top.userInterfaceLevel != .unspecified { result.userInterfaceLevel = top.userInterfaceLevel }
-    if let theme = top.theme { result.theme = theme }
+    if let theme = top.theme {
+      result.theme = theme
+      if let side = top.styleChosenByTheme { result.userInterfaceStyle = side }
+    }
     return result
+  }
+
+  /// The rule of themes and sides: a theme with one side is a choice of that style, unless the
+  /// same collection chooses a style itself. The style the theme chooses, or `nil`.
+  @usableFromInline
+  var styleChosenByTheme: DMUserInterfaceStyle? {
+    guard userInterfaceStyle == .unspecified, let theme else { return nil }
+    return ThemeCatalog.onlySide(of: theme)
+  }
+
+  /// Whether values resolve to their dark side: the dark style, or no style and a theme with only
+  /// a dark side. A resolved collection always has a style, so only a collection made by hand
+  /// reaches the theme's sides here.
+  @inlinable
+  var resolvesDarkSide: Bool {
+    switch userInterfaceStyle {
+    case .dark: true
+    case .light: false
+    case .unspecified: styleChosenByTheme == .dark
+    }
   }
 
   /// This collection with the global defaults filled in: style `.light`, contrast `.normal`,

@@ -1,4 +1,5 @@
 import DarkModeKit
+import DarkModeKitTools
 import Foundation
 
 /// `dmkit lint FILE…`: every problem as `FILE:LINE:COLUMN: error: MESSAGE`, and the contrast of
@@ -9,22 +10,29 @@ enum LintCommand {
     name: "lint", summary: "Check colour tables: every problem, and the contrast of key pairs.",
     usage: """
       USAGE: dmkit lint FILE... [--pair FG:BG]... [--min-contrast RATIO] [--strict] [--max-errors N]
+                            [--verbose]
 
       Checks each colour table and prints every problem as FILE:LINE:COLUMN: error: MESSAGE, as
-      it is found; after N problems in a file, one line counts the rest.
+      it is found; after N problems in a file, one line counts the rest. A valid table gets a
+      warning for each variant its themes lack that their other variants lead one to expect
+      (a high-contrast column of one side but not of the other).
 
       OPTIONS:
-        --pair FG:BG          Check the WCAG contrast ratio of key FG on key BG in every theme
-                              (repeatable); a theme below the minimum is a warning.
+        --pair FG:BG          Check the WCAG contrast ratio of key FG on key BG in every column:
+                              each side and contrast of each theme (repeatable); a column below
+                              the minimum is a warning that names it.
         --min-contrast RATIO  The minimum ratio for --pair (default 4.5, WCAG AA for text).
         --strict              Report contrast problems as errors.
         --max-errors N        The most problems, and the most contrast lines, to print per
                               file (default 100).
+        --verbose             Say how the header is read: which side, in which contrast, of
+                              which theme each column is.
 
       Exit status: 0 when no file has an error, 1 otherwise, 2 for a bad command line.
 
       """,
-    flags: ["--strict"], options: ["--pair", "--min-contrast", "--max-errors"], positionals: 1...Int.max)
+    flags: ["--strict", "--verbose"], options: ["--pair", "--min-contrast", "--max-errors"],
+    positionals: 1...Int.max)
 
   static func run(_ arguments: ParsedArguments, console: Console) -> Int32 {
     let minimum: Double
@@ -68,9 +76,12 @@ enum LintCommand {
         console.out("\(place): error: \(problem.message)\n")
       }
       failed = failed || problemCount > 0
-      guard problemCount == 0, !pairs.isEmpty, let table = try? DMColorTable(contentsOf: url) else {
-        continue
+      guard problemCount == 0, let table = try? DMColorTable(contentsOf: url) else { continue }
+      if arguments.flags.contains("--verbose") {
+        for note in table.columnNotes { console.out("\(shownPath): note: \(note)\n") }
       }
+      for warning in table.variantWarnings { console.out("\(shownPath): warning: \(warning)\n") }
+      guard !pairs.isEmpty else { continue }
       let severity = arguments.flags.contains("--strict") ? "error" : "warning"
       // Contrast lines are bounded as problems are: at most `limit`, then one that counts the rest.
       var contrastLines = 0
@@ -95,15 +106,15 @@ enum LintCommand {
           failed = true
           continue
         }
-        for theme in table.themes {
-          guard let text = table.color(forKey: foreground, theme: theme),
-            let back = table.color(forKey: background, theme: theme)
+        for (variant, name) in zip(table.variants, table.columnNames) {
+          guard let text = table.color(forKey: foreground, variant: variant),
+            let back = table.color(forKey: background, variant: variant)
           else { continue }
           let ratio = text.contrastRatio(with: back)
           guard ratio < minimum else { continue }
           report(
             "\(shownPath):\(line):1: \(severity): \(foreground) on \(background) in theme "
-              + "\(ShownText.escaped(theme.rawValue, limit: 64)): contrast \(format(ratio)):1 is below "
+              + "\(ShownText.escaped(name, limit: 64)): contrast \(format(ratio)):1 is below "
               + "\(format(minimum)):1\n")
           if arguments.flags.contains("--strict") { failed = true }
         }

@@ -11,13 +11,15 @@ enum PreviewCommand {
     usage: """
       USAGE: dmkit preview FILE [--theme NAME]... [--no-color]
 
-      Prints the colour table: one row per key, one column per theme, each cell a swatch in
-      24-bit colour and the colour's hex value. Without colour (--no-color, a non-empty NO_COLOR
-      variable, or standard output that is not a terminal) it prints the hex values only, in
-      aligned columns.
+      Prints the colour table: one row per key, one column per variant of a theme (a side, light
+      or dark, in normal or high contrast), under a row that says which variant each column is;
+      each cell a swatch in 24-bit colour and the colour's hex value. Without colour (--no-color,
+      a non-empty NO_COLOR variable, or standard output that is not a terminal) it prints the hex
+      values only, in aligned columns.
 
       OPTIONS:
-        --theme NAME   Show only this theme (repeatable: the themes in the order given).
+        --theme NAME   Show only this theme's columns, or one column written NAME:dark,
+                       NAME:high... (repeatable: in the order given).
         --no-color     Print hex values only.
 
       Exit status: 0 on success, 1 for a bad table, 2 for a bad command line or an unknown theme.
@@ -28,18 +30,26 @@ enum PreviewCommand {
   static func run(_ arguments: ParsedArguments, console: Console) -> Int32 {
     let path = arguments.positionals[0]
     guard let table = TableLoading.load(path, console: console) else { return 1 }
-    var themes: [DMTheme]?
+    var variants = table.variants
     if !arguments.values("--theme").isEmpty {
-      themes = arguments.values("--theme").map { DMTheme(rawValue: $0) }
-      if let unknown = themes?.first(where: { !table.themes.contains($0) }) {
-        let available = table.themes.map(\.rawValue).joined(separator: ", ")
-        console.error(
-          "error: \(ShownText.escaped(path)) has no theme '\(ShownText.escaped(unknown.rawValue, limit: 64))'; its themes are \(available)\n"
-        )
-        return 2
+      variants = []
+      for text in arguments.values("--theme") {
+        // A name with a colon is one column; a bare name, every column of the theme.
+        let chosen =
+          text.contains(":")
+          ? DMThemeVariant(text).map { table.variants.contains($0) ? [$0] : [] } ?? []
+          : table.variants.filter { $0.theme.rawValue == text }
+        guard !chosen.isEmpty else {
+          let available = table.variants.map(\.description).joined(separator: ", ")
+          console.error(
+            "error: \(ShownText.escaped(path)) has no theme '\(ShownText.escaped(text, limit: 64))'; its columns are \(available)\n"
+          )
+          return 2
+        }
+        variants += chosen
       }
     }
-    console.out(table.preview(themes: themes, usesColor: usesColor(arguments, console: console)))
+    console.out(table.preview(variants: variants, usesColor: usesColor(arguments, console: console)))
     return 0
   }
 

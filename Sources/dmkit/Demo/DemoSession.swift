@@ -83,17 +83,10 @@ final class DemoSession {
     dispatchSources.append(reader)
   }
 
-  /// Applies a key: light, dark and system set the override; the theme key keeps the style and
-  /// shows the table's next column.
+  /// Applies a key: the controller chooses for the style and theme keys.
   func handle(_ key: KeyReader.Key) {
     switch key {
-    case .light: DMTraitCollection.setOverride(DMTraitCollection(userInterfaceStyle: .light), animated: false)
-    case .dark: DMTraitCollection.setOverride(DMTraitCollection(userInterfaceStyle: .dark), animated: false)
-    case .system: DMTraitCollection.setOverride(DMTraitCollection(), animated: false)
-    case .nextTheme:
-      var traits = DMTraitCollection.override
-      traits.theme = window.controller.nextTheme()
-      DMTraitCollection.setOverride(traits, animated: false)
+    case .light, .dark, .system, .nextTheme: window.controller.choose(key)
     case .quit: finish(0)
     }
     // The buttons show the override, which may change without changing the resolved traits.

@@ -118,7 +118,7 @@ final class DemoViewController: DMViewController {
     themeButton.isSelected = override.theme != nil
     themeButton.title = override.theme.map { "Theme: \($0.rawValue)" } ?? "Theme"
     let traits = dmTraitCollection
-    let theme = shownTheme(for: traits)?.rawValue ?? "none"
+    let theme = shownVariant(for: traits)?.description ?? "none"
     styleStatus.text =
       "Style: \(traits.userInterfaceStyle)   Theme: \(theme)   Image: \(imageView.image?.name ?? "none")"
     systemStatus.text =
@@ -133,15 +133,37 @@ final class DemoViewController: DMViewController {
   }
 
   /// The table's column that a trait collection shows, as colour lookups choose it.
-  func shownTheme(for traits: DMTraitCollection) -> DMTheme? {
-    demoTable.table.theme(for: traits)
+  func shownVariant(for traits: DMTraitCollection) -> DMThemeVariant? {
+    demoTable.table.variant(for: traits)
+  }
+
+  /// Sets the override for a key, as an app's appearance menu would: light and dark choose the
+  /// style and keep the theme if it has that side; system follows the system again; the theme
+  /// key chooses the table's next theme, keeping the style if the theme has that side and letting
+  /// a theme with one side show it otherwise.
+  func choose(_ key: KeyReader.Key) {
+    var traits = DMTraitCollection.override
+    switch key {
+    case .light: traits.userInterfaceStyle = .light
+    case .dark: traits.userInterfaceStyle = .dark
+    case .system: traits = DMTraitCollection()
+    case .nextTheme: traits.theme = nextTheme()
+    case .quit: return
+    }
+    if let theme = traits.theme, traits.userInterfaceStyle != .unspecified,
+      !theme.sides.contains(traits.userInterfaceStyle == .dark ? .dark : .light)
+    {
+      if key == .nextTheme { traits.userInterfaceStyle = .unspecified } else { traits.theme = nil }
+    }
+    DMTraitCollection.setOverride(traits, animated: false)
   }
 
   /// The theme after the one shown now, in the table's order, wrapping around.
   func nextTheme() -> DMTheme? {
     let themes = demoTable.table.themes
     guard !themes.isEmpty else { return nil }
-    guard let shown = shownTheme(for: dmTraitCollection), let index = themes.firstIndex(of: shown) else {
+    guard let shown = shownVariant(for: dmTraitCollection)?.theme, let index = themes.firstIndex(of: shown)
+    else {
       return themes.first
     }
     return themes[(index + 1) % themes.count]

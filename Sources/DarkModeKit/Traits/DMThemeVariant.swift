@@ -1,0 +1,167 @@
+/// One side of a named theme, light or dark, in normal or high contrast: a column of a colour
+/// table, a key of a theme map, an image of a by-name ``DMDynamicImage``.
+///
+/// It is written `NAME`, `NAME:light` or `NAME:dark`, with `:high` after it for the high-contrast
+/// variant: `SEPIA`, `SOLARIZED:dark`, `NIGHT:high`, `SOLARIZED:dark:high`. A bare name is the
+/// theme's light side, except `NIGHT` and `DARK`, which are dark: `NORMAL` and `NIGHT` are the
+/// light and the dark side of the default theme, as in a DKNightVersion table.
+///
+/// ```swift
+/// let variant: DMThemeVariant = "SOLARIZED:dark:high"
+/// variant.theme                  // "SOLARIZED"
+/// variant.userInterfaceStyle     // .dark
+/// variant.accessibilityContrast  // .high
+/// ```
+///
+/// Which variant applies to a trait collection, and how a theme's sides decide the style, is
+/// described in <doc:ThemesAndSides>.
+public struct DMThemeVariant: Sendable, Hashable, Codable, CustomStringConvertible, LosslessStringConvertible,
+  ExpressibleByStringLiteral
+{
+  /// The theme.
+  public let theme: DMTheme
+  /// The side: `.light` or `.dark`, never `.unspecified`.
+  public let userInterfaceStyle: DMUserInterfaceStyle
+  /// The contrast: `.normal` or `.high`, never `.unspecified`.
+  public let accessibilityContrast: DMAccessibilityContrast
+
+  /// A variant of a theme.
+  /// - Parameters:
+  ///   - theme: The theme.
+  ///   - userInterfaceStyle: The side; `.unspecified`, the default, is the side a bare name has:
+  ///     dark for `NIGHT` and `DARK`, light for any other theme.
+  ///   - accessibilityContrast: `.high` for the high-contrast variant; `.unspecified` is `.normal`.
+  public init(
+    _ theme: DMTheme, userInterfaceStyle: DMUserInterfaceStyle = .unspecified,
+    accessibilityContrast: DMAccessibilityContrast = .normal
+  ) {
+    self.theme = theme
+    self.userInterfaceStyle =
+      userInterfaceStyle == .unspecified ? Self.bareSide(of: theme) : userInterfaceStyle
+    self.accessibilityContrast = accessibilityContrast == .high ? .high : .normal
+  }
+
+  /// Reads a variant written as `NAME[:light|:dark][:high]`, or fails when the text is not one.
+  ///
+  /// The name follows the rule of colour-table theme names (ASCII letters, digits, `_`, `.` and
+  /// `-`, starting with a letter or `_`). ``DMColorTable`` says what is wrong in its errors.
+  /// - Parameter description: The variant, such as `"SOLARIZED:dark"`.
+  public init?(_ description: String) {
+    guard case .success(let variant) = Self.parse(Array(description.utf8)[...]) else { return nil }
+    self = variant
+  }
+
+  /// A variant written as a literal, such as `"SOLARIZED:dark"`.
+  ///
+  /// The literal must be a variant (see ``init(_:)-(String)``); anything else stops the program
+  /// with the reason, as a bad literal is a mistake in the code.
+  /// - Parameter value: The variant.
+  public init(stringLiteral value: String) {
+    switch Self.parse(Array(value.utf8)[...]) {
+    case .success(let variant): self = variant
+    case .failure(let problem):
+      preconditionFailure("\(ShownText.quoted(value)) is not a theme variant: \(problem.reason)")
+    }
+  }
+
+  /// Decodes a variant from its written form.
+  /// - Parameter decoder: The decoder to read from.
+  /// - Throws: A `DecodingError` when the value is not a string or not a variant.
+  public init(from decoder: any Decoder) throws {
+    let container = try decoder.singleValueContainer()
+    let text = try container.decode(String.self)
+    switch Self.parse(Array(text.utf8)[...]) {
+    case .success(let variant): self = variant
+    case .failure(let problem):
+      throw DecodingError.dataCorruptedError(
+        in: container, debugDescription: "\(ShownText.quoted(text)) is not a theme variant: \(problem.reason)"
+      )
+    }
+  }
+
+  /// Encodes the variant as its written form.
+  /// - Parameter encoder: The encoder to write to.
+  /// - Throws: An `EncodingError` when the encoder rejects the value.
+  public func encode(to encoder: any Encoder) throws {
+    var container = encoder.singleValueContainer()
+    try container.encode(description)
+  }
+
+  /// The shortest written form: `SEPIA`, `SOLARIZED:dark`, `NIGHT:high`.
+  public var description: String {
+    var text = theme.rawValue
+    if userInterfaceStyle != Self.bareSide(of: theme) { text += ":\(userInterfaceStyle)" }
+    if accessibilityContrast == .high { text += ":high" }
+    return text
+  }
+
+  /// The default theme's light side, `NORMAL`.
+  public static let normal = DMThemeVariant(.normal)
+  /// The default theme's dark side, `NIGHT`.
+  public static let night = DMThemeVariant(.night)
+}
+
+extension DMThemeVariant {
+  /// Why a written variant is not one: the sentence that follows `bad theme name "…": ` in a
+  /// colour table's error.
+  struct Problem: Error {
+    var reason: String
+  }
+
+  /// The side a bare name has: dark for `NIGHT` and `DARK`, light for any other theme.
+  static func bareSide(of theme: DMTheme) -> DMUserInterfaceStyle {
+    theme == .night || theme == .darkName ? .dark : .light
+  }
+
+  /// How a variant is written, for error messages.
+  static let syntax =
+    "a theme column is NAME, NAME:light or NAME:dark, with \":high\" after it for high contrast"
+
+  /// Reads `NAME[:light|:dark][:high]` from UTF-8 bytes.
+  static func parse(_ bytes: ArraySlice<UInt8>) -> Result<DMThemeVariant, Problem> {
+    let colon = bytes.firstIndex(of: UInt8(ascii: ":")) ?? bytes.endIndex
+    if let problem = NameRule.problem(bytes[..<colon], noun: "theme name") {
+      return .failure(Problem(reason: "\(problem); \(NameRule.text)"))
+    }
+    let theme = DMTheme(rawValue: String(decoding: bytes[..<colon], as: UTF8.self))
+    var side = DMUserInterfaceStyle.unspecified
+    var contrast = DMAccessibilityContrast.normal
+    var start = colon
+    while start < bytes.endIndex {
+      let end = bytes[(start + 1)...].firstIndex(of: UInt8(ascii: ":")) ?? bytes.endIndex
+      let word = String(decoding: bytes[(start + 1)..<end], as: UTF8.self)
+      switch word {
+      case "light", "dark":
+        if contrast == .high {
+          return .failure(
+            Problem(
+              reason: "\":\(word)\" comes after \":high\"; the side comes first, as in \"NAME:\(word):high\"")
+          )
+        }
+        if side != .unspecified {
+          return .failure(Problem(reason: "it names two sides; \(syntax)"))
+        }
+        side = word == "dark" ? .dark : .light
+      case "high":
+        if contrast == .high { return .failure(Problem(reason: "\":high\" is written twice")) }
+        contrast = .high
+      case "":
+        return .failure(Problem(reason: "\":\" must be followed by light, dark or high; \(syntax)"))
+      default:
+        return .failure(
+          Problem(reason: "\(ShownText.quoted(":" + word, limit: 64)) is not a side or a contrast; \(syntax)")
+        )
+      }
+      start = end
+    }
+    let bare = bareSide(of: theme)
+    if side != .unspecified, side != bare, theme == .normal || bare == .dark {
+      return .failure(
+        Problem(
+          reason: bare == .dark
+            ? "\(theme.rawValue) is the dark side of the default theme, whose light side is NORMAL"
+            : "NORMAL is the light side of the default theme, whose dark side is NIGHT"))
+    }
+    return .success(DMThemeVariant(theme, userInterfaceStyle: side, accessibilityContrast: contrast))
+  }
+}
