@@ -144,8 +144,8 @@ extension DMColorTable {
     let contents = contents
     switch format {
     case .css: return Self.css(contents, options: options)
-    case .json: return Self.json(contents, columnNames: columnNames)
-    case .swift: return Self.swift(contents, options: options, columnNames: columnNames)
+    case .json: return Self.json(contents, columnNames: Self.columnNames(contents))
+    case .swift: return Self.swift(contents, options: options, columnNames: Self.columnNames(contents))
     }
   }
 
@@ -194,8 +194,8 @@ extension DMColorTable {
       return text
     }
     let rootSides: [DMUserInterfaceStyle] =
-      contents.hasDefaultSide(.dark)
-      ? (contents.hasDefaultSide(.light) ? [.light, .dark] : [.dark]) : [.light]
+      contents.defaultTheme(for: .dark) != nil
+      ? (contents.defaultTheme(for: .light) != nil ? [.light, .dark] : [.dark]) : [.light]
     text += rules(":root", theme: nil, sides: rootSides, separated: false)
     let themeNames = DMColorTableExportFormat.css.identifiers(forKeys: contents.themes.map(\.rawValue))
     for (theme, name) in zip(contents.themes, themeNames) {

@@ -51,7 +51,7 @@ extension DMColorTable {
     guard !columns.isEmpty else { return "" }
     let keyWidth = contents.keys.reduce(3) { max($0, $1.count) }
     let swatchWidth = usesColor ? 3 : 0
-    let names = columnNames
+    let names = Self.columnNames(contents)
     let titles = columns.map { ShownText.escaped(names[$0]) }
     let sides = columns.map { column in
       let variant = contents.variants[column]

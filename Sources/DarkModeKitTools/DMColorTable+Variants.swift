@@ -5,8 +5,13 @@ extension DMColorTable {
   /// out for a theme that has both sides, so that the pair reads as one (`SOLARIZED:light`,
   /// `SOLARIZED:dark`).
   public var columnNames: [String] {
-    let contents = contents
-    return contents.variants.map { variant in
+    Self.columnNames(contents)
+  }
+
+  /// The column names of one version of the contents, so that a caller that also reads the
+  /// colours reads them from the same version.
+  static func columnNames(_ contents: Contents) -> [String] {
+    contents.variants.map { variant in
       guard variant.userInterfaceStyle == .light, contents.sides(of: variant.theme) == [.light, .dark] else {
         return variant.description
       }
@@ -25,69 +30,101 @@ extension DMColorTable {
   /// ```
   public var columnNotes: [String] {
     let contents = contents
-    return zip(contents.variants, columnNames).enumerated().map { index, pair in
-      let (variant, name) = pair
-      let side = "the \(variant.userInterfaceStyle) side"
+    let names = Self.columnNames(contents)
+    return contents.variants.indices.map { column in
+      let variant = contents.variants[column]
+      let side = variant.userInterfaceStyle
       let contrast = variant.accessibilityContrast == .high ? ", in high contrast" : ""
+      let isDefault = contents.defaultTheme(for: side) == variant.theme
       let theme: String
-      if Self.isDefaultTheme(variant.theme) {
+      if isDefault, Self.defaultNames.contains(variant.theme) {
         theme = "of the default theme"
-      } else if contents.sides(of: variant.theme) == [.light, .dark] {
-        theme = "of \(variant.theme.rawValue) (both sides: it follows the style)"
       } else {
-        let only = variant.userInterfaceStyle
-        theme = "of \(variant.theme.rawValue) (\(only) only: choosing it makes the style \(only))"
+        let sides = contents.sides(of: variant.theme)
+        let what =
+          sides == [.light, .dark]
+          ? "both sides: it follows the style" : "\(side) only: choosing it makes the style \(side)"
+        theme =
+          "of \(variant.theme.rawValue) (\(what))"
+          + (isDefault
+            ? "; also the default theme's \(side) side, as the table has no \(Self.defaultName(side))" : "")
       }
-      return "column \(index + 1), \(name): \(side) \(theme)\(contrast)"
+      return "column \(column + 1), \(names[column]): the \(side) side \(theme)\(contrast)"
     }
   }
 
-  /// The variants a theme lacks that its other variants lead one to expect, one sentence each:
-  /// a high-contrast variant of one side of a theme (or of the default theme) but not of the
-  /// other, or a high-contrast variant without the normal one.
+  /// What the table lacks that its other columns lead one to expect, one sentence each: a side
+  /// with no column at all (the style then shows the other side's colours), a high-contrast
+  /// column of one side of a theme (or of the default theme) but not of the other, or a
+  /// high-contrast column without the normal one.
   ///
   /// ```
+  /// the table has no dark column (NIGHT, DARK or NAME:dark): with the dark style it shows NORMAL
   /// NIGHT has no high-contrast variant, while the light side of the default theme has one
   /// (NORMAL:high): with high contrast the dark side shows NIGHT
   /// ```
   public var variantWarnings: [String] {
-    let contents = contents
-    let names = Dictionary(zip(contents.variants, columnNames), uniquingKeysWith: { first, _ in first })
-    // The default theme's sides count as one theme, as the other themes' sides do.
-    var groups: [(name: String, variants: [DMThemeVariant])] = []
-    let defaults = contents.variants.filter { Self.isDefaultTheme($0.theme) }
-    if !defaults.isEmpty { groups.append(("the default theme", defaults)) }
-    for theme in contents.themes where !Self.isDefaultTheme(theme) {
-      groups.append((theme.rawValue, contents.variants.filter { $0.theme == theme }))
-    }
     var warnings: [String] = []
-    for (name, variants) in groups {
-      let sides = Set(variants.map(\.userInterfaceStyle))
-      func normal(_ side: DMUserInterfaceStyle) -> DMThemeVariant? {
-        variants.first { $0.userInterfaceStyle == side && $0.accessibilityContrast == .normal }
-      }
-      func high(_ side: DMUserInterfaceStyle) -> DMThemeVariant? {
-        variants.first { $0.userInterfaceStyle == side && $0.accessibilityContrast == .high }
-      }
-      for side in [DMUserInterfaceStyle.light, .dark] where sides.contains(side) {
-        if let high = high(side), normal(side) == nil {
-          warnings.append(
-            "\(names[high] ?? high.description) has no normal-contrast column of the \(side) side of \(name): with normal contrast that "
-              + "side shows the default theme's")
-        }
-        let other: DMUserInterfaceStyle = side == .light ? .dark : .light
-        if let shown = normal(side), high(side) == nil, let otherHigh = high(other) {
-          warnings.append(
-            "\(names[shown] ?? shown.description) has no high-contrast variant, while the \(other) side of "
-              + "\(name) has one (\(names[otherHigh] ?? otherHigh.description)): with high contrast the \(side) "
-              + "side shows \(names[shown] ?? shown.description)")
-        }
-      }
-    }
+    forEachVariantWarning { warnings.append($0) }
     return warnings
   }
 
-  private static func isDefaultTheme(_ theme: DMTheme) -> Bool {
-    theme == .normal || theme == .night || theme.rawValue == "DARK"
+  /// Gives each of ``variantWarnings`` to `body` as it is found, without keeping them, so that a
+  /// caller can print a bounded number of them whatever the table's size.
+  /// - Parameter body: Called with each warning, in order.
+  public func forEachVariantWarning(_ body: (String) -> Void) {
+    let contents = contents
+    guard !contents.variants.isEmpty else { return }
+    let names = Self.columnNames(contents)
+    for side in [DMUserInterfaceStyle.light, .dark] where contents.defaultTheme(for: side) == nil {
+      let shown = names[contents.column(for: DMTraitCollection(userInterfaceStyle: side))]
+      body(
+        "the table has no \(side) column (\(side == .dark ? "NIGHT, DARK or NAME:dark" : "NORMAL or NAME")): "
+          + "with the \(side) style it shows \(shown)")
+    }
+    // The columns of each theme, in one pass; the default theme's sides count as one theme.
+    var groups: [(name: String, columns: [Int])] = []
+    var groupOfTheme: [DMTheme: Int] = [:]
+    for (column, variant) in contents.variants.enumerated() {
+      let isDefault =
+        contents.defaultTheme(for: variant.userInterfaceStyle) == variant.theme
+        && Self.defaultNames.contains(variant.theme)
+      let key: DMTheme = isDefault ? .normal : variant.theme
+      if let group = groupOfTheme[key] {
+        groups[group].columns.append(column)
+      } else {
+        groupOfTheme[key] = groups.count
+        groups.append((isDefault ? "the default theme" : variant.theme.rawValue, [column]))
+      }
+    }
+    for (name, columns) in groups {
+      func column(_ side: DMUserInterfaceStyle, _ contrast: DMAccessibilityContrast) -> Int? {
+        columns.first {
+          contents.variants[$0].userInterfaceStyle == side
+            && contents.variants[$0].accessibilityContrast == contrast
+        }
+      }
+      for side in [DMUserInterfaceStyle.light, .dark] {
+        let other: DMUserInterfaceStyle = side == .light ? .dark : .light
+        if let high = column(side, .high), column(side, .normal) == nil {
+          body(
+            "\(names[high]) has no normal-contrast column of the \(side) side of \(name): with normal "
+              + "contrast that side shows \(names[high]) too")
+        }
+        if let shown = column(side, .normal), column(side, .high) == nil, let otherHigh = column(other, .high)
+        {
+          body(
+            "\(names[shown]) has no high-contrast variant, while the \(other) side of \(name) has one "
+              + "(\(names[otherHigh])): with high contrast the \(side) side shows \(names[shown])")
+        }
+      }
+    }
+  }
+
+  /// The names that make a column the default theme's when the table picks it as such.
+  private static let defaultNames: Set<DMTheme> = [.normal, .night, "DARK"]
+
+  private static func defaultName(_ side: DMUserInterfaceStyle) -> String {
+    side == .dark ? "NIGHT or DARK" : "NORMAL"
   }
 }

@@ -267,9 +267,9 @@ import Testing
     ),
     ("NORMAL X:light:dark", 8, "it names two sides; \(Self.variantSyntax)"),
     ("NORMAL X:high:high", 8, "\":high\" is written twice"),
-    ("NORMAL NIGHT:light", 8, "NIGHT is the dark side of the default theme, whose light side is NORMAL"),
-    ("NORMAL:dark", 1, "NORMAL is the light side of the default theme, whose dark side is NIGHT"),
-    ("DARK:light", 1, "DARK is the dark side of the default theme, whose light side is NORMAL"),
+    ("NORMAL NIGHT:light", 8, "NIGHT names a dark side; write NIGHT or NIGHT:high"),
+    ("NORMAL:dark", 1, "NORMAL names the light side of the default theme, whose dark side is NIGHT"),
+    ("DARK:light", 1, "DARK names a dark side; write DARK or DARK:high"),
     ("NORMAL :dark", 8, "a theme name cannot be empty; \(Self.nameRule)"),
   ])
   func badVariantsInTheHeaderSayWhatIsWrong(header: String, column: Int, reason: String) {

@@ -275,6 +275,43 @@ extension GlobalStateTests {
       #expect(view.pairName == "dark")
     }
 
+    @Test func aSideWithOnlyOneContrastShowsItInTheOtherAndNeverTheOtherSide() throws {
+      let highOnly = try DMColorTable(string: "NORMAL:high NIGHT SEPIA\n#fefefe #010101 #f4ecd8 BG\n")
+      let light = DMTraitCollection(traitsFrom: [.light])
+      #expect(highOnly.variant(for: light)?.description == "NORMAL:high")
+      let darkHigh = try DMColorTable(string: "NORMAL NIGHT:high DARK\n#fff #010101 #111 BG\n")
+      #expect(
+        darkHigh.variant(for: DMTraitCollection(userInterfaceStyle: .dark))?.description == "NIGHT:high")
+      let map = DMDynamic(variants: ["NORMAL:high": "light high", "NIGHT": "dark"], fallback: "none")
+      #expect(map.resolved(with: light) == "light high")
+    }
+
+    @Test func aThemeMapKeyWrittenAsAVariantIsThatVariant() {
+      let map = DMDynamic(themes: ["SIDES_KEYED": "light", "SIDES_KEYED:dark": "dark"], fallback: "none")
+      #expect(DMTheme(rawValue: "SIDES_KEYED").sides == [.light, .dark])
+      #expect(
+        map.resolved(with: DMTraitCollection(userInterfaceStyle: .dark, theme: "SIDES_KEYED")) == "dark")
+      #expect(
+        map.resolved(with: DMTraitCollection(userInterfaceStyle: .light, theme: "SIDES_KEYED")) == "light")
+    }
+
+    @Test func sidesDeclaredDuringAPassAreResolvedOnceAfterIt() {
+      final class Declaring: DMView {
+        override func dmTraitCollectionDidChange(_ previousTraitCollection: DMTraitCollection?) {
+          guard dmTraitCollection.userInterfaceStyle == .dark else { return }
+          DMTheme.declare(["SIDES_DURING_A"])
+          DMTheme.declare(["SIDES_DURING_B"])
+        }
+      }
+      let window = DMWindow()
+      window.addSubview(Declaring())
+      window.makeKeyAndVisible()
+      let visits = TraitPropagator.shared.visitCount
+      DMTraitCollection.setOverride(.dark, animated: false)
+      // The change's walk (window and view), then one walk of the whole tree for both sides.
+      #expect(TraitPropagator.shared.visitCount - visits == 4)
+    }
+
     @Test func aThemeWithBothSidesFollowsTheStyle() {
       DMTheme.declare(["SIDES_TWO:light", "SIDES_TWO:dark"])
       #expect(DMTheme(rawValue: "SIDES_TWO").sides == [.light, .dark])
@@ -337,5 +374,10 @@ extension GlobalStateTests {
       DMThemeVariant("RED", userInterfaceStyle: .dark, accessibilityContrast: .unspecified).description
         == "RED:dark")
     #expect(DMThemeVariant.normal.description == "NORMAL")
+    // The default theme's names keep their side, so that no map can turn NORMAL dark.
+    #expect(DMThemeVariant(.normal, userInterfaceStyle: .dark).description == "NORMAL")
+    #expect(
+      DMThemeVariant(.night, userInterfaceStyle: .light, accessibilityContrast: .high).description
+        == "NIGHT:high")
   }
 }

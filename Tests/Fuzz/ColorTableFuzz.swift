@@ -2,7 +2,7 @@
 // the byte-level parser that reads files.
 //
 // Properties:
-// - a parsed table, written back out in the table format, parses to the same themes, keys and
+// - a parsed table, written back out in the table format, parses to the same columns, keys and
 //   colours;
 // - every error has a line in 1…(lines + 1) and a column in 1…(that line's length + 1);
 // - `lint` reports errors only for input that `parse` rejects, and its first error is the parse
@@ -76,11 +76,11 @@ private func check(_ bytes: [UInt8], validatesUTF8: Bool) {
     return
   }
   require(lintErrors.isEmpty, "lint reports \(lintErrors) for a table that parses")
-  require(parsed.colors.count == parsed.keys.count * parsed.themes.count, "one colour per key and theme")
+  require(parsed.colors.count == parsed.keys.count * parsed.variants.count, "one colour per key and column")
   let written = format(parsed)
   do {
     let again = try ColorTableParser.parse(Array(written.utf8), validatesUTF8: true)
-    require(again.themes == parsed.themes, "themes survive writing out: \(written)")
+    require(again.variants == parsed.variants, "columns survive writing out: \(written)")
     require(again.keys == parsed.keys, "keys survive writing out: \(written)")
     require(again.colors == parsed.colors, "colours survive writing out: \(written)")
   } catch {
@@ -90,9 +90,9 @@ private func check(_ bytes: [UInt8], validatesUTF8: Bool) {
 
 /// The table in the colour-table format: the header, then one row per key.
 private func format(_ table: ParsedColorTable) -> String {
-  var text = table.themes.map(\.rawValue).joined(separator: " ") + "\n"
+  var text = table.variants.map(\.description).joined(separator: " ") + "\n"
   for (row, key) in table.keys.enumerated() {
-    let colors = table.colors[row * table.themes.count..<(row + 1) * table.themes.count]
+    let colors = table.colors[row * table.variants.count..<(row + 1) * table.variants.count]
     text += colors.map(\.hexString).joined(separator: " ") + " " + key + "\n"
   }
   return text

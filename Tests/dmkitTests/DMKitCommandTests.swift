@@ -148,6 +148,30 @@ func repositoryPath(_ relative: String) -> String {
     #expect(strict.out.contains("error: FG on BG in theme SOLARIZED:light: contrast"))
   }
 
+  @Test func aTableWithoutASideIsAWarningThatSaysWhatTheStyleShows() throws {
+    let path = try file("NORMAL RED\n#ffffff #fafafa BG\n")
+    let result = dmkit("lint", path)
+    #expect(result.status == 0)
+    #expect(
+      result.out
+        == "\(path): warning: the table has no dark column (NIGHT, DARK or NAME:dark): with the dark style it shows NORMAL\n"
+    )
+    let highOnly = try file("NORMAL:high NIGHT\n#ffffff #000000 BG\n")
+    #expect(
+      dmkit("lint", highOnly).out
+        == "\(highOnly): warning: NORMAL:high has no normal-contrast column of the light side of the default theme: "
+        + "with normal contrast that side shows NORMAL:high too\n"
+        + "\(highOnly): warning: NIGHT has no high-contrast variant, while the light side of the default theme has "
+        + "one (NORMAL:high): with high contrast the dark side shows NIGHT\n")
+    // However many columns lack something, the warnings stay within --max-errors.
+    let many = try file(
+      (0..<500).map { "T\($0):high" }.joined(separator: " ") + "\n" + String(repeating: "#000 ", count: 500)
+        + "BG\n")
+    let bounded = dmkit("lint", many, "--max-errors", "3").out.split(separator: "\n")
+    #expect(bounded.count == 4)
+    #expect(bounded.last == "\(many): warning: 498 more warnings about variants not shown; 501 in all")
+  }
+
   @Test func everyProblemIsReportedInEditorFormat() throws {
     let path = try file(
       "NORMAL NIGHT\n#fff #000 BG\n#12G #000 FG\n#fff BAD\n#fff #000 BG\n#fff #000 #000 X\n1KEY #fff #000\n")

@@ -74,10 +74,12 @@ public final class DMColorTable: Sendable {
       index.sides(of: theme)
     }
 
-    /// Whether the table has a column that the default theme shows on one side: `NORMAL` or the
-    /// first light column; `NIGHT`, `DARK` or the first dark column.
-    package func hasDefaultSide(_ side: DMUserInterfaceStyle) -> Bool {
-      (side == .dark ? index.defaultDarkSlot : index.defaultLightSlot) >= 0
+    /// The theme whose column the default theme shows on one side: `NORMAL` or the first light
+    /// column's; `NIGHT`, `DARK` or the first dark column's; `nil` when the table has no column of
+    /// that side.
+    package func defaultTheme(for side: DMUserInterfaceStyle) -> DMTheme? {
+      let slot = side == .dark ? index.defaultDarkSlot : index.defaultLightSlot
+      return slot >= 0 ? index.themes[slot] : nil
     }
 
     /// Whether the table was never loaded (it has no header).

@@ -22,6 +22,9 @@ public struct DMDynamic<Value: Sendable>: Sendable {
   }
 
   /// A light and a dark value: `.dark` picks `dark`, any other style picks `light`.
+  ///
+  /// A collection made by hand with no style and a theme that has a dark side only (such as
+  /// `NIGHT`) picks `dark` too, as it would once merged (see <doc:ThemesAndSides>).
   /// - Parameters:
   ///   - light: The value for the light (and unspecified) style.
   ///   - dark: The value for the dark style.
@@ -56,12 +59,15 @@ public struct DMDynamic<Value: Sendable>: Sendable {
   /// `NIGHT` and `DARK`.
   ///
   /// The same as ``init(variants:fallback:)`` with each theme as its bare variant: `RED` is the
-  /// light side of `RED`, and `NORMAL` and `NIGHT` the sides of the default theme.
+  /// light side of `RED`, and `NORMAL` and `NIGHT` the sides of the default theme. A key written
+  /// as a variant (`"SOLARIZED:dark"`) is read as that variant.
   /// - Parameters:
   ///   - themes: The value for each theme.
   ///   - fallback: The value when no variant of the map applies.
   public init(themes: [DMTheme: Value], fallback: Value) {
-    self.init(variantList: themes.map { (key: DMThemeVariant($0.key), value: $0.value) }, fallback: fallback)
+    self.init(
+      variantList: themes.map { (key: DMThemeVariant(bareOrWritten: $0.key), value: $0.value) },
+      fallback: fallback)
   }
 
   /// One value per theme variant: a side of a theme, in normal or high contrast.

@@ -19,7 +19,8 @@ public struct DMDynamicImage<Image: Sendable>: Sendable {
 
   private let source: Source
 
-  /// Two images held in memory: `.dark` picks `dark`, any other style picks `light`.
+  /// Two images held in memory: `.dark` picks `dark`, any other style picks `light` (a collection
+  /// made by hand with no style picks the side of a theme that has one side only).
   /// - Parameters:
   ///   - light: The image for the light (and unspecified) style.
   ///   - dark: The image for the dark style.
@@ -30,12 +31,15 @@ public struct DMDynamicImage<Image: Sendable>: Sendable {
   /// Images kept by name, one per theme, loaded on demand; a bare theme name is the theme's light
   /// side, or the dark side for `NIGHT` and `DARK`.
   ///
-  /// The same as ``init(variants:loader:)`` with each theme as its bare variant.
+  /// The same as ``init(variants:loader:)`` with each theme as its bare variant; a key written as a
+  /// variant (`"SOLARIZED:dark"`) is read as that variant.
   /// - Parameters:
   ///   - names: The image name for each theme.
   ///   - loader: Loads the image of a name, or returns `nil` when it cannot; may run on any thread.
   public init(names: [DMTheme: String], loader: @escaping @Sendable (String) -> Image?) {
-    self.init(variantList: names.map { (key: DMThemeVariant($0.key), value: $0.value) }, loader: loader)
+    self.init(
+      variantList: names.map { (key: DMThemeVariant(bareOrWritten: $0.key), value: $0.value) }, loader: loader
+    )
   }
 
   /// Images kept by name, one per theme variant, loaded on demand.

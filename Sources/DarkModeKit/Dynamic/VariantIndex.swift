@@ -3,8 +3,8 @@
 ///
 /// With the collection's style as the side (for a collection made by hand without a style, the
 /// side of a theme that has only one, else light) and its contrast:
-/// 1. the collection's theme, if the set has that side of it: its high-contrast variant for high
-///    contrast when there is one, else its normal variant;
+/// 1. the collection's theme, if the set has that side of it: its variant in the collection's
+///    contrast when there is one (`:high` for high contrast), else its variant in the other one;
 /// 2. else the same side of the default theme, chosen in the same way: `NORMAL` for the light
 ///    side; `NIGHT`, else `DARK`, for the dark side;
 /// 3. else nothing, and the caller has its own last resort.
@@ -94,12 +94,15 @@ struct VariantIndex: Sendable {
     themeSlots.isEmpty ? themes.firstIndex(of: theme) : themeSlots[theme]
   }
 
+  /// A theme's variant of one side: in the contrast asked for if it has it, else in the other
+  /// contrast, so that a side is never left for the other side.
   @inlinable
   func position(slot: Int, isDark: Bool, isHigh: Bool) -> Int? {
     let base = slot &* 4 &+ (isDark ? 2 : 0)
-    if isHigh, positions[base &+ 1] >= 0 { return Int(positions[base &+ 1]) }
-    let position = positions[base]
-    return position >= 0 ? Int(position) : nil
+    let wanted = positions[base &+ (isHigh ? 1 : 0)]
+    if wanted >= 0 { return Int(wanted) }
+    let other = positions[base &+ (isHigh ? 0 : 1)]
+    return other >= 0 ? Int(other) : nil
   }
 
   /// The position of one variant, or `nil` when the set does not have it.

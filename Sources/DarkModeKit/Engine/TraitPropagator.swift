@@ -49,6 +49,8 @@ final class TraitPropagator {
   /// something below them may resolve differently although nothing above it changed (new theme
   /// sides).
   @exclusivity(unchecked) var walksWholeTree = false
+  /// Whether a `.themeSides` event waits in the queue.
+  @exclusivity(unchecked) var isThemeSidesQueued = false
   /// Counts the times bound values changed without a trait change (colour-table reloads), so that
   /// a window shown again knows whether it missed one; see `DMWindow.seenBindingSourcesVersion`.
   @exclusivity(unchecked) var bindingSourcesVersion: UInt64 = 0
@@ -92,6 +94,9 @@ final class TraitPropagator {
   /// A theme got a new side, which may change the style that choosing it makes: resolve the
   /// global collection and every environment's again, and call those whose collection changed.
   func themeSidesDidChange() {
+    // One walk for every side declared before it runs: a queued one reads the latest sides.
+    guard !isThemeSidesQueued else { return }
+    isThemeSidesQueued = true
     perform(.themeSides)
   }
 
@@ -125,7 +130,9 @@ final class TraitPropagator {
       case .global(let animated): propagateGlobal(animated: animated)
       case .position(let node): reconcile(node.takeUnretainedValue())
       case .reapplyBindings: reapplyBindings()
-      case .themeSides: propagateGlobal(animated: false, wholeTree: true)
+      case .themeSides:
+        isThemeSidesQueued = false
+        propagateGlobal(animated: false, wholeTree: true)
       }
     }
     endPass()
@@ -156,6 +163,7 @@ final class TraitPropagator {
     events.removeAll()
     stack.removeAll()
     restyledWindows.removeAll()
+    isThemeSidesQueued = false
     propagatedGlobal = GlobalTraits.state.withLock { $0.resolved }
   }
 }

@@ -29,7 +29,8 @@ public struct DMThemeVariant: Sendable, Hashable, Codable, CustomStringConvertib
   /// - Parameters:
   ///   - theme: The theme.
   ///   - userInterfaceStyle: The side; `.unspecified`, the default, is the side a bare name has:
-  ///     dark for `NIGHT` and `DARK`, light for any other theme.
+  ///     dark for `NIGHT` and `DARK`, light for any other theme. `NORMAL`, `NIGHT` and `DARK` are
+  ///     sides of the default theme and always have their own side, whatever this says.
   ///   - accessibilityContrast: `.high` for the high-contrast variant; `.unspecified` is `.normal`.
   public init(
     _ theme: DMTheme, userInterfaceStyle: DMUserInterfaceStyle = .unspecified,
@@ -37,7 +38,8 @@ public struct DMThemeVariant: Sendable, Hashable, Codable, CustomStringConvertib
   ) {
     self.theme = theme
     self.userInterfaceStyle =
-      userInterfaceStyle == .unspecified ? Self.bareSide(of: theme) : userInterfaceStyle
+      userInterfaceStyle == .unspecified || Self.isDefaultSide(theme)
+      ? Self.bareSide(of: theme) : userInterfaceStyle
     self.accessibilityContrast = accessibilityContrast == .high ? .high : .normal
   }
 
@@ -108,6 +110,20 @@ extension DMThemeVariant {
     var reason: String
   }
 
+  /// Whether a theme is a side of the default theme by its name: `NORMAL`, `NIGHT` or `DARK`.
+  static func isDefaultSide(_ theme: DMTheme) -> Bool {
+    theme == .normal || theme == .night || theme == .darkName
+  }
+
+  /// The variant a theme map's key stands for: the variant it is written as (`SOLARIZED:dark`),
+  /// else the theme's bare variant.
+  init(bareOrWritten theme: DMTheme) {
+    let name = theme.rawValue
+    self =
+      name.utf8.contains(UInt8(ascii: ":"))
+      ? DMThemeVariant(name) ?? DMThemeVariant(theme) : DMThemeVariant(theme)
+  }
+
   /// The side a bare name has: dark for `NIGHT` and `DARK`, light for any other theme.
   static func bareSide(of theme: DMTheme) -> DMUserInterfaceStyle {
     theme == .night || theme == .darkName ? .dark : .light
@@ -154,13 +170,12 @@ extension DMThemeVariant {
       }
       start = end
     }
-    let bare = bareSide(of: theme)
-    if side != .unspecified, side != bare, theme == .normal || bare == .dark {
+    if side != .unspecified, side != bareSide(of: theme), isDefaultSide(theme) {
       return .failure(
         Problem(
-          reason: bare == .dark
-            ? "\(theme.rawValue) is the dark side of the default theme, whose light side is NORMAL"
-            : "NORMAL is the light side of the default theme, whose dark side is NIGHT"))
+          reason: theme == .normal
+            ? "NORMAL names the light side of the default theme, whose dark side is NIGHT"
+            : "\(theme.rawValue) names a dark side; write \(theme.rawValue) or \(theme.rawValue):high"))
     }
     return .success(DMThemeVariant(theme, userInterfaceStyle: side, accessibilityContrast: contrast))
   }

@@ -6,9 +6,11 @@
 ///
 /// ```swift
 /// let dark = DMTraitCollection(userInterfaceStyle: .dark)
-/// let merged = DMTraitCollection(traitsFrom: [dark, DMTraitCollection(theme: "RED")])
-/// // merged.userInterfaceStyle == .dark, merged.theme == "RED"
+/// let merged = DMTraitCollection(traitsFrom: [dark, DMTraitCollection(accessibilityContrast: .high)])
+/// // merged.userInterfaceStyle == .dark, merged.accessibilityContrast == .high
 /// ```
+///
+/// A theme with one side chooses the style too (see <doc:ThemesAndSides>).
 public struct DMTraitCollection: Sendable, Hashable, Codable, CustomStringConvertible {
   /// Light or dark.
   public var userInterfaceStyle: DMUserInterfaceStyle

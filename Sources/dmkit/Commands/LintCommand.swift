@@ -80,7 +80,18 @@ enum LintCommand {
       if arguments.flags.contains("--verbose") {
         for note in table.columnNotes { console.out("\(shownPath): note: \(note)\n") }
       }
-      for warning in table.variantWarnings { console.out("\(shownPath): warning: \(warning)\n") }
+      // Bounded as problems are: at most `limit`, then one line that counts the rest.
+      var warnings = 0
+      table.forEachVariantWarning { warning in
+        warnings += 1
+        if warnings <= limit { console.out("\(shownPath): warning: \(warning)\n") }
+      }
+      if warnings > limit {
+        let more = warnings - limit
+        console.out(
+          "\(shownPath): warning: \(more) more \(more == 1 ? "warning" : "warnings") about variants not shown; "
+            + "\(warnings) in all\n")
+      }
       guard !pairs.isEmpty else { continue }
       let severity = arguments.flags.contains("--strict") ? "error" : "warning"
       // Contrast lines are bounded as problems are: at most `limit`, then one that counts the rest.
