@@ -33,8 +33,25 @@ extension GlobalStateTests {
       #expect(view.calls == callsBefore + 1)
       try desktop.setColorScheme("default")
       #expect(await eventually { DMTraitCollection.system.userInterfaceStyle == .unspecified })
-      // Debian 12's portal is version 1 and has no `contrast`: that reads as normal.
+      // Debian 12's portal is version 1 and has no `contrast`; GNOME's switch is off: normal.
       #expect(DMTraitCollection.system.accessibilityContrast == .normal)
+    }
+
+    @Test func gnomesHighContrastSwitchMakesTheSystemHighContrastLive() async throws {
+      let desktop = try DesktopSession()
+      defer {
+        DarkModeManager.reset()
+        desktop.stop()
+      }
+      try desktop.gsettings("set", "org.gnome.desktop.a11y.interface", "high-contrast", "true")
+      let source = DMPortalAppearanceSource(address: desktop.address)
+      #expect(try await source.read().accessibilityContrast == .high)
+      DarkModeManager.setup(with: DMConfiguration(systemAppearanceSource: source))
+      #expect(await eventually { DMTraitCollection.system.accessibilityContrast == .high })
+      try desktop.gsettings("set", "org.gnome.desktop.a11y.interface", "high-contrast", "false")
+      #expect(await eventually { DMTraitCollection.system.accessibilityContrast == .normal })
+      try desktop.gsettings("set", "org.gnome.desktop.a11y.interface", "high-contrast", "true")
+      #expect(await eventually { DMTraitCollection.current.accessibilityContrast == .high })
     }
 
     @Test func readAsksOnceWithATimeout() async throws {

@@ -32,6 +32,16 @@ final class TestPortal: Sendable {
       interface: "org.dmkit.TestPortal", member: "Set", arguments: [.string(key), .variant(value)])
   }
 
+  /// Changes a setting of any namespace, which emits SettingChanged.
+  func set(_ namespace: String, _ key: String, _ value: DBusValue) async throws {
+    let bus = try await DBusConnection.connect(to: session.address, timeout: .seconds(5))
+    defer { bus.close() }
+    _ = try await bus.call(
+      destination: "org.freedesktop.portal.Desktop", path: "/org/freedesktop/portal/desktop",
+      interface: "org.dmkit.TestPortal", member: "SetIn",
+      arguments: [.string(namespace), .string(key), .variant(value)])
+  }
+
   func flood(_ count: UInt32) async throws {
     let bus = try await DBusConnection.connect(to: session.address, timeout: .seconds(5))
     defer { bus.close() }
@@ -71,6 +81,14 @@ extension GlobalStateTests {
       (["--version", "1", "--color-scheme", "2", "--contrast", "1"], .light, .high),
       (["--version", "2", "--color-scheme", "7", "--contrast", "5"], .unspecified, .normal),
       (["--version", "2", "--color-scheme", "1", "--mode", "malformed"], .unspecified, .normal),
+      // Without `contrast`, GNOME's own switch decides; with it, `contrast` does.
+      (
+        ["--version", "1", "--color-scheme", "1", "--contrast", "absent", "--gnome-high-contrast", "true"],
+        .dark, .high
+      ),
+      (["--version", "2", "--contrast", "absent", "--gnome-high-contrast", "false"], .unspecified, .normal),
+      (["--version", "2", "--contrast", "0", "--gnome-high-contrast", "true"], .unspecified, .normal),
+      (["--version", "2", "--contrast", "1", "--gnome-high-contrast", "false"], .unspecified, .high),
     ])
     func readingUsesReadOneOrReadAndCountsUnknownValuesAsNoPreference(
       _ arguments: [String], _ style: DMUserInterfaceStyle, _ contrast: DMAccessibilityContrast
@@ -133,6 +151,54 @@ extension GlobalStateTests {
       try await portal.set("color-scheme", .uint32(1))
       #expect(await eventually { view.dmTraitCollection.userInterfaceStyle == .dark })
       #expect(DMTraitCollection.current.accessibilityContrast == .high)
+    }
+
+    @Test func withoutContrastGNOMEsHighContrastSwitchIsFollowedLive() async throws {
+      let session = try DesktopSession(withDisplay: false)
+      defer {
+        DarkModeManager.reset()
+        session.stop()
+      }
+      let portal = try TestPortal(
+        in: session, ["--version", "1", "--contrast", "absent", "--gnome-high-contrast", "false"])
+      defer { portal.process.stop() }
+      DarkModeManager.setup(
+        with: DMConfiguration(systemAppearanceSource: DMPortalAppearanceSource(address: session.address)))
+      #expect(await eventually { DMTraitCollection.system == traits(.unspecified, .normal) })
+      let gnome = "org.gnome.desktop.a11y.interface"
+      try await portal.set(gnome, "high-contrast", .bool(true))
+      #expect(await eventually { DMTraitCollection.system.accessibilityContrast == .high })
+      // A value of the wrong type is reported and counts as off.
+      let recorder = DiagnosticsRecorder()
+      recorder.install()
+      defer { recorder.uninstall() }
+      try await portal.set(gnome, "high-contrast", .string("yes"))
+      #expect(await eventually { DMTraitCollection.system.accessibilityContrast == .normal })
+      #expect(
+        recorder.all.map(\.message).contains(
+          "the desktop portal gave high-contrast as a value of type 's', not a boolean; it counts as off"))
+      // Another namespace's key of the same name changes nothing.
+      try await portal.set("org.example.other", "high-contrast", .bool(true))
+      try await portal.set(gnome, "high-contrast", .bool(true))
+      #expect(await eventually { DMTraitCollection.system.accessibilityContrast == .high })
+    }
+
+    @Test func aPortalWithContrastIgnoresGNOMEsSwitch() async throws {
+      let session = try DesktopSession(withDisplay: false)
+      defer {
+        DarkModeManager.reset()
+        session.stop()
+      }
+      let portal = try TestPortal(
+        in: session, ["--version", "2", "--contrast", "0", "--gnome-high-contrast", "false"])
+      defer { portal.process.stop() }
+      DarkModeManager.setup(
+        with: DMConfiguration(systemAppearanceSource: DMPortalAppearanceSource(address: session.address)))
+      #expect(await eventually { DMTraitCollection.system == traits(.unspecified, .normal) })
+      try await portal.set("org.gnome.desktop.a11y.interface", "high-contrast", .bool(true))
+      try await portal.set("color-scheme", .uint32(1))
+      #expect(await eventually { DMTraitCollection.system.userInterfaceStyle == .dark })
+      #expect(DMTraitCollection.system.accessibilityContrast == .normal)
     }
 
     @Test func aFloodOfSettingChangedSignalsIsCoalescedAndEndsOnTheLastValue() async throws {

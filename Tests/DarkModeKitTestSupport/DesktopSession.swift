@@ -162,7 +162,12 @@ public final class DesktopSession: Sendable {
 
   /// Sets the GNOME colour scheme, which the portal's GTK backend reports as `color-scheme`.
   public func setColorScheme(_ value: String) throws {
-    let status = try run("/usr/bin/gsettings", ["set", "org.gnome.desktop.interface", "color-scheme", value])
+    try gsettings("set", "org.gnome.desktop.interface", "color-scheme", value)
+  }
+
+  /// Runs gsettings in the session, such as `gsettings("set", SCHEMA, KEY, VALUE)`.
+  public func gsettings(_ arguments: String...) throws {
+    let status = try run("/usr/bin/gsettings", arguments)
     guard status == 0 else { throw ChildProcessError("gsettings exited with \(status)") }
   }
 

@@ -7,7 +7,9 @@ import Foundation
 /// It reads `color-scheme` and `contrast` in the `org.freedesktop.appearance` namespace of
 /// `org.freedesktop.portal.Settings`, with `ReadOne` (interface version 2 and later) or the older
 /// `Read` (version 1, as on Debian 12), and follows the `SettingChanged` signal. A setting the
-/// portal does not know counts as "no preference".
+/// portal does not know counts as "no preference". A portal without `contrast` (Debian 12's) is
+/// asked for GNOME's own switch instead, `high-contrast` in `org.gnome.desktop.a11y.interface`,
+/// as libadwaita and Qt do, and that switch is followed live.
 ///
 /// It never blocks the main actor: all D-Bus work runs in a task of its own, and every call has a
 /// timeout. When the bus or the portal is missing, or the connection drops, it reports the problem
@@ -131,10 +133,10 @@ struct PortalSession: Sendable {
         var values = values
         // The rule names the owner, so the connection has already dropped anyone else's.
         for try await signal in changes {
-          guard signal.body.count == 3, signal.body[0].stringValue == PortalSettings.namespace,
+          guard signal.body.count == 3, let namespace = signal.body[0].stringValue,
             let key = signal.body[1].stringValue
           else { continue }
-          if values.update(key: key, value: signal.body[2]) {
+          if values.update(namespace: namespace, key: key, value: signal.body[2]) {
             reporter.send(values.traitCollection)
           }
         }

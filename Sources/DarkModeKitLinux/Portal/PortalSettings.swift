@@ -9,14 +9,21 @@ enum PortalSettings {
   static let namespace = "org.freedesktop.appearance"
   static let colorSchemeKey = "color-scheme"
   static let contrastKey = "contrast"
+  /// GNOME's own high-contrast switch, which the portal passes on through `Read`; read when the
+  /// portal has no `contrast` (as Debian 12's has not), as libadwaita and Qt do.
+  static let gnomeAccessibilityNamespace = "org.gnome.desktop.a11y.interface"
+  static let gnomeHighContrastKey = "high-contrast"
   static let notFoundError = "org.freedesktop.portal.Error.NotFound"
 
-  /// The two settings, as the portal numbers them.
+  /// The settings, as the portal numbers them.
   struct Values: Equatable, Sendable {
     /// 0 no preference, 1 prefer dark, 2 prefer light; anything else counts as 0.
     var colorScheme: Int64 = 0
-    /// 0 normal, 1 higher contrast; anything else counts as 0.
-    var contrast: Int64 = 0
+    /// 0 normal, 1 higher contrast, anything else counts as 0; `nil` when the portal has no
+    /// `contrast` setting, and GNOME's switch decides.
+    var contrast: Int64?
+    /// GNOME's `high-contrast`, used only when the portal has no `contrast`.
+    var gnomeHighContrast = false
 
     var traitCollection: DMTraitCollection {
       var traits = DMTraitCollection()
@@ -25,15 +32,17 @@ enum PortalSettings {
       case 2: traits.userInterfaceStyle = .light
       default: traits.userInterfaceStyle = .unspecified
       }
-      traits.accessibilityContrast = contrast == 1 ? .high : .normal
+      let isHigh = contrast.map { $0 == 1 } ?? gnomeHighContrast
+      traits.accessibilityContrast = isHigh ? .high : .normal
       return traits
     }
 
     /// Takes a setting's new value; returns whether it was one of ours.
-    mutating func update(key: String, value: DBusValue) -> Bool {
-      switch key {
-      case colorSchemeKey: colorScheme = number(value, key: key)
-      case contrastKey: contrast = number(value, key: key)
+    mutating func update(namespace: String, key: String, value: DBusValue) -> Bool {
+      switch (namespace, key) {
+      case (PortalSettings.namespace, colorSchemeKey): colorScheme = number(value, key: key)
+      case (PortalSettings.namespace, contrastKey): contrast = number(value, key: key)
+      case (gnomeAccessibilityNamespace, gnomeHighContrastKey): gnomeHighContrast = flag(value, key: key)
       default: return false
       }
       return true
@@ -44,12 +53,24 @@ enum PortalSettings {
   static func number(_ value: DBusValue, key: String) -> Int64 {
     let inner = value.unwrappingVariants
     if let number = inner.integerValue { return number }
+    report(key, inner, "a number", meaning: "no preference")
+    return 0
+  }
+
+  /// A setting's value as a switch; a value of another type is reported and counts as off.
+  static func flag(_ value: DBusValue, key: String) -> Bool {
+    let inner = value.unwrappingVariants
+    if let flag = inner.boolValue { return flag }
+    report(key, inner, "a boolean", meaning: "off")
+    return false
+  }
+
+  private static func report(_ key: String, _ value: DBusValue, _ expected: String, meaning: String) {
     DMDiagnostics.report(
       DMDiagnostic(
         kind: .systemAppearance,
-        message: "the desktop portal gave \(key) as a value of type '\(inner.type)', not a number; "
-          + "it counts as no preference"))
-    return 0
+        message: "the desktop portal gave \(key) as a value of type '\(value.type)', not \(expected); "
+          + "it counts as \(meaning)"))
   }
 
   /// The interface version: 2 and later have `ReadOne`; 1 only the deprecated `Read`.
@@ -64,26 +85,36 @@ enum PortalSettings {
     }
   }
 
-  /// Reads one setting; a setting the portal does not know is 0, "no preference".
-  static func read(_ key: String, version: Int64, on bus: DBusConnection, timeout: Duration) async throws
-    -> Int64
-  {
+  /// Reads one setting's value, or `nil` when the portal does not know the setting.
+  static func read(
+    _ namespace: String, _ key: String, version: Int64, on bus: DBusConnection, timeout: Duration
+  ) async throws -> DBusValue? {
     do {
       let reply = try await bus.call(
         destination: destination, path: path, interface: interface, member: version >= 2 ? "ReadOne" : "Read",
         arguments: [.string(namespace), .string(key)], timeout: timeout)
-      // `Read` wraps the value in one more variant than `ReadOne`; unwrapping all of them reads both.
-      return number(reply.first ?? .variant(.bool(false)), key: key)
+      // `Read` wraps the value in one more variant than `ReadOne`; readers unwrap all of them.
+      return reply.first ?? .variant(.bool(false))
     } catch let error as DBusError where error.remoteName == notFoundError {
-      return 0
+      return nil
     }
   }
 
-  /// Both settings, from a portal of interface `version`.
+  /// Every setting, from a portal of interface `version`: GNOME's high-contrast switch only when
+  /// the portal has no `contrast`.
   static func readAll(on bus: DBusConnection, version: Int64, timeout: Duration) async throws -> Values {
-    Values(
-      colorScheme: try await read(colorSchemeKey, version: version, on: bus, timeout: timeout),
-      contrast: try await read(contrastKey, version: version, on: bus, timeout: timeout))
+    var values = Values()
+    if let scheme = try await read(namespace, colorSchemeKey, version: version, on: bus, timeout: timeout) {
+      values.colorScheme = number(scheme, key: colorSchemeKey)
+    }
+    if let contrast = try await read(namespace, contrastKey, version: version, on: bus, timeout: timeout) {
+      values.contrast = number(contrast, key: contrastKey)
+    } else if let high = try await read(
+      gnomeAccessibilityNamespace, gnomeHighContrastKey, version: version, on: bus, timeout: timeout)
+    {
+      values.gnomeHighContrast = flag(high, key: gnomeHighContrastKey)
+    }
+    return values
   }
 
   /// The unique name that owns the portal's name now, such as `:1.7`.
@@ -97,14 +128,13 @@ enum PortalSettings {
     return owner
   }
 
-  /// The rule for `SettingChanged` signals of the appearance namespace sent by `owner`, the
-  /// portal's unique name (see ``owner(on:timeout:)``). Any client may send such a signal; with
-  /// the sender in the rule, the bus routes no one else's, and the connection drops any that reach
-  /// it (one sent to it alone) before reading it.
+  /// The rule for `SettingChanged` signals sent by `owner`, the portal's unique name (see
+  /// ``owner(on:timeout:)``), of every namespace: the appearance settings and GNOME's, read in
+  /// their place, come in one stream. Any client may send such a signal; with the sender in the
+  /// rule, the bus routes no one else's, and the connection drops any that reach it (one sent to it
+  /// alone) before reading it.
   static func settingChangedRule(sender owner: String) -> DBusMatchRule {
-    DBusMatchRule(
-      sender: owner, interface: interface, member: "SettingChanged", path: path,
-      arguments: [0: namespace])
+    DBusMatchRule(sender: owner, interface: interface, member: "SettingChanged", path: path)
   }
 
   /// The rule for the bus's `NameOwnerChanged` signals about the portal's name.

@@ -5,12 +5,14 @@ It shows what Debian's portal cannot: interface version 2 with ReadOne, the cont
 values, a portal that never answers, one that leaves the bus, and one that answers malformed
 replies. Usage (with DBUS_SESSION_BUS_ADDRESS set):
 
-  test_portal.py [--version N] [--color-scheme N] [--contrast N|absent] [--mode MODE]
+  test_portal.py [--version N] [--color-scheme N] [--contrast N|absent]
+                 [--gnome-high-contrast true|false|absent] [--mode MODE]
 
 MODE is one of: normal, silent (never answers reads), malformed (answers reads with a string),
 exit-after-read (leaves the bus once both settings were read).
-It prints "ready" once it owns the name. org.dmkit.TestPortal.Set(s key, v value) changes a
-setting and emits SettingChanged; org.dmkit.TestPortal.SendBadSignal() emits a malformed one;
+It prints "ready" once it owns the name. org.dmkit.TestPortal.Set(s key, v value) changes an
+appearance setting and emits SettingChanged, SetIn(s namespace, s key, v value) one of any
+namespace (GNOME's high-contrast is org.gnome.desktop.a11y.interface high-contrast); org.dmkit.TestPortal.SendBadSignal() emits a malformed one;
 org.dmkit.TestPortal.Flood(u count) emits `count` changes as fast as it can: the contrast flipping
 back and forth, then color-scheme "prefer dark" last.
 """
@@ -23,13 +25,19 @@ parser = argparse.ArgumentParser()
 parser.add_argument("--version", type=int, default=2)
 parser.add_argument("--color-scheme", type=int, default=0)
 parser.add_argument("--contrast", default="0")
+parser.add_argument("--gnome-high-contrast", default="absent")
 parser.add_argument("--mode", default="normal")
 options = parser.parse_args()
 
 NAMESPACE = "org.freedesktop.appearance"
+GNOME_A11Y = "org.gnome.desktop.a11y.interface"
 values = {"color-scheme": GLib.Variant("u", options.color_scheme)}
 if options.contrast != "absent":
     values["contrast"] = GLib.Variant("u", int(options.contrast))
+# Settings of other namespaces, by (namespace, key).
+others = {}
+if options.gnome_high_contrast != "absent":
+    others[(GNOME_A11Y, "high-contrast")] = GLib.Variant("b", options.gnome_high_contrast == "true")
 
 # A malformed portal declares (and so may send) a string where a variant belongs.
 OUT = "s" if options.mode == "malformed" else "v"
@@ -44,6 +52,7 @@ XML = """
   </interface>
   <interface name="org.dmkit.TestPortal">
     <method name="Set"><arg type="s" direction="in"/><arg type="v" direction="in"/></method>
+    <method name="SetIn"><arg type="s" direction="in"/><arg type="s" direction="in"/><arg type="v" direction="in"/></method>
     <method name="SendBadSignal"/>
     <method name="Flood"><arg type="u" direction="in"/></method>
   </interface>
@@ -56,9 +65,9 @@ reads = set()
 held = []  # invocations never answered, kept alive so that no error reply goes out
 
 
-def emit(connection, key, value):
+def emit(connection, key, value, namespace=NAMESPACE):
     connection.emit_signal(None, "/org/freedesktop/portal/desktop", "org.freedesktop.portal.Settings",
-                           "SettingChanged", GLib.Variant("(ssv)", (NAMESPACE, key, value)))
+                           "SettingChanged", GLib.Variant("(ssv)", (namespace, key, value)))
 
 
 def on_call(connection, sender, path, interface, method, parameters, invocation):
@@ -75,6 +84,16 @@ def on_call(connection, sender, path, interface, method, parameters, invocation)
             values["color-scheme"] = GLib.Variant("u", 1)
             emit(connection, "color-scheme", values["color-scheme"])
             connection.flush_sync(None)
+            return
+        if method == "SetIn":
+            namespace, key = parameters.unpack()[0], parameters.unpack()[1]
+            value = parameters.get_child_value(2).get_variant()
+            if namespace == NAMESPACE:
+                values[key] = value
+            else:
+                others[(namespace, key)] = value
+            invocation.return_value(None)
+            emit(connection, key, value, namespace)
             return
         if method == "Set":
             key, value = parameters.unpack()[0], parameters.get_child_value(1).get_variant()
@@ -93,15 +112,19 @@ def on_call(connection, sender, path, interface, method, parameters, invocation)
     if options.mode == "silent":
         held.append(invocation)
         return
-    if namespace != NAMESPACE or key not in values:
+    if namespace != NAMESPACE and (namespace, key) in others:
+        value = others[(namespace, key)]
+    elif namespace != NAMESPACE or key not in values:
         invocation.return_dbus_error("org.freedesktop.portal.Error.NotFound", "Requested setting not found")
         return
+    else:
+        value = values[key]
     if options.mode == "malformed":
         invocation.return_value(GLib.Variant("(s)", ("dark",)))
     elif method == "Read":
-        invocation.return_value(GLib.Variant("(v)", (GLib.Variant("v", values[key]),)))
+        invocation.return_value(GLib.Variant("(v)", (GLib.Variant("v", value),)))
     else:
-        invocation.return_value(GLib.Variant("(v)", (values[key],)))
+        invocation.return_value(GLib.Variant("(v)", (value,)))
     reads.add(key)
     if options.mode == "exit-after-read" and reads >= {"color-scheme", "contrast"} & set(values):
         GLib.timeout_add(50, loop.quit)
