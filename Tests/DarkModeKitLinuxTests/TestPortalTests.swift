@@ -183,6 +183,25 @@ extension GlobalStateTests {
       #expect(await eventually { DMTraitCollection.system.accessibilityContrast == .high })
     }
 
+    @Test(arguments: [("0", true), ("1", true), ("absent", false)])
+    func whetherThePortalHasAColorSchemeSettingIsKnown(_ scheme: String, _ hasSetting: Bool) async throws {
+      let session = try DesktopSession(withDisplay: false)
+      defer {
+        DarkModeManager.reset()
+        session.stop()
+      }
+      let portal = try TestPortal(in: session, ["--version", "2", "--color-scheme", scheme])
+      defer { portal.process.stop() }
+      DarkModeManager.setup(
+        with: DMConfiguration(systemAppearanceSource: DMPortalAppearanceSource(address: session.address)))
+      #expect(await eventually { DMTraitCollection.systemHasColorSchemeSetting == hasSetting })
+      #expect(
+        await eventually {
+          DMTraitCollection.system.userInterfaceStyle == (scheme == "1" ? .dark : .unspecified)
+        })
+      #expect(DMTraitCollection.systemHasColorSchemeSetting == hasSetting)
+    }
+
     @Test func aPortalWithContrastIgnoresGNOMEsSwitch() async throws {
       let session = try DesktopSession(withDisplay: false)
       defer {

@@ -33,6 +33,48 @@ extension GlobalStateTests {
       #expect(DMTraitCollection.system.userInterfaceStyle == .dark)
     }
 
+    @Test func theAppsDefaultStyleAppliesWhenNeitherTheOverrideNorTheSystemChooses() {
+      let window = DMWindow()
+      let view = DMView()
+      window.addSubview(view)
+      window.makeKeyAndVisible()
+      let source = DMManualAppearanceSource()
+      var configuration = DMConfiguration(systemAppearanceSource: source)
+      configuration.defaultUserInterfaceStyle = .dark
+      DarkModeManager.setup(with: configuration)
+      #expect(DMTraitCollection.current.userInterfaceStyle == .dark)
+      #expect(view.dmTraitCollection.userInterfaceStyle == .dark)
+      source.traitCollection = .light
+      #expect(view.dmTraitCollection.userInterfaceStyle == .light)
+      source.traitCollection = DMTraitCollection()
+      #expect(view.dmTraitCollection.userInterfaceStyle == .dark)
+      DMTraitCollection.setOverride(.light, animated: false)
+      #expect(view.dmTraitCollection.userInterfaceStyle == .light)
+      DMTraitCollection.setOverride(DMTraitCollection(), animated: false)
+      DarkModeManager.setup(with: DMConfiguration(systemAppearanceSource: source))
+      #expect(view.dmTraitCollection.userInterfaceStyle == .light, "the default is light again")
+    }
+
+    @Test func whetherTheSystemHasAColorSchemeSettingIsWhatTheSourceSaid() {
+      #expect(!DMTraitCollection.systemHasColorSchemeSetting, "no source")
+      let source = DMManualAppearanceSource(traitCollection: .dark)
+      DarkModeManager.setup(with: DMConfiguration(systemAppearanceSource: source))
+      #expect(DMTraitCollection.systemHasColorSchemeSetting)
+      source.traitCollection = DMTraitCollection(accessibilityContrast: .high)
+      #expect(!DMTraitCollection.systemHasColorSchemeSetting, "a report without a style")
+      final class NoPreferenceSource: DMSystemAppearanceSource {
+        func start(reporting reporter: DMAppearanceReporter) {
+          reporter.report(DMTraitCollection(), hasColorSchemeSetting: true)
+        }
+        func stop() {}
+      }
+      DarkModeManager.setup(with: DMConfiguration(systemAppearanceSource: NoPreferenceSource()))
+      #expect(DMTraitCollection.systemHasColorSchemeSetting)
+      #expect(DMTraitCollection.system.userInterfaceStyle == .unspecified)
+      DarkModeManager.setup(with: DMConfiguration())
+      #expect(!DMTraitCollection.systemHasColorSchemeSetting)
+    }
+
     @Test func unspecifiedOverrideFollowsTheSystem() {
       let source = DMManualAppearanceSource()
       DarkModeManager.setup(with: DMConfiguration(systemAppearanceSource: source))

@@ -43,6 +43,17 @@ public struct DMConfiguration {
   /// The duration, in seconds, that ``DMTransition/current`` gives animated changes; 0.25 by default.
   public var animationDuration: Double
 
+  /// The style when neither the app's override nor the system chooses one: `.light`, the default,
+  /// or `.dark` for an app that prefers dark but follows a system that asks for light (what
+  /// libadwaita calls `PREFER_DARK`). `.unspecified` counts as `.light`.
+  ///
+  /// ```swift
+  /// var configuration = DMConfiguration(systemAppearanceSource: DMManualAppearanceSource())
+  /// configuration.defaultUserInterfaceStyle = .dark  // dark unless the system asks for light
+  /// DarkModeManager.setup(with: configuration)
+  /// ```
+  public var defaultUserInterfaceStyle: DMUserInterfaceStyle = .light
+
   /// Where the user's choice is remembered; `nil` to remember nothing.
   ///
   /// ``DarkModeManager/setup(with:)`` restores the saved choice as the override, and every later

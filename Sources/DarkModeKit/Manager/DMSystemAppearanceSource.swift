@@ -34,18 +34,49 @@ public struct DMAppearanceReporter: Sendable {
 
   /// Reports a new system collection from the main actor; the hierarchy is up to date when it
   /// returns.
+  ///
+  /// The system counts as having a light/dark setting when the collection's style is specified;
+  /// use ``report(_:hasColorSchemeSetting:)`` to say so for "no preference" too.
   /// - Parameter traitCollection: The system's traits.
   @MainActor
   public func report(_ traitCollection: DMTraitCollection) {
+    report(traitCollection, hasColorSchemeSetting: traitCollection.userInterfaceStyle != .unspecified)
+  }
+
+  /// Reports a new system collection from the main actor, and whether the system has a light/dark
+  /// setting at all (``DMTraitCollection/systemHasColorSchemeSetting``).
+  /// - Parameters:
+  ///   - traitCollection: The system's traits.
+  ///   - hasColorSchemeSetting: Whether the system has a setting for the style, even when it is set
+  ///     to "no preference".
+  @MainActor
+  public func report(_ traitCollection: DMTraitCollection, hasColorSchemeSetting: Bool) {
     guard SystemReports.isCurrent(generation) else { return }
-    SystemReports.apply(traitCollection, generation: generation)
+    SystemReports.apply(
+      SystemReports.Report(traits: traitCollection, hasColorSchemeSetting: hasColorSchemeSetting),
+      generation: generation)
   }
 
   /// Reports a new system collection from any thread; it reaches the hierarchy on the main actor
   /// soon after. Reports that arrive faster than the main actor applies them are coalesced, the
   /// newest winning.
+  ///
+  /// The system counts as having a light/dark setting when the collection's style is specified;
+  /// use ``send(_:hasColorSchemeSetting:)`` to say so for "no preference" too.
   /// - Parameter traitCollection: The system's traits.
   public func send(_ traitCollection: DMTraitCollection) {
-    SystemReports.send(traitCollection, generation: generation)
+    send(traitCollection, hasColorSchemeSetting: traitCollection.userInterfaceStyle != .unspecified)
+  }
+
+  /// Reports a new system collection from any thread, and whether the system has a light/dark
+  /// setting at all; see ``send(_:)``.
+  /// - Parameters:
+  ///   - traitCollection: The system's traits.
+  ///   - hasColorSchemeSetting: Whether the system has a setting for the style, even when it is set
+  ///     to "no preference".
+  public func send(_ traitCollection: DMTraitCollection, hasColorSchemeSetting: Bool) {
+    SystemReports.send(
+      SystemReports.Report(traits: traitCollection, hasColorSchemeSetting: hasColorSchemeSetting),
+      generation: generation)
   }
 }

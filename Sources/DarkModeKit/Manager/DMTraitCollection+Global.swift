@@ -16,14 +16,24 @@ extension DMTraitCollection {
     GlobalTraits.state.withLock { $0.system }
   }
 
+  /// Whether the system has a light/dark setting at all, as the configured source last reported:
+  /// `true` for a desktop whose portal has `color-scheme` (even set to "no preference"), for
+  /// `DM_COLOR_SCHEME` set, for a terminal that gave its background; `false` without a source, or
+  /// when the source found no such setting. Readable from any thread.
+  ///
+  /// A settings screen can offer "Follow the system" only when it is `true`.
+  public static var systemHasColorSchemeSetting: Bool {
+    GlobalTraits.state.withLock { $0.systemHasColorSchemeSetting }
+  }
+
   /// The collection that applies here and now. Readable from any thread or task.
   ///
   /// - Inside ``performAsCurrent(_:)``: that collection.
   /// - Inside a ``DMTraitEnvironment/dmTraitCollectionDidChange(_:)`` call or a binding update:
   ///   that environment's collection.
-  /// - Otherwise: ``system`` merged with ``override``, with the defaults filled in (style
-  ///   `.light`, contrast `.normal`, level `.base`), so the style, contrast and level are never
-  ///   `.unspecified`.
+  /// - Otherwise: ``system`` merged with ``override``, with the defaults filled in (the
+  ///   configuration's ``DMConfiguration/defaultUserInterfaceStyle``, `.light` unless set; contrast
+  ///   `.normal`, level `.base`), so the style, contrast and level are never `.unspecified`.
   public static var current: DMTraitCollection {
     if let environment = PassContext.current { return environment }
     if let scoped = GlobalTraits.scoped { return scoped }

@@ -34,13 +34,17 @@ public enum DarkModeManager {
     if let url = configuration.colorTableURL {
       loadColorTable(from: url)
     }
+    let defaultStyle: DMUserInterfaceStyle = configuration.defaultUserInterfaceStyle == .dark ? .dark : .light
+    GlobalTraits.state.withLock { $0.defaultStyle = defaultStyle }
     if let store = configuration.preferenceStore {
       restoreChoice(from: store)
     }
     configuration.systemAppearanceSource?.start(reporting: DMAppearanceReporter(generation: generation))
     // Until the new source reports, the system's traits are unknown.
     if !SystemReports.hasReported(generation) {
-      SystemReports.apply(DMTraitCollection(), generation: generation)
+      SystemReports.apply(
+        SystemReports.Report(traits: DMTraitCollection(), hasColorSchemeSetting: false),
+        generation: generation)
     }
   }
 
@@ -91,7 +95,10 @@ public enum DarkModeManager {
   static func reset() {
     for window in DMApplication.shared.windows { window.isHidden = true }
     setup(with: DMConfiguration())
-    GlobalTraits.state.withLock { $0.set(override: DMTraitCollection(), system: DMTraitCollection()) }
+    GlobalTraits.state.withLock {
+      $0.set(override: DMTraitCollection(), system: DMTraitCollection())
+      $0.defaultStyle = .light
+    }
     TraitPropagator.shared.reset()
     ThemableRegistry.shared.removeAll()
   }

@@ -1,10 +1,16 @@
 /// Carries system reports from any thread to the main actor, dropping those of stopped sources
 /// and coalescing bursts.
 enum SystemReports {
+  /// What a source reports: the system's traits, and whether it has a light/dark setting at all.
+  struct Report: Sendable {
+    var traits: DMTraitCollection
+    var hasColorSchemeSetting: Bool
+  }
+
   private struct State {
     var generation: UInt64 = 0
     var reportedGeneration: UInt64 = 0
-    var pending: DMTraitCollection?
+    var pending: Report?
     var isDrainScheduled = false
   }
 
@@ -29,10 +35,10 @@ enum SystemReports {
   }
 
   /// A report from the source of `generation`, on any thread: applied by the next drain.
-  static func send(_ traits: DMTraitCollection, generation: UInt64) {
+  static func send(_ report: Report, generation: UInt64) {
     let mustSchedule = state.withLock { state in
       guard state.generation == generation else { return false }
-      state.pending = traits
+      state.pending = report
       defer { state.isDrainScheduled = true }
       return !state.isDrainScheduled
     }
@@ -50,15 +56,19 @@ enum SystemReports {
       }
       return state.pending.map { ($0, state.generation) }
     }
-    if let (traits, generation) = traits { apply(traits, generation: generation) }
+    if let (report, generation) = traits { apply(report, generation: generation) }
   }
 
-  /// Makes `traits` the system collection, on behalf of the source of `generation`.
+  /// Makes the report's traits the system collection, on behalf of the source of `generation`.
   @MainActor
-  static func apply(_ traits: DMTraitCollection, generation: UInt64) {
+  static func apply(_ report: Report, generation: UInt64) {
     state.withLock { $0.reportedGeneration = generation }
+    let traits = report.traits
     let previous = GlobalTraits.state.withLock { state in
-      defer { state.set(system: traits) }
+      defer {
+        state.set(system: traits)
+        state.systemHasColorSchemeSetting = report.hasColorSchemeSetting
+      }
       return state.system
     }
     TraitPropagator.shared.globalTraitsDidChange(animated: false)

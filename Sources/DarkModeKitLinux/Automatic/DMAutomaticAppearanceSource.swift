@@ -90,12 +90,12 @@ public final class DMAutomaticAppearanceSource: DMSystemAppearanceSource {
     deciding = Task { [portal, terminal, variablesSource] in
       var passedOver = variablesSource.problems
       do {
-        let current = try await portal.read()
+        let current = try await portal.readValues()
         guard !Task.isCancelled else { return }
         // The reasons first, so that they are out before anything reacts to the new appearance.
         Self.report(passedOver, answered: .portal)
         // Report what was read at once; the portal source re-reads and then follows changes.
-        reporter.report(current)
+        reporter.report(current.traitCollection, hasColorSchemeSetting: current.hasColorScheme)
         use(portal, as: .portal, reporter: reporter)
         return
       } catch {

@@ -53,10 +53,15 @@ public final class DMPortalAppearanceSource: DMSystemAppearanceSource {
   /// - Returns: The collection the desktop's settings give.
   /// - Throws: `DBusError` when the bus or the portal cannot be reached or answers wrongly.
   public nonisolated func read() async throws -> DMTraitCollection {
+    try await readValues().traitCollection
+  }
+
+  /// Asks the portal once for every setting it reads.
+  nonisolated func readValues() async throws -> PortalSettings.Values {
     let bus = try await DBusConnection.connect(to: address, timeout: timeout)
     defer { bus.close() }
     let version = try await PortalSettings.version(on: bus, timeout: timeout)
-    return try await PortalSettings.readAll(on: bus, version: version, timeout: timeout).traitCollection
+    return try await PortalSettings.readAll(on: bus, version: version, timeout: timeout)
   }
 
   /// Connects in the background, reports the current settings and then every change.
@@ -127,7 +132,7 @@ struct PortalSession: Sendable {
       matching: PortalSettings.settingChangedRule(sender: owner), timeout: timeout)
     let values = try await PortalSettings.readAll(on: bus, version: version, timeout: timeout)
     connected()
-    reporter.send(values.traitCollection)
+    values.send(to: reporter)
     try await withThrowingTaskGroup(of: Void.self) { group in
       group.addTask { [reporter] in
         var values = values
@@ -137,7 +142,7 @@ struct PortalSession: Sendable {
             let key = signal.body[1].stringValue
           else { continue }
           if values.update(namespace: namespace, key: key, value: signal.body[2]) {
-            reporter.send(values.traitCollection)
+            values.send(to: reporter)
           }
         }
       }

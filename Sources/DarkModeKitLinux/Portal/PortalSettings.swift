@@ -19,11 +19,18 @@ enum PortalSettings {
   struct Values: Equatable, Sendable {
     /// 0 no preference, 1 prefer dark, 2 prefer light; anything else counts as 0.
     var colorScheme: Int64 = 0
+    /// Whether the portal has a `color-scheme` setting at all.
+    var hasColorScheme = false
     /// 0 normal, 1 higher contrast, anything else counts as 0; `nil` when the portal has no
     /// `contrast` setting, and GNOME's switch decides.
     var contrast: Int64?
     /// GNOME's `high-contrast`, used only when the portal has no `contrast`.
     var gnomeHighContrast = false
+
+    /// Sends the settings to `reporter`.
+    func send(to reporter: DMAppearanceReporter) {
+      reporter.send(traitCollection, hasColorSchemeSetting: hasColorScheme)
+    }
 
     var traitCollection: DMTraitCollection {
       var traits = DMTraitCollection()
@@ -40,7 +47,9 @@ enum PortalSettings {
     /// Takes a setting's new value; returns whether it was one of ours.
     mutating func update(namespace: String, key: String, value: DBusValue) -> Bool {
       switch (namespace, key) {
-      case (PortalSettings.namespace, colorSchemeKey): colorScheme = number(value, key: key)
+      case (PortalSettings.namespace, colorSchemeKey):
+        colorScheme = number(value, key: key)
+        hasColorScheme = true
       case (PortalSettings.namespace, contrastKey): contrast = number(value, key: key)
       case (gnomeAccessibilityNamespace, gnomeHighContrastKey): gnomeHighContrast = flag(value, key: key)
       default: return false
@@ -106,6 +115,7 @@ enum PortalSettings {
     var values = Values()
     if let scheme = try await read(namespace, colorSchemeKey, version: version, on: bus, timeout: timeout) {
       values.colorScheme = number(scheme, key: colorSchemeKey)
+      values.hasColorScheme = true
     }
     if let contrast = try await read(namespace, contrastKey, version: version, on: bus, timeout: timeout) {
       values.contrast = number(contrast, key: contrastKey)

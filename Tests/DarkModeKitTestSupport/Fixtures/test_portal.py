@@ -5,7 +5,7 @@ It shows what Debian's portal cannot: interface version 2 with ReadOne, the cont
 values, a portal that never answers, one that leaves the bus, and one that answers malformed
 replies. Usage (with DBUS_SESSION_BUS_ADDRESS set):
 
-  test_portal.py [--version N] [--color-scheme N] [--contrast N|absent]
+  test_portal.py [--version N] [--color-scheme N|absent] [--contrast N|absent]
                  [--gnome-high-contrast true|false|absent] [--mode MODE]
 
 MODE is one of: normal, silent (never answers reads), malformed (answers reads with a string),
@@ -23,7 +23,7 @@ from gi.repository import Gio, GLib
 
 parser = argparse.ArgumentParser()
 parser.add_argument("--version", type=int, default=2)
-parser.add_argument("--color-scheme", type=int, default=0)
+parser.add_argument("--color-scheme", default="0")
 parser.add_argument("--contrast", default="0")
 parser.add_argument("--gnome-high-contrast", default="absent")
 parser.add_argument("--mode", default="normal")
@@ -31,7 +31,9 @@ options = parser.parse_args()
 
 NAMESPACE = "org.freedesktop.appearance"
 GNOME_A11Y = "org.gnome.desktop.a11y.interface"
-values = {"color-scheme": GLib.Variant("u", options.color_scheme)}
+values = {}
+if options.color_scheme != "absent":
+    values["color-scheme"] = GLib.Variant("u", int(options.color_scheme))
 if options.contrast != "absent":
     values["contrast"] = GLib.Variant("u", int(options.contrast))
 # Settings of other namespaces, by (namespace, key).
