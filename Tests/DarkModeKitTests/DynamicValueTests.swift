@@ -23,6 +23,9 @@ import Testing
     #expect(value.resolved(with: traits(.dark)) == "dark")
     #expect(value.resolved(with: traits(.light)) == "light")
     #expect(value.resolved(with: traits(.unspecified)) == "light")
+    let color = DMDynamicColor(light: .white, dark: .black)
+    #expect(color.resolvedColor(with: traits(.dark)) == .black)
+    #expect(color.resolvedColor(with: traits(.light)) == .white)
   }
 
   @Test func highContrastVariantsWinWhereGiven() {

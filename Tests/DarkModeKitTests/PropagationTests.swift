@@ -33,6 +33,28 @@ extension GlobalStateTests {
       #expect(DMApplication.shared.keyWindow === window)
     }
 
+    @Test func traitOverridesSetOneTraitAtATimeAndCallOncePerChange() {
+      let window = LoggingWindow("window", log: log)
+      let view = LoggingView("view", log: log)
+      window.addSubview(view)
+      window.makeKeyAndVisible()
+      log.reset()
+      view.traitOverrides.theme = "OVERRIDDEN"
+      #expect(log.names == ["view"])
+      view.traitOverrides.accessibilityContrast = .high
+      #expect(log.names == ["view", "view"])
+      #expect(
+        view.overrideTraitCollection == DMTraitCollection(accessibilityContrast: .high, theme: "OVERRIDDEN"))
+      #expect(view.dmTraitCollection.theme == "OVERRIDDEN")
+      #expect(view.dmTraitCollection.accessibilityContrast == .high)
+      view.traitOverrides.accessibilityContrast = .high
+      #expect(log.names.count == 2, "the same value again calls nothing")
+      view.traitOverrides = DMTraitCollection()
+      #expect(view.overrideTraitCollection == nil)
+      #expect(view.dmTraitCollection == window.dmTraitCollection)
+      #expect(log.names.count == 3)
+    }
+
     @Test func globalChangeCallsEachChangedEnvironmentOnceWithItsPreviousValue() {
       let (window, _, _, _, _) = makeTree()
       window.makeKeyAndVisible()

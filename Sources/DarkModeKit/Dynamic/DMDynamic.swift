@@ -200,3 +200,19 @@ extension DMDynamic {
 
 /// A colour that depends on traits.
 public typealias DMDynamicColor = DMDynamic<DMColor>
+
+extension DMDynamic where Value == DMColor {
+  /// The colour for a trait collection, by the name UIKit's `UIColor` gives it; the same as
+  /// ``resolved(with:)``.
+  ///
+  /// ```swift
+  /// let background = DMDynamicColor(light: .white, dark: DMColor(rgb: 0x1C1C1E))
+  /// let dark = background.resolvedColor(with: DMTraitCollection(userInterfaceStyle: .dark))
+  /// ```
+  /// - Parameter traitCollection: The traits to resolve for.
+  /// - Returns: The colour that applies.
+  @inlinable
+  public func resolvedColor(with traitCollection: DMTraitCollection) -> DMColor {
+    resolved(with: traitCollection)
+  }
+}

@@ -26,6 +26,22 @@ open class DMResponder: DMTraitEnvironment {
     }
   }
 
+  /// The traits this environment overrides, one at a time, as UIKit's `traitOverrides`: each
+  /// trait set here is used by this environment and its descendants, and an unspecified one (or a
+  /// `nil` theme) is inherited.
+  ///
+  /// It reads and writes ``overrideTraitCollection``, so setting one trait keeps the others:
+  ///
+  /// ```swift
+  /// panel.traitOverrides.theme = "SEPIA"
+  /// panel.traitOverrides.accessibilityContrast = .high  // the theme stays
+  /// panel.traitOverrides = DMTraitCollection()           // inherit everything again
+  /// ```
+  public var traitOverrides: DMTraitCollection {
+    get { overrideTraitCollection ?? DMTraitCollection() }
+    set { overrideTraitCollection = newValue.isUnspecified ? nil : newValue }
+  }
+
   /// The override collections, kept out of line: most environments have none, and every
   /// environment would otherwise pay for two collections.
   final class Overrides {
