@@ -11,9 +11,10 @@ enum WatchCommand {
       USAGE: dmkit watch
 
       Prints the system appearance as the automatic source sees it (the DM_COLOR_SCHEME and
-      DM_CONTRAST variables, then the desktop portal, then the terminal), then one line for each
-      change, until Ctrl-C or SIGTERM (a signal that the program was started with ignored, such
-      as SIGINT in a script's background job, stays ignored):
+      DM_CONTRAST variables, then the desktop portal, then the terminal, followed live when it
+      announces changes of its colour scheme), then one line for each change, until Ctrl-C or
+      SIGTERM (a signal that the program was started with ignored, such as SIGINT in a script's
+      background job, stays ignored):
 
         2026-11-30T09:15:02Z source=portal style=dark contrast=normal
 
@@ -21,7 +22,8 @@ enum WatchCommand {
 
   static func run(_ arguments: ParsedArguments, console: Console) -> Int32 {
     endOnSignals()
-    let source = DMAutomaticAppearanceSource()
+    // A terminal that announces changes of its colour scheme is followed; watch reads no input.
+    let source = DMAutomaticAppearanceSource(terminal: DMTerminalAppearanceSource(followsChanges: true))
     var printed: DMTraitCollection?
     func printIfChanged() {
       guard let kind = source.answeringSource else { return }
@@ -61,6 +63,8 @@ enum WatchCommand {
     Thread {
       var byte: UInt8 = 0
       while read(readEnd, &byte, 1) < 0 && errno == EINTR {}
+      // A followed terminal gets its modes back; `_exit` runs no exit handlers.
+      DMTerminalAppearanceSource.restoreTerminal()
       _exit(0)
     }.start()
     for number in [SIGINT, SIGTERM] {

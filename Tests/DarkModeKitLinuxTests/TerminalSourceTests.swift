@@ -1,8 +1,8 @@
-import DarkModeKit
 import DarkModeKitTestSupport
 import Foundation
 import Testing
 
+@testable import DarkModeKit
 @testable import DarkModeKitLinux
 
 #if canImport(Glibc)
@@ -168,5 +168,158 @@ func query(_ pty: PseudoTerminal, timeout: Int = 1_000, answer: @escaping @Senda
         "DM_COLOR_SCHEME=\\u{1B}[2Jdark\\u{7} is not \"light\" or \"dark\"; it is ignored",
         "DM_CONTRAST=\(String(repeating: "x", count: 64))… is not \"normal\" or \"high\"; it is ignored",
       ])
+  }
+}
+
+/// Terminals that announce changes of their colour scheme (DEC mode 2031), played by the test on a
+/// pseudo-terminal.
+@Suite(.serialized) struct TerminalNotificationTests {
+  static let escape = "\u{1B}"
+
+  @Test func reportsAreFoundInInputAndEverythingElsePassesThrough() {
+    var scanner = TerminalReports()
+    let e = Self.escape
+    var (reports, passed) = scanner.scan(Array("a\(e)[?997;1nb\(e)[A\(e)xc\(e)[?997;2n\(e)[?62;22c".utf8))
+    #expect(reports == [.colorScheme(.dark), .colorScheme(.light), .deviceAttributes])
+    #expect(passed == Array("ab\(e)[A\(e)xc".utf8))
+    // Split anywhere, even inside a report.
+    let text = Array("\(e)]11;rgb:ffff/0000/0000\(e)\\k\(e)[?997;1n".utf8)
+    var found: [TerminalReports.Report] = []
+    var rest: [UInt8] = []
+    for byte in text {
+      (reports, passed) = scanner.scan([byte])
+      found += reports
+      rest += passed
+    }
+    #expect(found == [.background(Array("\(e)]11;rgb:ffff/0000/0000\(e)\\".utf8)), .colorScheme(.dark)])
+    #expect(rest == Array("k".utf8))
+    // Not ours: another scheme number, another report.
+    (reports, passed) = scanner.scan(Array("\(e)[?997;3n\(e)[?6n".utf8))
+    #expect(reports.isEmpty)
+    #expect(passed == Array("\(e)[?997;3n\(e)[?6n".utf8))
+  }
+
+  @Test func aSequenceThatNeverEndsIsPassedOnAtItsLimit() {
+    var scanner = TerminalReports()
+    let endless = Array("\(Self.escape)]11;".utf8) + [UInt8](repeating: UInt8(ascii: "x"), count: 10_000)
+    let (reports, passed) = scanner.scan(endless)
+    #expect(reports.isEmpty)
+    // Whatever is kept is at most one sequence's limit.
+    #expect(passed.count >= endless.count - TerminalReports.maximumSequenceLength)
+  }
+
+  /// Starts following on a thread of its own while the test answers the colour-scheme query.
+  func begin(_ pty: PseudoTerminal, answer: String?) async -> (
+    (TerminalFollower, DMUserInterfaceStyle)?, [UInt8], Duration
+  ) {
+    let ((begun, elapsed), asked) = await onOwnThread {
+      let clock = ContinuousClock()
+      let start = clock.now
+      let begun = TerminalFollower.begin(
+        input: pty.terminal, output: pty.terminal, timeoutMilliseconds: 20_000)
+      return (begun, clock.now - start)
+    } whileDoing: {
+      let asked = pty.readFromProgram(atLeast: TerminalReports.colorSchemeQuery.count)
+      if let answer { pty.sendToProgram(answer) }
+      return asked
+    }
+    return (begun, asked, elapsed)
+  }
+
+  @Test func aTerminalThatAnnouncesChangesIsFollowedAndPutBackWhenTheFollowingStops() async throws {
+    let pty = try PseudoTerminal()
+    let before = pty.settings
+    let e = Self.escape
+    let (begun, asked, _) = await begin(pty, answer: "\(e)[?997;1n\(e)[?62;c")
+    #expect(asked == TerminalReports.colorSchemeQuery)
+    let (follower, style) = try #require(begun)
+    #expect(style == .dark)
+    #expect(
+      pty.readFromProgram(atLeast: TerminalReports.enableNotifications.count)
+        == TerminalReports.enableNotifications)
+    #expect(pty.settings.c_lflag & tcflag_t(ICANON | ECHO) == 0, "non-canonical, no echo while following")
+    let reports = Locked<[DMUserInterfaceStyle]>([])
+    let finished = DispatchSemaphore(value: 0)
+    Thread {
+      follower.run { style in reports.withLock { $0.append(style) } }
+      finished.signal()
+    }.start()
+    pty.sendToProgram("typed keys\(e)[A\(e)[?997;2n")
+    // After a change the source asks for the background again, and reports what it gives.
+    #expect(
+      pty.readFromProgram(atLeast: TerminalReports.backgroundQuery.count) == TerminalReports.backgroundQuery)
+    pty.sendToProgram("\(e)]11;rgb:ffff/ffff/ffff\u{07}")
+    #expect(await eventually { reports.withLock { $0 } == [.light, .light] })
+    pty.sendToProgram("\(e)[?997;1n")
+    #expect(await eventually { reports.withLock { $0 } == [.light, .light, .dark] })
+    _ = pty.readFromProgram(atLeast: TerminalReports.backgroundQuery.count)
+    follower.stop()
+    #expect(finished.wait(timeout: .now() + 10) == .success)
+    #expect(
+      pty.readFromProgram(atLeast: TerminalReports.disableNotifications.count)
+        == TerminalReports.disableNotifications)
+    #expect(pty.settings.c_lflag == before.c_lflag)
+    follower.stop()
+    #expect(pty.readFromProgram(atLeast: 1).isEmpty, "put back once")
+  }
+
+  @Test func aTerminalWithoutAnnouncementsIsLeftAsItWasAtOnce() async throws {
+    let pty = try PseudoTerminal()
+    let before = pty.settings
+    let (begun, _, elapsed) = await begin(pty, answer: "\(Self.escape)[?1;2c")
+    #expect(begun == nil)
+    #expect(elapsed < .seconds(15), "far below the timeout")
+    #expect(pty.settings.c_lflag == before.c_lflag)
+    #expect(pty.readFromProgram(atLeast: 1).isEmpty, "mode 2031 is never turned on")
+  }
+
+  @Test func restoringEveryTerminalPutsAFollowedOneBack() async throws {
+    let pty = try PseudoTerminal()
+    let before = pty.settings
+    let (begun, _, _) = await begin(pty, answer: "\(Self.escape)[?997;2n")
+    let (follower, style) = try #require(begun)
+    #expect(style == .light)
+    _ = pty.readFromProgram(atLeast: TerminalReports.enableNotifications.count)
+    DMTerminalAppearanceSource.restoreTerminal()
+    #expect(
+      pty.readFromProgram(atLeast: TerminalReports.disableNotifications.count)
+        == TerminalReports.disableNotifications)
+    #expect(pty.settings.c_lflag == before.c_lflag)
+    follower.stop()
+    #expect(pty.readFromProgram(atLeast: 1).isEmpty)
+  }
+}
+
+extension GlobalStateTests {
+  /// The terminal source following a terminal, as an app configures it.
+  @Suite @MainActor struct FollowedTerminalSourceTests {
+    init() { DarkModeManager.reset() }
+
+    @Test func theSystemFollowsTheTerminalAndTheTerminalIsPutBackWhenTheSourceStops() async throws {
+      let pty = try PseudoTerminal()
+      let before = pty.settings
+      let e = "\u{1B}"
+      let source = DMTerminalAppearanceSource(
+        environment: ["TERM": "xterm-256color"], input: pty.terminal, output: pty.terminal,
+        timeoutMilliseconds: 20_000, followsChanges: true)
+      DarkModeManager.setup(with: DMConfiguration(systemAppearanceSource: source))
+      defer { DarkModeManager.reset() }
+      let asked = await onOwnThread { pty.readFromProgram(atLeast: TerminalReports.colorSchemeQuery.count) }
+      #expect(asked == TerminalReports.colorSchemeQuery)
+      pty.sendToProgram("\(e)[?997;2n")
+      #expect(await eventually(10) { DMTraitCollection.system.userInterfaceStyle == .light })
+      _ = await onOwnThread { pty.readFromProgram(atLeast: TerminalReports.enableNotifications.count) }
+      pty.sendToProgram("\(e)[?997;1n")
+      #expect(await eventually(10) { DMTraitCollection.system.userInterfaceStyle == .dark })
+      DarkModeManager.setup(with: DMConfiguration())
+      let rest = await onOwnThread {
+        pty.readFromProgram(
+          atLeast: TerminalReports.backgroundQuery.count + TerminalReports.disableNotifications.count)
+      }
+      #expect(
+        rest.suffix(TerminalReports.disableNotifications.count).elementsEqual(
+          TerminalReports.disableNotifications))
+      #expect(pty.settings.c_lflag == before.c_lflag)
+    }
   }
 }

@@ -122,7 +122,14 @@ public final class ChildProcess: Sendable {
 
   /// Reads one line of standard output, waiting at most `seconds`.
   public func readLine(seconds: Double) -> String? {
+    readOutput(until: "\n", seconds: seconds).map { String($0.dropLast()) }
+  }
+
+  /// Reads standard output until it holds `text`, waiting at most `seconds`; returns what was read
+  /// (up to and including `text`), or `nil` when `text` did not come in time.
+  public func readOutput(until text: String, seconds: Double) -> String? {
     guard let output else { return nil }
+    let needle = Array(text.utf8)
     let deadline = Date().addingTimeInterval(seconds)
     var bytes: [UInt8] = []
     while Date() < deadline {
@@ -130,10 +137,20 @@ public final class ChildProcess: Sendable {
       guard poll(&entry, 1, 50) > 0 else { continue }
       var byte: UInt8 = 0
       guard read(output, &byte, 1) == 1 else { return nil }
-      if byte == UInt8(ascii: "\n") { return String(decoding: bytes, as: UTF8.self) }
       bytes.append(byte)
+      if bytes.count >= needle.count, bytes.suffix(needle.count).elementsEqual(needle) {
+        return String(decoding: bytes, as: UTF8.self)
+      }
     }
     return nil
+  }
+
+  /// Writes `text` to the child's terminal as the terminal emulator would, for a child started with
+  /// `outputIsTerminal`: the child reads it on its standard input.
+  public func sendToTerminal(_ text: String) {
+    guard let output else { return }
+    let bytes = Array(text.utf8)
+    _ = bytes.withUnsafeBytes { write(output, $0.baseAddress, $0.count) }
   }
 
   /// Sends a signal, if the child still runs.

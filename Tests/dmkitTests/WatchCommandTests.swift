@@ -95,6 +95,37 @@ enum DMKit {
       "\(watch.errorOutput)")
   }
 
+  @Test func watchFollowsATerminalThatAnnouncesChangesAndPutsItBackOnSIGTERM() throws {
+    let e = "\u{1B}"
+    let watch = try ChildProcess(
+      DMKit.path, ["watch"],
+      environment: ["TERM": "xterm-256color", "DBUS_SESSION_BUS_ADDRESS": "unix:path=/nonexistent/bus"],
+      outputIsTerminal: true)
+    // The test plays a terminal with DEC mode 2031: first the background query, then the scheme.
+    // Lines and queries may come in either order, so everything read is kept.
+    var transcript = ""
+    func read(until text: String) -> Bool {
+      if transcript.contains(text) { return true }
+      guard let more = watch.readOutput(until: text, seconds: 10) else { return false }
+      transcript += more
+      return true
+    }
+    #expect(read(until: "\(e)[c"), "the background query")
+    watch.sendToTerminal("\(e)]11;rgb:0000/0000/0000\u{07}\(e)[?62;c")
+    #expect(read(until: "\(e)[?996n\(e)[c"), "the colour-scheme query: \(transcript.debugDescription)")
+    watch.sendToTerminal("\(e)[?997;1n\(e)[?62;c")
+    #expect(read(until: "\(e)[?2031h"), "announcements on")
+    #expect(
+      read(until: "source=terminal style=dark contrast=no-preference\n"), "\(transcript.debugDescription)")
+    // The terminal switches to light: watch prints it, and asks for the background again.
+    watch.sendToTerminal("\(e)[?997;2n")
+    #expect(
+      read(until: "source=terminal style=light contrast=no-preference\n"), "\(transcript.debugDescription)")
+    watch.signal(SIGTERM)
+    #expect(watch.readOutput(until: "\(e)[?2031l", seconds: 10) != nil, "announcements off before the end")
+    #expect(watch.wait(seconds: 5) == 0, "\(watch.errorOutput)")
+  }
+
   @Test func watchRejectsUnknownOptions() throws {
     let watch = try ChildProcess(DMKit.path, ["watch", "--bogus"], environment: [:])
     #expect(watch.wait(seconds: 10) == 2)

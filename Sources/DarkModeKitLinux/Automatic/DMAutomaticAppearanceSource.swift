@@ -8,8 +8,9 @@ import Foundation
 ///   at once.
 /// - Otherwise, in the background: if the portal answers a read within its timeout, the
 ///   ``DMPortalAppearanceSource`` follows it from then on; else, if the terminal says what its
-///   background is, the ``DMTerminalAppearanceSource`` answers once; else nothing does, and the
-///   defaults apply.
+///   background is, the ``DMTerminalAppearanceSource`` answers (once, or, for a terminal source made
+///   with `followsChanges` and a terminal that announces changes, at each change); else nothing
+///   does, and the defaults apply.
 ///
 /// ``answeringSource`` tells which one answered, once decided.
 ///
@@ -110,6 +111,13 @@ public final class DMAutomaticAppearanceSource: DMSystemAppearanceSource {
         Self.report(passedOver, answered: .terminal)
         answeringSource = .terminal
         reporter.report(DMTraitCollection(userInterfaceStyle: detection.style))
+        if terminal.followsChanges {
+          // A terminal that announces changes is followed from here on, until `stop()`.
+          active = terminal
+          let thread = Thread { [terminal] in _ = terminal.follow(reporting: reporter) }
+          thread.name = "DarkModeKit terminal"
+          thread.start()
+        }
         decided(.terminal)
       } else {
         Self.report(passedOver, answered: .noSource)

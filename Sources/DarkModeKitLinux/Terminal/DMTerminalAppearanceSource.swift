@@ -16,7 +16,16 @@ import Foundation
 /// `dumb`. It puts the terminal in raw mode for at most the timeout, and always restores its
 /// settings. A background darker than mid grey means the dark style.
 ///
-/// Terminals do not announce changes, so the source reports once, from a thread of its own.
+/// By default the source reports once, from a thread of its own. With `followsChanges`, a terminal
+/// that announces changes of its colour scheme (DEC mode 2031: kitty, foot, Ghostty, Contour,
+/// iTerm2, tmux 3.6 and others; asked with `ESC [ ? 996 n`) is followed live: the source turns the
+/// announcements on, reports each change, asks for the background again after it (OSC 11) and
+/// reports the style that gives, and puts the terminal back (mode 2031 off, its settings
+/// restored) when it stops, when the terminal's input ends, and when the process exits. A program
+/// that ends on a signal calls ``restoreTerminal()`` first. While it follows, the source reads the
+/// terminal's input in non-canonical mode without echo and keeps only the terminal's reports, so
+/// it suits programs that do not read the terminal themselves. A terminal that does not announce
+/// changes is asked once, as without `followsChanges`.
 ///
 /// ```swift
 /// DarkModeManager.setup(with: DMConfiguration(
@@ -46,6 +55,10 @@ public final class DMTerminalAppearanceSource: DMSystemAppearanceSource {
   private nonisolated let input: Int32
   private nonisolated let output: Int32
   private nonisolated let timeoutMilliseconds: Int
+  /// Whether the source follows a terminal that announces changes.
+  public nonisolated let followsChanges: Bool
+  /// The follower of the running start, if the terminal announces changes.
+  private nonisolated let follower = Locked<TerminalFollower?>(nil)
 
   /// Creates a source for a terminal.
   /// - Parameters:
@@ -53,14 +66,18 @@ public final class DMTerminalAppearanceSource: DMSystemAppearanceSource {
   ///   - input: The descriptor the terminal's replies arrive on; standard input by default.
   ///   - output: The descriptor queries are written to; standard output by default.
   ///   - timeoutMilliseconds: How long to wait for the terminal's reply.
+  ///   - followsChanges: Whether to follow a terminal that announces changes of its colour scheme;
+  ///     the source then reads the terminal's input while it runs.
   public nonisolated init(
     environment: [String: String] = ProcessInfo.processInfo.environment,
-    input: Int32 = STDIN_FILENO, output: Int32 = STDOUT_FILENO, timeoutMilliseconds: Int = 250
+    input: Int32 = STDIN_FILENO, output: Int32 = STDOUT_FILENO, timeoutMilliseconds: Int = 250,
+    followsChanges: Bool = false
   ) {
     self.environment = environment
     self.input = input
     self.output = output
     self.timeoutMilliseconds = timeoutMilliseconds
+    self.followsChanges = followsChanges
   }
 
   /// Asks the terminal now, blocking for at most the timeout.
@@ -81,18 +98,47 @@ public final class DMTerminalAppearanceSource: DMSystemAppearanceSource {
     return nil
   }
 
-  /// Asks the terminal on a thread of its own and reports the answer, if any.
-  /// - Parameter reporter: Where the answer goes.
+  /// Asks the terminal on a thread of its own and reports the answer, if any; with
+  /// ``followsChanges``, then follows a terminal that announces changes.
+  /// - Parameter reporter: Where the answers go.
   public func start(reporting reporter: DMAppearanceReporter) {
     let thread = Thread { [self] in
+      if followsChanges, follow(reporting: reporter) { return }
       if let detection = detect() {
         reporter.send(DMTraitCollection(userInterfaceStyle: detection.style))
       }
     }
-    thread.name = "DarkModeKit terminal query"
+    thread.name = "DarkModeKit terminal"
     thread.start()
   }
 
-  /// Stops. A report still on its way is ignored, as the reports of every stopped source are.
-  public func stop() {}
+  /// On the calling thread: asks whether the terminal announces changes and, if it does, reports
+  /// its colour scheme and then each change until ``stop()``. Returns `false` at once, with the
+  /// terminal as it was, when it does not announce changes.
+  nonisolated func follow(reporting reporter: DMAppearanceReporter) -> Bool {
+    guard environment["TERM"] != "dumb",
+      let (follower, style) = TerminalFollower.begin(
+        input: input, output: output, timeoutMilliseconds: timeoutMilliseconds)
+    else { return false }
+    self.follower.withLock { $0 = follower }
+    reporter.send(DMTraitCollection(userInterfaceStyle: style))
+    follower.run { reporter.send(DMTraitCollection(userInterfaceStyle: $0)) }
+    return true
+  }
+
+  /// Stops, and puts a followed terminal back as it was. A report still on its way is ignored, as
+  /// the reports of every stopped source are.
+  public func stop() {
+    follower.withLock { follower in
+      follower?.stop()
+      follower = nil
+    }
+  }
+
+  /// Puts every terminal a source follows back as it was: change announcements off, settings
+  /// restored. The process's exit does it by itself; a program that ends on a signal calls it
+  /// first. Callable from any thread, and more than once.
+  public nonisolated static func restoreTerminal() {
+    TerminalFollower.restoreAll()
+  }
 }

@@ -28,16 +28,9 @@ enum TerminalQuery {
 
   /// Sends the query on `output` and reads the reply from `input`.
   static func backgroundReply(input: Int32, output: Int32, timeoutMilliseconds: Int) -> Outcome {
-    guard isatty(input) == 1, isatty(output) == 1 else { return .notATerminal }
-    var saved = termios()
-    guard tcgetattr(input, &saved) == 0 else { return .notATerminal }
-    var raw = saved
-    raw.c_lflag &= ~tcflag_t(ICANON | ECHO)
-    withUnsafeMutableBytes(of: &raw.c_cc) { cc in
-      cc[Int(VMIN)] = 0
-      cc[Int(VTIME)] = 0
+    guard isatty(input) == 1, isatty(output) == 1, var saved = enterRawMode(input) else {
+      return .notATerminal
     }
-    guard tcsetattr(input, TCSANOW, &raw) == 0 else { return .notATerminal }
     defer { _ = tcsetattr(input, TCSANOW, &saved) }
 
     guard writeAll(request, to: output) else { return .notATerminal }
@@ -67,13 +60,28 @@ enum TerminalQuery {
     }
   }
 
+  /// Puts a terminal in non-canonical mode without echo, reads not waiting for bytes; returns its
+  /// settings before, to restore, or `nil` when they cannot be changed.
+  static func enterRawMode(_ input: Int32) -> termios? {
+    var saved = termios()
+    guard tcgetattr(input, &saved) == 0 else { return nil }
+    var raw = saved
+    raw.c_lflag &= ~tcflag_t(ICANON | ECHO)
+    withUnsafeMutableBytes(of: &raw.c_cc) { cc in
+      cc[Int(VMIN)] = 0
+      cc[Int(VTIME)] = 0
+    }
+    guard tcsetattr(input, TCSANOW, &raw) == 0 else { return nil }
+    return saved
+  }
+
   /// Whether `bytes` holds a primary device attributes reply, `ESC [ ? … c`.
   static func hasDeviceAttributesReply(_ bytes: [UInt8]) -> Bool {
     guard let start = TerminalBackground.find([0x1B, 0x5B, 0x3F], in: bytes) else { return false }
     return bytes[(start + 3)...].contains(UInt8(ascii: "c"))
   }
 
-  private static func writeAll(_ bytes: [UInt8], to descriptor: Int32) -> Bool {
+  static func writeAll(_ bytes: [UInt8], to descriptor: Int32) -> Bool {
     var offset = 0
     while offset < bytes.count {
       let written = bytes[offset...].withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
@@ -86,7 +94,7 @@ enum TerminalQuery {
     return true
   }
 
-  private static func monotonicMilliseconds() -> Int {
+  static func monotonicMilliseconds() -> Int {
     var now = timespec()
     clock_gettime(CLOCK_MONOTONIC, &now)
     return Int(now.tv_sec) * 1_000 + Int(now.tv_nsec) / 1_000_000

@@ -1,0 +1,106 @@
+import DarkModeKit
+
+/// Finds a terminal's reports in what it sends: its colour scheme (`ESC [ ? 997 ; 1 n` dark,
+/// `; 2 n` light, the answer to `ESC [ ? 996 n` and, with DEC mode 2031 on, the announcement of
+/// each change), its background (an OSC 11 reply) and its device attributes (`ESC [ ? … c`).
+/// Everything else, such as keys, passes through unchanged, in order.
+///
+/// It keeps at most one unfinished sequence, cut at ``maximumSequenceLength`` bytes, so a terminal
+/// that never ends one cannot make it grow.
+struct TerminalReports {
+  enum Report: Equatable {
+    /// The terminal's colour scheme.
+    case colorScheme(DMUserInterfaceStyle)
+    /// An OSC 11 reply, from its `ESC` to its terminator.
+    case background([UInt8])
+    /// A primary device attributes reply.
+    case deviceAttributes
+  }
+
+  /// The longest sequence kept while it is unfinished; longer ones pass through as they are.
+  static let maximumSequenceLength = 256
+
+  /// Asks for the colour scheme, then the device attributes that every terminal answers, so that
+  /// a terminal without the colour-scheme report is known at once.
+  static let colorSchemeQuery: [UInt8] = Array("\u{1B}[?996n\u{1B}[c".utf8)
+  /// Turns on DEC mode 2031: the terminal announces each change of its colour scheme.
+  static let enableNotifications: [UInt8] = Array("\u{1B}[?2031h".utf8)
+  /// Turns DEC mode 2031 off again.
+  static let disableNotifications: [UInt8] = Array("\u{1B}[?2031l".utf8)
+  /// Asks for the background colour.
+  static let backgroundQuery: [UInt8] = Array("\u{1B}]11;?\u{1B}\\".utf8)
+
+  private var pending: [UInt8] = []
+
+  /// Takes the next bytes; returns the reports they completed and the bytes that are not part of
+  /// one.
+  mutating func scan(_ bytes: some Sequence<UInt8>) -> (reports: [Report], passed: [UInt8]) {
+    var reports: [Report] = []
+    var passed: [UInt8] = []
+    for byte in bytes {
+      if pending.isEmpty {
+        if byte == 0x1B { pending.append(byte) } else { passed.append(byte) }
+        continue
+      }
+      pending.append(byte)
+      switch classify(pending) {
+      case .incomplete:
+        if pending.count > Self.maximumSequenceLength {
+          passed += pending
+          pending.removeAll(keepingCapacity: true)
+        }
+      case .report(let report):
+        reports.append(report)
+        pending.removeAll(keepingCapacity: true)
+      case .other:
+        // Not ours: give it back, but a new ESC starts a sequence of its own.
+        if byte == 0x1B {
+          passed += pending.dropLast()
+          pending = [0x1B]
+        } else {
+          passed += pending
+          pending.removeAll(keepingCapacity: true)
+        }
+      }
+    }
+    return (reports, passed)
+  }
+
+  private enum Match {
+    case incomplete
+    case report(Report)
+    case other
+  }
+
+  private static let csiQuestion: [UInt8] = [0x1B, 0x5B, 0x3F]  // ESC [ ?
+  private static let osc11: [UInt8] = [0x1B, 0x5D, 0x31, 0x31, 0x3B]  // ESC ] 1 1 ;
+
+  /// What a sequence that starts with ESC is so far.
+  private func classify(_ sequence: [UInt8]) -> Match {
+    if Self.osc11.starts(with: sequence) { return .incomplete }
+    if sequence.starts(with: Self.osc11) {
+      let last = sequence[sequence.count - 1]
+      if last == 0x07 || (last == 0x5C && sequence[sequence.count - 2] == 0x1B) {
+        return .report(.background(sequence))
+      }
+      return .incomplete
+    }
+    if Self.csiQuestion.starts(with: sequence) { return .incomplete }
+    guard sequence.starts(with: Self.csiQuestion) else { return .other }
+    let body = sequence[3...]
+    let last = body[body.index(before: body.endIndex)]
+    let isParameter = (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(last) || last == UInt8(ascii: ";")
+    if isParameter { return .incomplete }
+    let parameters = body.dropLast()
+    switch last {
+    case UInt8(ascii: "c"):
+      return .report(.deviceAttributes)
+    case UInt8(ascii: "n") where parameters.elementsEqual("997;1".utf8):
+      return .report(.colorScheme(.dark))
+    case UInt8(ascii: "n") where parameters.elementsEqual("997;2".utf8):
+      return .report(.colorScheme(.light))
+    default:
+      return .other
+    }
+  }
+}
