@@ -239,28 +239,83 @@ func query(_ pty: PseudoTerminal, timeout: Int = 1_000, answer: @escaping @Senda
         == TerminalReports.enableNotifications)
     #expect(pty.settings.c_lflag & tcflag_t(ICANON | ECHO) == 0, "non-canonical, no echo while following")
     let reports = Locked<[DMUserInterfaceStyle]>([])
+    let backgrounds = Locked<[String]>([])
     let finished = DispatchSemaphore(value: 0)
     Thread {
-      follower.run { style in reports.withLock { $0.append(style) } }
+      follower.run(drainMilliseconds: 2_000) { style in
+        reports.withLock { $0.append(style) }
+      } background: { color in
+        backgrounds.withLock { $0.append(color.hexString) }
+      }
       finished.signal()
     }.start()
     pty.sendToProgram("typed keys\(e)[A\(e)[?997;2n")
-    // After a change the source asks for the background again, and reports what it gives.
+    // After a change the source asks for the background again, and keeps it; the style is the
+    // terminal's own word.
     #expect(
       pty.readFromProgram(atLeast: TerminalReports.backgroundQuery.count) == TerminalReports.backgroundQuery)
-    pty.sendToProgram("\(e)]11;rgb:ffff/ffff/ffff\u{07}")
-    #expect(await eventually { reports.withLock { $0 } == [.light, .light] })
+    pty.sendToProgram("\(e)]11;rgb:8080/8080/8080\u{07}")
+    #expect(await eventually { backgrounds.withLock { $0 } == ["#808080"] })
+    #expect(reports.withLock { $0 } == [.light])
     pty.sendToProgram("\(e)[?997;1n")
-    #expect(await eventually { reports.withLock { $0 } == [.light, .light, .dark] })
+    #expect(await eventually { reports.withLock { $0 } == [.light, .dark] })
     _ = pty.readFromProgram(atLeast: TerminalReports.backgroundQuery.count)
-    follower.stop()
+    // Stopped with the background's answer on its way: the answer is read before the terminal is
+    // put back, so that it never reaches the program as typed text.
+    follower.stop(isRunning: true)
+    pty.sendToProgram("\(e)]11;rgb:0000/0000/0000\u{1B}\\")
     #expect(finished.wait(timeout: .now() + 10) == .success)
     #expect(
       pty.readFromProgram(atLeast: TerminalReports.disableNotifications.count)
         == TerminalReports.disableNotifications)
     #expect(pty.settings.c_lflag == before.c_lflag)
-    follower.stop()
+    #expect(pendingInput(pty) == 0, "the answer was read, not left for the program")
+    follower.stop(isRunning: true)
     #expect(pty.readFromProgram(atLeast: 1).isEmpty, "put back once")
+  }
+
+  /// How many bytes wait to be read on the program's side.
+  func pendingInput(_ pty: PseudoTerminal) -> Int32 {
+    var count: Int32 = 0
+    _ = ioctl(pty.terminal, UInt(FIONREAD), &count)
+    return count
+  }
+
+  @Test func theBackgroundQueryReadsItsWholeAnswerEvenWhenItComesInPieces() async throws {
+    let pty = try PseudoTerminal()
+    let e = Self.escape
+    let ((outcome, _), _) = await onOwnThread {
+      (
+        TerminalQuery.backgroundReply(input: pty.terminal, output: pty.terminal, timeoutMilliseconds: 20_000),
+        0
+      )
+    } whileDoing: {
+      _ = pty.readFromProgram(atLeast: TerminalQuery.request.count)
+      pty.sendToProgram("\(e)]11;rgb:0000/0000/0000\u{07}")
+      usleep(100_000)
+      pty.sendToProgram("\(e)[?62;c")
+    }
+    guard case .reply = outcome else {
+      Issue.record("expected a reply, got \(outcome)")
+      return
+    }
+    #expect(pendingInput(pty) == 0, "the attributes answer that came later was read too")
+  }
+
+  @Test func reportsAreFoundAfterAnOSCThatEndsOddly() {
+    var scanner = TerminalReports()
+    let e = Self.escape
+    // Ended by the 8-bit string terminator.
+    var (reports, passed) = scanner.scan(Array("\(e)]11;rgb:ffff/ffff/ffff".utf8) + [0x9C])
+    #expect(reports.count == 1)
+    // Cut short by the start of another report: the OSC is given back, the report is found.
+    (reports, passed) = scanner.scan(Array("\(e)]11;rgb:00\(e)[?997;2n".utf8))
+    #expect(reports == [.colorScheme(.light)])
+    #expect(passed == Array("\(e)]11;rgb:00".utf8))
+    // Cancelled by CAN.
+    (reports, passed) = scanner.scan(Array("\(e)]11;rgb".utf8) + [0x18] + Array("\(e)[?997;1n".utf8))
+    #expect(reports == [.colorScheme(.dark)])
+    #expect(passed == Array("\(e)]11;rgb".utf8) + [0x18])
   }
 
   @Test func aTerminalWithoutAnnouncementsIsLeftAsItWasAtOnce() async throws {
@@ -285,7 +340,7 @@ func query(_ pty: PseudoTerminal, timeout: Int = 1_000, answer: @escaping @Senda
       pty.readFromProgram(atLeast: TerminalReports.disableNotifications.count)
         == TerminalReports.disableNotifications)
     #expect(pty.settings.c_lflag == before.c_lflag)
-    follower.stop()
+    follower.stop(isRunning: false)
     #expect(pty.readFromProgram(atLeast: 1).isEmpty)
   }
 }
@@ -295,14 +350,30 @@ extension GlobalStateTests {
   @Suite @MainActor struct FollowedTerminalSourceTests {
     init() { DarkModeManager.reset() }
 
-    @Test func theSystemFollowsTheTerminalAndTheTerminalIsPutBackWhenTheSourceStops() async throws {
-      let pty = try PseudoTerminal()
-      let before = pty.settings
-      let e = "\u{1B}"
+    /// Configures a terminal source that follows the pseudo-terminal.
+    func startFollowing(_ pty: PseudoTerminal) {
       let source = DMTerminalAppearanceSource(
         environment: ["TERM": "xterm-256color"], input: pty.terminal, output: pty.terminal,
         timeoutMilliseconds: 20_000, followsChanges: true)
       DarkModeManager.setup(with: DMConfiguration(systemAppearanceSource: source))
+    }
+
+    /// Checks that the announcements were turned off last and the settings are as they were.
+    func expectPutBack(
+      _ pty: PseudoTerminal, before: termios, written: [UInt8],
+      sourceLocation: SourceLocation = #_sourceLocation
+    ) {
+      #expect(
+        written.suffix(TerminalReports.disableNotifications.count).elementsEqual(
+          TerminalReports.disableNotifications), sourceLocation: sourceLocation)
+      #expect(pty.settings.c_lflag == before.c_lflag, sourceLocation: sourceLocation)
+    }
+
+    @Test func theSystemFollowsTheTerminalAndTheTerminalIsPutBackWhenTheSourceStops() async throws {
+      let pty = try PseudoTerminal()
+      let before = pty.settings
+      let e = "\u{1B}"
+      startFollowing(pty)
       defer { DarkModeManager.reset() }
       let asked = await onOwnThread { pty.readFromProgram(atLeast: TerminalReports.colorSchemeQuery.count) }
       #expect(asked == TerminalReports.colorSchemeQuery)
@@ -312,14 +383,31 @@ extension GlobalStateTests {
       pty.sendToProgram("\(e)[?997;1n")
       #expect(await eventually(10) { DMTraitCollection.system.userInterfaceStyle == .dark })
       DarkModeManager.setup(with: DMConfiguration())
+      // The background's answer to the query after the change comes after the stop.
+      pty.sendToProgram("\(e)]11;rgb:0000/0000/0000\u{07}")
       let rest = await onOwnThread {
         pty.readFromProgram(
           atLeast: TerminalReports.backgroundQuery.count + TerminalReports.disableNotifications.count)
       }
-      #expect(
-        rest.suffix(TerminalReports.disableNotifications.count).elementsEqual(
-          TerminalReports.disableNotifications))
-      #expect(pty.settings.c_lflag == before.c_lflag)
+      expectPutBack(pty, before: before, written: rest)
+    }
+
+    @Test func aSourceStoppedWhileTheTerminalIsAskedPutsItBackAndReportsNothing() async throws {
+      let pty = try PseudoTerminal()
+      let before = pty.settings
+      let e = "\u{1B}"
+      startFollowing(pty)
+      defer { DarkModeManager.reset() }
+      _ = await onOwnThread { pty.readFromProgram(atLeast: TerminalReports.colorSchemeQuery.count) }
+      // Stopped before the terminal answers; then it answers.
+      DarkModeManager.setup(with: DMConfiguration())
+      pty.sendToProgram("\(e)[?997;1n")
+      let written = await onOwnThread {
+        pty.readFromProgram(
+          atLeast: TerminalReports.enableNotifications.count + TerminalReports.disableNotifications.count)
+      }
+      expectPutBack(pty, before: before, written: written)
+      #expect(DMTraitCollection.system.userInterfaceStyle == .unspecified)
     }
   }
 }

@@ -178,3 +178,33 @@ struct DemoTerminalTests {
     #expect(demo.wait(seconds: 10) == 1)
   }
 }
+
+/// `dmkit demo` in a terminal that announces changes of its colour scheme (DEC mode 2031), played
+/// by the test on a pseudo-terminal.
+@Suite struct DemoFollowsTheTerminalTests {
+  @Test func theDemoFollowsATerminalThatAnnouncesChangesAndPutsItBackOnQuit() throws {
+    let e = "\u{1B}"
+    let demo = try ChildProcess(
+      DMKit.path, ["demo"],
+      environment: ["TERM": "xterm-256color", "DBUS_SESSION_BUS_ADDRESS": "unix:path=/nonexistent/bus"],
+      outputIsTerminal: true)
+    let output = OutputTranscript(demo)
+    func read(until text: String) -> Bool { output.read(until: text) }
+    // The background query, then the colour-scheme query; the terminal is dark.
+    #expect(read(until: "\(e)]11;?\(e)\\\(e)[c"), "the background query")
+    demo.sendToTerminal("\(e)]11;rgb:0000/0000/0000\u{07}\(e)[?62;c")
+    #expect(read(until: "\(e)[?996n\(e)[c"), "the colour-scheme query")
+    demo.sendToTerminal("\(e)[?997;1n\(e)[?62;c")
+    #expect(read(until: "\(e)[?2031h"), "announcements on")
+    // Drawn when the background answered, before or after the following began.
+    #expect(output.read(until: "Style: dark", anywhere: true), "the window follows the terminal")
+    // The terminal switches to light while keys are typed around the announcement.
+    demo.sendToTerminal("\(e)[?997;2n")
+    #expect(read(until: "Style: light"), "the window follows the change")
+    demo.sendToTerminal("d")
+    #expect(read(until: "Style: dark"), "keys still work")
+    demo.sendToTerminal("q")
+    #expect(read(until: "\(e)[?2031l"), "announcements off on quit")
+    #expect(demo.wait(seconds: 10) == 0, "\(demo.errorOutput)")
+  }
+}

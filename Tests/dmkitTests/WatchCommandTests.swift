@@ -102,25 +102,21 @@ enum DMKit {
       environment: ["TERM": "xterm-256color", "DBUS_SESSION_BUS_ADDRESS": "unix:path=/nonexistent/bus"],
       outputIsTerminal: true)
     // The test plays a terminal with DEC mode 2031: first the background query, then the scheme.
-    // Lines and queries may come in either order, so everything read is kept.
-    var transcript = ""
-    func read(until text: String) -> Bool {
-      if transcript.contains(text) { return true }
-      guard let more = watch.readOutput(until: text, seconds: 10) else { return false }
-      transcript += more
-      return true
-    }
+    let output = OutputTranscript(watch)
+    func read(until text: String) -> Bool { output.read(until: text) }
     #expect(read(until: "\(e)[c"), "the background query")
     watch.sendToTerminal("\(e)]11;rgb:0000/0000/0000\u{07}\(e)[?62;c")
-    #expect(read(until: "\(e)[?996n\(e)[c"), "the colour-scheme query: \(transcript.debugDescription)")
+    #expect(read(until: "\(e)[?996n\(e)[c"), "the colour-scheme query: \(output.all.debugDescription)")
     watch.sendToTerminal("\(e)[?997;1n\(e)[?62;c")
     #expect(read(until: "\(e)[?2031h"), "announcements on")
+    // Printed when the background answered, before or after the following began.
     #expect(
-      read(until: "source=terminal style=dark contrast=no-preference\n"), "\(transcript.debugDescription)")
+      output.read(until: "source=terminal style=dark contrast=no-preference\n", anywhere: true),
+      "\(output.all.debugDescription)")
     // The terminal switches to light: watch prints it, and asks for the background again.
     watch.sendToTerminal("\(e)[?997;2n")
     #expect(
-      read(until: "source=terminal style=light contrast=no-preference\n"), "\(transcript.debugDescription)")
+      read(until: "source=terminal style=light contrast=no-preference\n"), "\(output.all.debugDescription)")
     watch.signal(SIGTERM)
     #expect(watch.readOutput(until: "\(e)[?2031l", seconds: 10) != nil, "announcements off before the end")
     #expect(watch.wait(seconds: 5) == 0, "\(watch.errorOutput)")

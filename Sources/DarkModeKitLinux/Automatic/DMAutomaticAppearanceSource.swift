@@ -112,11 +112,23 @@ public final class DMAutomaticAppearanceSource: DMSystemAppearanceSource {
         answeringSource = .terminal
         reporter.report(DMTraitCollection(userInterfaceStyle: detection.style))
         if terminal.followsChanges {
-          // A terminal that announces changes is followed from here on, until `stop()`.
+          // A terminal that announces changes is followed from here on, until `stop()`, which
+          // ends the session even while the terminal is still being asked.
           active = terminal
-          let thread = Thread { [terminal] in _ = terminal.follow(reporting: reporter) }
-          thread.name = "DarkModeKit terminal"
-          thread.start()
+          let session = terminal.newSession()
+          if terminal.readsInput {
+            let thread = Thread { [terminal] in _ = terminal.follow(session: session, reporting: reporter) }
+            thread.name = "DarkModeKit terminal"
+            thread.start()
+          } else {
+            // The program reads the input once the choice is made: ask before that.
+            _ = await withCheckedContinuation { continuation in
+              Thread { [terminal] in
+                continuation.resume(returning: terminal.follow(session: session, reporting: reporter))
+              }.start()
+            }
+            guard !Task.isCancelled else { return }
+          }
         }
         decided(.terminal)
       } else {

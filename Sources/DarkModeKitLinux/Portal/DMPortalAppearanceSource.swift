@@ -128,21 +128,31 @@ struct PortalSession: Sendable {
     // that a change between the two is not lost.
     let version = try await PortalSettings.version(on: bus, timeout: timeout)
     let owner = try await PortalSettings.owner(on: bus, timeout: timeout)
-    let changes = try await bus.signals(
-      matching: PortalSettings.settingChangedRule(sender: owner), timeout: timeout)
+    var streams: [AsyncThrowingStream<DBusMessage, any Error>] = []
+    for namespace in PortalSettings.followedNamespaces {
+      streams.append(
+        try await bus.signals(
+          matching: PortalSettings.settingChangedRule(sender: owner, namespace: namespace), timeout: timeout))
+    }
     let values = try await PortalSettings.readAll(on: bus, version: version, timeout: timeout)
     connected()
     values.send(to: reporter)
+    // One stream per namespace; each change is applied and sent under the lock, so that the
+    // reports keep the order of the changes.
+    let current = Locked(values)
     try await withThrowingTaskGroup(of: Void.self) { group in
-      group.addTask { [reporter] in
-        var values = values
-        // The rule names the owner, so the connection has already dropped anyone else's.
-        for try await signal in changes {
-          guard signal.body.count == 3, let namespace = signal.body[0].stringValue,
-            let key = signal.body[1].stringValue
-          else { continue }
-          if values.update(namespace: namespace, key: key, value: signal.body[2]) {
-            values.send(to: reporter)
+      for changes in streams {
+        group.addTask { [reporter] in
+          // The rule names the owner, so the connection has already dropped anyone else's.
+          for try await signal in changes {
+            guard signal.body.count == 3, let namespace = signal.body[0].stringValue,
+              let key = signal.body[1].stringValue
+            else { continue }
+            current.withLock { values in
+              if values.update(namespace: namespace, key: key, value: signal.body[2]) {
+                values.send(to: reporter)
+              }
+            }
           }
         }
       }

@@ -138,13 +138,19 @@ enum PortalSettings {
     return owner
   }
 
-  /// The rule for `SettingChanged` signals sent by `owner`, the portal's unique name (see
-  /// ``owner(on:timeout:)``), of every namespace: the appearance settings and GNOME's, read in
-  /// their place, come in one stream. Any client may send such a signal; with the sender in the
-  /// rule, the bus routes no one else's, and the connection drops any that reach it (one sent to it
-  /// alone) before reading it.
-  static func settingChangedRule(sender owner: String) -> DBusMatchRule {
-    DBusMatchRule(sender: owner, interface: interface, member: "SettingChanged", path: path)
+  /// The namespaces whose `SettingChanged` signals the source follows.
+  static let followedNamespaces = [namespace, gnomeAccessibilityNamespace]
+
+  /// The rule for `SettingChanged` signals of one namespace sent by `owner`, the portal's unique
+  /// name (see ``owner(on:timeout:)``). Any client may send such a signal; with the sender in the
+  /// rule, the bus routes no one else's, and the connection drops any that reach it (one sent to
+  /// it alone) before reading it. With the namespace in the rule, the bus routes none of the
+  /// desktop's other settings, so a burst of those cannot push a change of ours out of the stream's
+  /// buffer.
+  static func settingChangedRule(sender owner: String, namespace: String) -> DBusMatchRule {
+    DBusMatchRule(
+      sender: owner, interface: interface, member: "SettingChanged", path: path,
+      arguments: [0: namespace])
   }
 
   /// The rule for the bus's `NameOwnerChanged` signals about the portal's name.

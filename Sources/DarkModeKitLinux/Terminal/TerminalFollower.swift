@@ -17,20 +17,29 @@ import Foundation
 /// While it follows, it reads the terminal's input itself, in non-canonical mode without echo, and
 /// keeps only the terminal's reports: it suits a program that does not read the terminal, such as
 /// `dmkit watch`.
+///
+/// It is registered for ``restoreAll()`` (and the process's exit) before it changes anything, so a
+/// signal or an exit at any moment finds it.
 final class TerminalFollower: @unchecked Sendable {
-  // Safe: `input`, `output`, `saved` and the pipe are set once in init; `isRestored` is behind its
-  // lock, and everything else is touched only by the thread that runs `run(reporting:)`.
+  // Safe: `input`, `output` and the pipe are set once in init; `state` is behind its lock, held
+  // while the terminal is changed or put back, so that two callers never interleave.
   private let input: Int32
   private let output: Int32
-  private let saved: termios
-  /// Written to by `stop()`; the reading loop polls it with the input.
+  /// Written to by `stop()` and `restoreAll()`; the reading loop polls it with the input.
   private let wakeUp: (read: Int32, write: Int32)
-  private let isRestored = Locked(false)
 
-  private init(input: Int32, output: Int32, saved: termios, wakeUp: (Int32, Int32)) {
+  private struct State {
+    /// The settings to put back; `nil` until the terminal was changed.
+    var saved: termios?
+    /// Whether mode 2031 was turned on.
+    var isEnabled = false
+    var isRestored = false
+  }
+  private let state = Locked(State())
+
+  private init(input: Int32, output: Int32, wakeUp: (Int32, Int32)) {
     self.input = input
     self.output = output
-    self.saved = saved
     self.wakeUp = wakeUp
   }
 
@@ -47,7 +56,14 @@ final class TerminalFollower: @unchecked Sendable {
   static func begin(input: Int32, output: Int32, timeoutMilliseconds: Int) -> (
     TerminalFollower, DMUserInterfaceStyle
   )? {
-    guard isatty(input) == 1, isatty(output) == 1, var saved = TerminalQuery.enterRawMode(input) else {
+    guard isatty(input) == 1, isatty(output) == 1 else { return nil }
+    var pipeEnds: [Int32] = [-1, -1]
+    guard pipe(&pipeEnds) == 0 else { return nil }
+    let follower = TerminalFollower(input: input, output: output, wakeUp: (pipeEnds[0], pipeEnds[1]))
+    Self.exitHandlerIsInstalled
+    active.withLock { $0.append(follower) }
+    guard follower.enterRawMode() else {
+      follower.restore()
       return nil
     }
     var scanner = TerminalReports()
@@ -64,46 +80,78 @@ final class TerminalFollower: @unchecked Sendable {
         }
       }
     }
-    var pipeEnds: [Int32] = [-1, -1]
-    guard let style, pipe(&pipeEnds) == 0 else {
-      _ = tcsetattr(input, TCSANOW, &saved)
+    guard let style, follower.enableNotifications() else {
+      follower.restore()
       return nil
     }
-    let follower = TerminalFollower(
-      input: input, output: output, saved: saved, wakeUp: (pipeEnds[0], pipeEnds[1]))
-    Self.exitHandlerIsInstalled
-    active.withLock { $0.append(follower) }
-    _ = TerminalQuery.writeAll(TerminalReports.enableNotifications, to: output)
     return (follower, style)
   }
 
-  /// Reads the terminal until `stop()` or the end of its input, reporting each announced change;
-  /// after each, asks for the background again and reports the style it gives. Restores the
-  /// terminal before returning.
-  func run(reporting report: (DMUserInterfaceStyle) -> Void) {
+  /// Saves the terminal's settings and enters non-canonical mode without echo, unless the
+  /// follower was already put back.
+  private func enterRawMode() -> Bool {
+    state.withLock { state in
+      guard !state.isRestored, let saved = TerminalQuery.enterRawMode(input) else { return false }
+      state.saved = saved
+      return true
+    }
+  }
+
+  /// Turns the announcements on, unless the follower was already put back.
+  private func enableNotifications() -> Bool {
+    state.withLock { state in
+      guard !state.isRestored else { return false }
+      state.isEnabled = true
+      return TerminalQuery.writeAll(TerminalReports.enableNotifications, to: output)
+    }
+  }
+
+  /// Reads the terminal until `stop()` or the end of its input, reporting each announced change,
+  /// and after each asks for the background again (``background(_:)`` gets it). After `stop()`, an
+  /// answer still on its way is read (for at most `drainMilliseconds`) before the terminal is put
+  /// back, so that it does not reach the program or the shell as typed text.
+  func run(
+    drainMilliseconds: Int, reporting report: (DMUserInterfaceStyle) -> Void,
+    background: (DMColor) -> Void = { _ in }
+  ) {
     defer { restore() }
     var scanner = TerminalReports()
     var buffer = [UInt8](repeating: 0, count: 512)
+    var isAwaitingBackground = false
+    var drainDeadline: Int?
     while true {
+      var timeout: Int32 = -1
+      if let drainDeadline {
+        let remaining = drainDeadline - TerminalQuery.monotonicMilliseconds()
+        guard isAwaitingBackground, remaining > 0 else { return }
+        timeout = Int32(remaining)
+      }
       var descriptors = [
         pollfd(fd: input, events: Int16(POLLIN), revents: 0),
         pollfd(fd: wakeUp.read, events: Int16(POLLIN), revents: 0),
       ]
-      let ready = poll(&descriptors, 2, -1)
+      let ready = poll(&descriptors, 2, timeout)
       if ready < 0 && errno == EINTR { continue }
-      guard ready > 0, descriptors[1].revents == 0 else { return }
+      guard ready >= 0 else { return }
+      if descriptors[1].revents != 0, drainDeadline == nil {
+        drainDeadline = TerminalQuery.monotonicMilliseconds() + drainMilliseconds
+      }
+      if descriptors[0].revents & Int16(POLLHUP | POLLERR | POLLNVAL) != 0 { return }
+      guard descriptors[0].revents & Int16(POLLIN) != 0 else { continue }
       let count = read(input, &buffer, buffer.count)
       if count < 0 && (errno == EINTR || errno == EAGAIN) { continue }
-      guard count > 0 else { return }
+      guard count >= 0 else { return }
+      // Zero bytes after POLLIN: another reader took them; the terminal is still there.
+      guard count > 0 else { continue }
       for found in scanner.scan(buffer[0..<count]).reports {
         switch found {
         case .colorScheme(let style):
+          guard drainDeadline == nil else { continue }
           report(style)
-          _ = TerminalQuery.writeAll(TerminalReports.backgroundQuery, to: output)
+          isAwaitingBackground = TerminalQuery.writeAll(TerminalReports.backgroundQuery, to: output)
         case .background(let reply):
-          if let color = TerminalBackground.color(fromOSC11Reply: reply) {
-            report(TerminalBackground.style(forBackground: color))
-          }
+          isAwaitingBackground = false
+          if let color = TerminalBackground.color(fromOSC11Reply: reply) { background(color) }
         case .deviceAttributes:
           continue
         }
@@ -111,37 +159,40 @@ final class TerminalFollower: @unchecked Sendable {
     }
   }
 
-  /// Ends `run(reporting:)` and puts the terminal back, at once.
-  func stop() {
+  /// Ends `run(drainMilliseconds:reporting:background:)`, which puts the terminal back once an
+  /// answer on its way has come; a follower that does not run is put back at once.
+  func stop(isRunning: Bool) {
     var byte: UInt8 = 1
     _ = write(wakeUp.write, &byte, 1)
-    restore()
+    if !isRunning { restore() }
   }
 
-  /// Turns the announcements off and restores the terminal's settings, once.
+  /// Turns the announcements off and restores the terminal's settings, once; a second caller
+  /// waits until the first is done.
   private func restore() {
-    let isFirst = isRestored.withLock { isRestored in
-      defer { isRestored = true }
-      return !isRestored
+    state.withLock { state in
+      guard !state.isRestored else { return }
+      state.isRestored = true
+      if state.isEnabled { _ = TerminalQuery.writeAll(TerminalReports.disableNotifications, to: output) }
+      if var saved = state.saved { _ = tcsetattr(input, TCSANOW, &saved) }
     }
-    guard isFirst else { return }
-    _ = TerminalQuery.writeAll(TerminalReports.disableNotifications, to: output)
-    var saved = saved
-    _ = tcsetattr(input, TCSANOW, &saved)
     Self.active.withLock { $0.removeAll { $0 === self } }
   }
 
-  /// Puts back every terminal a follower changed; for the program's exit and its signal handling.
+  /// Puts back every terminal a follower changed, at once, and ends their reading; for the
+  /// program's exit and its signal handling.
   static func restoreAll() {
-    for follower in active.withLock({ $0 }) { follower.restore() }
+    for follower in active.withLock({ $0 }) {
+      follower.restore()
+      var byte: UInt8 = 1
+      _ = write(follower.wakeUp.write, &byte, 1)
+    }
   }
 
   deinit {
     close(wakeUp.read)
     close(wakeUp.write)
   }
-
-  // MARK: - Descriptors
 
   /// The bytes that arrive before `deadline`, or `nil` when none do.
   private static func readSome(_ input: Int32, until deadline: Int) -> [UInt8]? {

@@ -34,29 +34,33 @@ enum TerminalQuery {
     defer { _ = tcsetattr(input, TCSANOW, &saved) }
 
     guard writeAll(request, to: output) else { return .notATerminal }
-    var received: [UInt8] = []
+    var scanner = TerminalReports()
+    var reply: [UInt8]?
     var buffer = [UInt8](repeating: 0, count: 256)
+    var received = 0
     let deadline = monotonicMilliseconds() + timeoutMilliseconds
+    // Until the device-attributes answer, which comes last, so that no part of the answer is left
+    // to reach the program (or the shell) after the terminal is put back.
     while true {
       let remaining = deadline - monotonicMilliseconds()
-      guard remaining > 0 else { return .timedOut }
+      guard remaining > 0 else { return reply.map(Outcome.reply) ?? .timedOut }
       var descriptor = pollfd(fd: input, events: Int16(POLLIN), revents: 0)
       let ready = poll(&descriptor, 1, Int32(remaining))
       if ready < 0 && errno == EINTR { continue }
-      guard ready > 0 else { return .timedOut }
+      guard ready > 0 else { return reply.map(Outcome.reply) ?? .timedOut }
       let count = read(input, &buffer, buffer.count)
       if count < 0 && (errno == EINTR || errno == EAGAIN) { continue }
-      guard count > 0 else { return .timedOut }
-      received.append(contentsOf: buffer[0..<count])
-      // Bounded: a terminal that keeps sending without replying is cut off.
-      if received.count > 4_096 { return .timedOut }
-      if let start = TerminalBackground.find([0x1B, 0x5D, 0x31, 0x31, 0x3B], in: received),
-        received[start...].contains(where: { $0 == 0x07 })
-          || TerminalBackground.find([0x1B, 0x5C], in: Array(received[(start + 5)...])) != nil
-      {
-        return .reply(Array(received[start...]))
+      guard count > 0 else { return reply.map(Outcome.reply) ?? .timedOut }
+      received += count
+      // Bounded: a terminal that keeps sending without answering is cut off.
+      if received > 4_096 { return reply.map(Outcome.reply) ?? .timedOut }
+      for report in scanner.scan(buffer[0..<count]).reports {
+        switch report {
+        case .background(let bytes): reply = bytes
+        case .deviceAttributes: return reply.map(Outcome.reply) ?? .unsupported
+        case .colorScheme: continue
+        }
       }
-      if hasDeviceAttributesReply(received) { return .unsupported }
     }
   }
 
@@ -73,12 +77,6 @@ enum TerminalQuery {
     }
     guard tcsetattr(input, TCSANOW, &raw) == 0 else { return nil }
     return saved
-  }
-
-  /// Whether `bytes` holds a primary device attributes reply, `ESC [ ? … c`.
-  static func hasDeviceAttributesReply(_ bytes: [UInt8]) -> Bool {
-    guard let start = TerminalBackground.find([0x1B, 0x5B, 0x3F], in: bytes) else { return false }
-    return bytes[(start + 3)...].contains(UInt8(ascii: "c"))
   }
 
   static func writeAll(_ bytes: [UInt8], to descriptor: Int32) -> Bool {

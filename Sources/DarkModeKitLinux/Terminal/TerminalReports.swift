@@ -37,39 +37,49 @@ struct TerminalReports {
   mutating func scan(_ bytes: some Sequence<UInt8>) -> (reports: [Report], passed: [UInt8]) {
     var reports: [Report] = []
     var passed: [UInt8] = []
-    for byte in bytes {
-      if pending.isEmpty {
-        if byte == 0x1B { pending.append(byte) } else { passed.append(byte) }
-        continue
-      }
-      pending.append(byte)
-      switch classify(pending) {
-      case .incomplete:
-        if pending.count > Self.maximumSequenceLength {
-          passed += pending
-          pending.removeAll(keepingCapacity: true)
-        }
-      case .report(let report):
-        reports.append(report)
-        pending.removeAll(keepingCapacity: true)
-      case .other:
-        // Not ours: give it back, but a new ESC starts a sequence of its own.
-        if byte == 0x1B {
-          passed += pending.dropLast()
-          pending = [0x1B]
-        } else {
-          passed += pending
-          pending.removeAll(keepingCapacity: true)
-        }
-      }
-    }
+    for byte in bytes { feed(byte, &reports, &passed) }
     return (reports, passed)
+  }
+
+  private mutating func feed(_ byte: UInt8, _ reports: inout [Report], _ passed: inout [UInt8]) {
+    if pending.isEmpty {
+      if byte == 0x1B { pending.append(byte) } else { passed.append(byte) }
+      return
+    }
+    pending.append(byte)
+    switch classify(pending) {
+    case .incomplete:
+      if pending.count > Self.maximumSequenceLength {
+        passed += pending
+        pending.removeAll(keepingCapacity: true)
+      }
+    case .report(let report):
+      reports.append(report)
+      pending.removeAll(keepingCapacity: true)
+    case .other:
+      // Not ours: give it back, but a new ESC starts a sequence of its own.
+      if byte == 0x1B {
+        passed += pending.dropLast()
+        pending = [0x1B]
+      } else {
+        passed += pending
+        pending.removeAll(keepingCapacity: true)
+      }
+    case .interrupted:
+      // An OSC cut short by an ESC that starts something else: give the OSC back, and read the
+      // ESC and this byte as a sequence of their own.
+      passed += pending.dropLast(2)
+      pending = [0x1B]
+      feed(byte, &reports, &passed)
+    }
   }
 
   private enum Match {
     case incomplete
     case report(Report)
     case other
+    /// An OSC that an ESC not followed by `\` ended before this byte.
+    case interrupted
   }
 
   private static let csiQuestion: [UInt8] = [0x1B, 0x5B, 0x3F]  // ESC [ ?
@@ -80,9 +90,13 @@ struct TerminalReports {
     if Self.osc11.starts(with: sequence) { return .incomplete }
     if sequence.starts(with: Self.osc11) {
       let last = sequence[sequence.count - 1]
-      if last == 0x07 || (last == 0x5C && sequence[sequence.count - 2] == 0x1B) {
+      let previous = sequence[sequence.count - 2]
+      // Ended by BEL, ST (`ESC \`) or the 8-bit ST; abandoned on CAN or SUB.
+      if last == 0x07 || last == 0x9C || (last == 0x5C && previous == 0x1B) {
         return .report(.background(sequence))
       }
+      if last == 0x18 || last == 0x1A { return .other }
+      if previous == 0x1B && sequence.count > Self.osc11.count + 1 { return .interrupted }
       return .incomplete
     }
     if Self.csiQuestion.starts(with: sequence) { return .incomplete }

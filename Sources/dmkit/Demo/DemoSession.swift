@@ -17,7 +17,9 @@ final class DemoSession {
   let window: DemoWindow
   let console: Console
   private let screen = TerminalScreen()
-  private let source = DMAutomaticAppearanceSource()
+  /// Follows a terminal that announces changes of its colour scheme; the keys read go through it.
+  private let terminalSource = DMTerminalAppearanceSource(followsChanges: true, readsInput: false)
+  private lazy var source = DMAutomaticAppearanceSource(terminal: terminalSource)
   private var keyReader = KeyReader()
   private var dispatchSources: [any DispatchSourceProtocol] = []
   private var isRedrawScheduled = false
@@ -76,7 +78,8 @@ final class DemoSession {
         if count == 0 || (count < 0 && errno != EINTR && errno != EAGAIN) {
           finish(1, message: "error: the terminal closed standard input")
         }
-        for key in keyReader.keys(in: buffer.prefix(max(0, count))) { handle(key) }
+        let typed = terminalSource.takeInput(Array(buffer.prefix(max(0, count))))
+        for key in keyReader.keys(in: typed) { handle(key) }
       }
     }
     reader.resume()
