@@ -16,7 +16,7 @@ enum WatchCommand {
       SIGTERM (a signal that the program was started with ignored, such as SIGINT in a script's
       background job, stays ignored):
 
-        2026-11-30T09:15:02Z source=portal style=dark contrast=normal
+        2026-11-30T09:15:02Z source=portal style=dark contrast=normal motion=normal accent=none
 
       """)
 
@@ -90,7 +90,11 @@ enum WatchCommand {
     let contrast =
       traits.accessibilityContrast == .unspecified
       ? "no-preference" : traits.accessibilityContrast.description
-    return "\(time) source=\(source.rawValue) style=\(style) contrast=\(contrast)\n"
+    let motion =
+      traits.accessibilityMotion == .unspecified ? "no-preference" : traits.accessibilityMotion.description
+    let accent = traits.accentColor.map { $0.hexString.lowercased() } ?? "none"
+    return
+      "\(time) source=\(source.rawValue) style=\(style) contrast=\(contrast) motion=\(motion) accent=\(accent)\n"
   }
 }
 

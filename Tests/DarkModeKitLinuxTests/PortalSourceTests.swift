@@ -54,6 +54,21 @@ extension GlobalStateTests {
       #expect(await eventually { DMTraitCollection.current.accessibilityContrast == .high })
     }
 
+    @Test func gnomesAnimationSwitchMakesTheSystemReduceMotionLive() async throws {
+      let desktop = try DesktopSession()
+      defer {
+        DarkModeManager.reset()
+        desktop.stop()
+      }
+      try desktop.gsettings("set", "org.gnome.desktop.interface", "enable-animations", "false")
+      let source = DMPortalAppearanceSource(address: desktop.address)
+      #expect(try await source.read().accessibilityMotion == .reduced)
+      DarkModeManager.setup(with: DMConfiguration(systemAppearanceSource: source))
+      #expect(await eventually { DMTraitCollection.system.accessibilityMotion == .reduced })
+      try desktop.gsettings("set", "org.gnome.desktop.interface", "enable-animations", "true")
+      #expect(await eventually { DMTraitCollection.system.accessibilityMotion == .normal })
+    }
+
     @Test func readAsksOnceWithATimeout() async throws {
       let desktop = try DesktopSession()
       defer { desktop.stop() }

@@ -202,6 +202,67 @@ extension GlobalStateTests {
       #expect(DMTraitCollection.systemHasColorSchemeSetting == hasSetting)
     }
 
+    @Test(arguments: [
+      (["--reduced-motion", "1"], DMAccessibilityMotion.reduced),
+      (["--reduced-motion", "0", "--gnome-animations", "false"], .normal),
+      (["--gnome-animations", "false"], .reduced),
+      (["--gnome-animations", "true"], .normal),
+      ([], .unspecified),
+    ])
+    func reducedMotionComesFromThePortalElseFromGNOMEsAnimationSwitch(
+      _ arguments: [String], _ motion: DMAccessibilityMotion
+    ) async throws {
+      let session = try DesktopSession(withDisplay: false)
+      defer { session.stop() }
+      let portal = try TestPortal(in: session, ["--version", "2"] + arguments)
+      defer { portal.process.stop() }
+      #expect(
+        try await DMPortalAppearanceSource(address: session.address).read().accessibilityMotion == motion)
+    }
+
+    @Test(
+      arguments: [
+        ("0.2,0.4,0.6", "#336699"), ("1,0,0", "#FF0000"), ("1.5,0,0", nil), ("-0.1,0,0", nil),
+        ("absent", nil),
+        ("string", nil),
+      ] as [(String, String?)])
+    func theAccentColourIsReadAndOutOfRangeMeansNone(_ accent: String, _ hex: String?) async throws {
+      let session = try DesktopSession(withDisplay: false)
+      defer { session.stop() }
+      // With `=`, so that a value starting with a minus sign is not read as an option.
+      let portal = try TestPortal(in: session, ["--version", "2", "--accent=\(accent)"])
+      defer { portal.process.stop() }
+      let recorder = DiagnosticsRecorder()
+      recorder.install()
+      defer { recorder.uninstall() }
+      let read = try await DMPortalAppearanceSource(address: session.address).read()
+      #expect(read.accentColor?.hexString == hex)
+      #expect(
+        recorder.all.map(\.message).contains {
+          $0.hasPrefix("the desktop portal gave accent-color as a value of type 's'")
+        } == (accent == "string"))
+    }
+
+    @Test func accentAndMotionAreFollowedLive() async throws {
+      let session = try DesktopSession(withDisplay: false)
+      defer {
+        DarkModeManager.reset()
+        session.stop()
+      }
+      let portal = try TestPortal(in: session, ["--version", "1", "--gnome-animations", "true"])
+      defer { portal.process.stop() }
+      DarkModeManager.setup(
+        with: DMConfiguration(systemAppearanceSource: DMPortalAppearanceSource(address: session.address)))
+      #expect(await eventually { DMTraitCollection.system.accessibilityMotion == .normal })
+      try await portal.set("org.gnome.desktop.interface", "enable-animations", .bool(false))
+      #expect(await eventually { DMTraitCollection.current.accessibilityMotion == .reduced })
+      try await portal.set(
+        "org.freedesktop.appearance", "accent-color", .struct([.double(0.2), .double(0.4), .double(0.6)]))
+      #expect(await eventually { DMTraitCollection.current.accentColor?.hexString == "#336699" })
+      try await portal.set("reduced-motion", .uint32(0))
+      #expect(await eventually { DMTraitCollection.system.accessibilityMotion == .normal })
+    }
+
     @Test func aPortalWithContrastIgnoresGNOMEsSwitch() async throws {
       let session = try DesktopSession(withDisplay: false)
       defer {

@@ -189,6 +189,19 @@ extension GlobalStateTests {
       #expect(window.seen.last == DMTransition(isAnimated: true, duration: 0.6))
     }
 
+    @Test func reducedMotionShowsEveryChangeAtOnce() {
+      let window = TransitionRecordingWindow()
+      window.makeKeyAndVisible()
+      let source = DMManualAppearanceSource(traitCollection: DMTraitCollection(accessibilityMotion: .reduced))
+      DarkModeManager.setup(with: DMConfiguration(systemAppearanceSource: source))
+      DMTraitCollection.setOverride(.dark, animated: true)
+      #expect(window.dmTraitCollection.userInterfaceStyle == .dark)
+      #expect(window.seen.last == DMTransition.none)
+      source.traitCollection = DMTraitCollection(accessibilityMotion: .normal)
+      DMTraitCollection.setOverride(.light, animated: true)
+      #expect(window.seen.last == DMTransition(isAnimated: true, duration: 0.25))
+    }
+
     @Test func setupAgainStopsTheEarlierSource() {
       let first = DMManualAppearanceSource(traitCollection: .dark)
       DarkModeManager.setup(with: DMConfiguration(systemAppearanceSource: first))

@@ -135,7 +135,7 @@ final class HierarchyStorm {
     var traits = DMTraitCollection(traitsFrom: [DMTraitCollection.system, DMTraitCollection.override])
     traits = DMTraitCollection(traitsFrom: [
       DMTraitCollection(userInterfaceStyle: .light), DMTraitCollection(accessibilityContrast: .normal),
-      DMTraitCollection(userInterfaceLevel: .base), traits,
+      DMTraitCollection(userInterfaceLevel: .base), DMTraitCollection(accessibilityMotion: .normal), traits,
     ])
     for link in chain.reversed() {
       traits = DMTraitCollection(traitsFrom: [

@@ -69,10 +69,33 @@ import Testing
   @Test(arguments: [
     DMTraitCollection(userInterfaceStyle: .dark), DMTraitCollection(accessibilityContrast: .high),
     DMTraitCollection(userInterfaceLevel: .elevated), DMTraitCollection(theme: "RED"),
+    DMTraitCollection(accentColor: DMColor(rgb: 0x336699)),
   ])
   func anyDifferentTraitChangesTheColourAppearance(_ other: DMTraitCollection) {
     #expect(DMTraitCollection().hasDifferentColorAppearance(comparedTo: other))
     #expect(!other.hasDifferentColorAppearance(comparedTo: other))
+  }
+
+  @Test func motionAloneDoesNotChangeTheColourAppearance() {
+    let reduced = DMTraitCollection(accessibilityMotion: .reduced)
+    #expect(!DMTraitCollection().hasDifferentColorAppearance(comparedTo: reduced))
+    #expect(DMTraitCollection() != reduced)
+  }
+
+  @Test func motionAndAccentMergeAndTheAccentKeepsSixteenBits() {
+    let accent = DMColor(red: 0.2, green: 0.4, blue: 0.6)
+    let merged = DMTraitCollection(traitsFrom: [
+      DMTraitCollection(accessibilityMotion: .reduced, accentColor: accent),
+      DMTraitCollection(userInterfaceStyle: .dark),
+    ])
+    #expect(merged.accessibilityMotion == .reduced)
+    #expect(merged.accentColor?.hexString == "#336699")
+    #expect(abs((merged.accentColor?.green ?? 0) - 0.4) < 1.0 / 65_535)
+    var cleared = merged
+    cleared.accentColor = nil
+    #expect(cleared.accentColor == nil)
+    #expect(
+      DMTraitCollection(traitsFrom: [merged, cleared]).accentColor?.hexString == "#336699", "nil inherits")
   }
 
   @Test func nilAlwaysHasADifferentColourAppearance() {
@@ -83,8 +106,16 @@ import Testing
     var traits = DMTraitCollection(userInterfaceStyle: .dark)
     traits.theme = "RED"
     traits.accessibilityContrast = .high
+    traits.accessibilityMotion = .reduced
+    traits.accentColor = DMColor(rgb: 0x336699)
     let data = try JSONEncoder().encode(traits)
     #expect(try JSONDecoder().decode(DMTraitCollection.self, from: data) == traits)
+    // Data from before motion and accent existed reads with both unspecified.
+    let old = Data(
+      #"{"userInterfaceStyle":2,"accessibilityContrast":1,"userInterfaceLevel":-1,"theme":"RED"}"#.utf8)
+    let decoded = try JSONDecoder().decode(DMTraitCollection.self, from: old)
+    #expect(
+      decoded == DMTraitCollection(userInterfaceStyle: .dark, accessibilityContrast: .high, theme: "RED"))
     let themeJSON = String(decoding: try JSONEncoder().encode(DMTheme.night), as: UTF8.self)
     #expect(themeJSON == "\"NIGHT\"")
   }
@@ -92,5 +123,8 @@ import Testing
   @Test func descriptionNamesEveryTrait() {
     let text = DMTraitCollection(userInterfaceStyle: .dark).description
     #expect(text == "DMTraitCollection(style: dark, contrast: unspecified, level: unspecified, theme: nil)")
+    let all = DMTraitCollection(accessibilityMotion: .reduced, accentColor: DMColor(rgb: 0x336699))
+      .description
+    #expect(all.hasSuffix("theme: nil, motion: reduced, accent: #336699)"))
   }
 }

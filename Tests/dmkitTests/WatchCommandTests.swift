@@ -25,7 +25,7 @@ enum DMKit {
 
 @Suite struct WatchCommandTests {
   private let linePattern =
-    #/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ source=(\w+) style=([\w-]+) contrast=([\w-]+)$/#
+    #/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ source=(\w+) style=([\w-]+) contrast=([\w-]+) motion=([\w-]+) accent=([#\w]+)$/#
 
   @Test func watchPrintsTheEnvironmentsAppearanceAndEndsCleanlyOnSIGTERM() throws {
     let watch = try ChildProcess(
@@ -72,7 +72,9 @@ enum DMKit {
       environment: ["TERM": "dumb", "DBUS_SESSION_BUS_ADDRESS": "unix:path=/nonexistent/bus"],
       capturesOutput: true)
     let line = try #require(watch.readLine(seconds: 10))
-    #expect(line.hasSuffix("source=none style=no-preference contrast=no-preference"))
+    #expect(
+      line.hasSuffix(
+        "source=none style=no-preference contrast=no-preference motion=no-preference accent=none"))
     watch.signal(SIGINT)
     #expect(watch.wait(seconds: 5) == 0, "\(watch.errorOutput)")
   }
@@ -85,7 +87,9 @@ enum DMKit {
       ],
       capturesOutput: true)
     let line = try #require(watch.readLine(seconds: 10))
-    #expect(line.hasSuffix("source=terminal style=dark contrast=no-preference"), "\(line)")
+    #expect(
+      line.hasSuffix("source=terminal style=dark contrast=no-preference motion=no-preference accent=none"),
+      "\(line)")
     watch.signal(SIGTERM)
     #expect(watch.wait(seconds: 5) == 0, "\(watch.errorOutput)")
     #expect(
@@ -111,12 +115,15 @@ enum DMKit {
     #expect(read(until: "\(e)[?2031h"), "announcements on")
     // Printed when the background answered, before or after the following began.
     #expect(
-      output.read(until: "source=terminal style=dark contrast=no-preference\n", anywhere: true),
+      output.read(
+        until: "source=terminal style=dark contrast=no-preference motion=no-preference accent=none\n",
+        anywhere: true),
       "\(output.all.debugDescription)")
     // The terminal switches to light: watch prints it, and asks for the background again.
     watch.sendToTerminal("\(e)[?997;2n")
     #expect(
-      read(until: "source=terminal style=light contrast=no-preference\n"), "\(output.all.debugDescription)")
+      read(until: "source=terminal style=light contrast=no-preference motion=no-preference accent=none\n"),
+      "\(output.all.debugDescription)")
     watch.signal(SIGTERM)
     #expect(watch.readOutput(until: "\(e)[?2031l", seconds: 10) != nil, "announcements off before the end")
     #expect(watch.wait(seconds: 5) == 0, "\(watch.errorOutput)")
@@ -135,10 +142,10 @@ enum DMKit {
     let watch = try desktop.start(DMKit.path, ["watch"], capturesOutput: true)
     defer { watch.stop() }
     let first = try #require(watch.readLine(seconds: 10))
-    #expect(first.hasSuffix("source=portal style=dark contrast=normal"))
+    #expect(first.hasSuffix("source=portal style=dark contrast=normal motion=normal accent=none"))
     try desktop.setColorScheme("prefer-light")
     let second = try #require(watch.readLine(seconds: 10))
-    #expect(second.hasSuffix("source=portal style=light contrast=normal"))
+    #expect(second.hasSuffix("source=portal style=light contrast=normal motion=normal accent=none"))
     watch.signal(SIGTERM)
     #expect(watch.wait(seconds: 5) == 0, "\(watch.errorOutput)")
   }
@@ -153,10 +160,13 @@ enum DMKit {
     let watch = try desktop.start(DMKit.path, ["watch"], capturesOutput: true)
     defer { watch.stop() }
     let first = try #require(watch.readLine(seconds: 10))
-    #expect(first.hasSuffix("source=portal style=no-preference contrast=normal"), "\(first)")
+    #expect(
+      first.hasSuffix("source=portal style=no-preference contrast=normal motion=normal accent=none"),
+      "\(first)")
     try desktop.setColorScheme("prefer-light")
     let second = try #require(watch.readLine(seconds: 10))
-    #expect(second.hasSuffix("source=portal style=light contrast=normal"), "\(second)")
+    #expect(
+      second.hasSuffix("source=portal style=light contrast=normal motion=normal accent=none"), "\(second)")
     watch.signal(SIGTERM)
     #expect(watch.wait(seconds: 5) == 0, "\(watch.errorOutput)")
   }

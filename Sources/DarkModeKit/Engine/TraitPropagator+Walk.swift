@@ -14,7 +14,9 @@ extension TraitPropagator {
     propagatedGlobal = resolved
     // The handlers in force when the change began, whatever a callback sets up meanwhile.
     let handlers = self.handlers
-    transition = animated ? DMTransition(isAnimated: true, duration: handlers.animationDuration) : .none
+    // Reduced motion: shown at once, whatever the change asked for.
+    let animates = animated && resolved.accessibilityMotion != .reduced
+    transition = animates ? DMTransition(isAnimated: true, duration: handlers.animationDuration) : .none
     defer { transition = .none }
     walksWholeTree = wholeTree
     for window in DMApplication.shared.windows where window.isAttached {

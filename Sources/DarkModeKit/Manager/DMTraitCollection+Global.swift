@@ -54,7 +54,8 @@ extension DMTraitCollection {
   /// - Parameters:
   ///   - traitCollection: The collection the app chose.
   ///   - animated: Whether renderers should animate the change; callbacks read it from
-  ///     ``DMTransition/current``.
+  ///     ``DMTransition/current``, which never animates when the collection asks for reduced
+  ///     motion.
   @MainActor
   public static func setOverride(_ traitCollection: DMTraitCollection, animated: Bool) {
     let previous = GlobalTraits.state.withLock { state in

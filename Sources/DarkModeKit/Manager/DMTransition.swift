@@ -31,8 +31,10 @@ public struct DMTransition: Sendable, Hashable {
   /// The transition of the change being delivered right now; ``none`` outside a change.
   ///
   /// A change made with `animated: true` has the duration of
-  /// ``DMConfiguration/animationDuration`` (0.25 s unless configured). Changes from the
-  /// system source, from view overrides and from moving views are not animated.
+  /// ``DMConfiguration/animationDuration`` (0.25 s unless configured), unless the new global
+  /// collection asks for reduced motion (``DMTraitCollection/accessibilityMotion``): then it is
+  /// ``none``, so that renderers show it at once. Changes from the system source, from view
+  /// overrides and from moving views are not animated.
   @MainActor
   public static var current: DMTransition { TraitPropagator.shared.transition }
 }

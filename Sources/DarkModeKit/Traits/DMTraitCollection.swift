@@ -1,4 +1,5 @@
-/// The traits that decide how an interface looks: style, contrast, level and named theme.
+/// The traits that decide how an interface looks: style, contrast, level, named theme, motion and
+/// accent colour.
 ///
 /// A trait collection is a plain value. Any trait may be left unspecified (`.unspecified`, or
 /// `nil` for the theme); merging collections with ``init(traitsFrom:)`` fills the unspecified
@@ -20,6 +21,36 @@ public struct DMTraitCollection: Sendable, Hashable, Codable, CustomStringConver
   public var userInterfaceLevel: DMUserInterfaceLevel
   /// The named theme, or `nil` when none is chosen.
   public var theme: DMTheme?
+  /// Normal or reduced motion.
+  public var accessibilityMotion: DMAccessibilityMotion
+  /// The accent colour, 16 bits per component, packed so that the collection stays small; see
+  /// ``accentColor``. `0` for none.
+  @usableFromInline
+  var accentBits: UInt64
+
+  /// The system's accent colour (the colour the user picked for highlights), or `nil` when none
+  /// is known; `nil` inherits when collections are merged.
+  ///
+  /// Kept to 16 bits per component, opaque. A dynamic value uses the accent through a provider:
+  ///
+  /// ```swift
+  /// let tint = DMDynamicColor { traits in traits.accentColor ?? DMColor(rgb: 0x0A60D0) }
+  /// ```
+  public var accentColor: DMColor? {
+    get {
+      guard accentBits != 0 else { return nil }
+      func component(_ shift: UInt64) -> Double { Double((accentBits >> shift) & 0xFFFF) / 65_535 }
+      return DMColor(red: component(32), green: component(16), blue: component(0))
+    }
+    set {
+      guard let color = newValue else {
+        accentBits = 0
+        return
+      }
+      func component(_ value: Double) -> UInt64 { UInt64((min(max(value, 0), 1) * 65_535).rounded()) }
+      accentBits = 1 << 63 | component(color.red) << 32 | component(color.green) << 16 | component(color.blue)
+    }
+  }
 
   /// Creates a collection with every trait unspecified.
   public init() {
@@ -27,6 +58,8 @@ public struct DMTraitCollection: Sendable, Hashable, Codable, CustomStringConver
     accessibilityContrast = .unspecified
     userInterfaceLevel = .unspecified
     theme = nil
+    accessibilityMotion = .unspecified
+    accentBits = 0
   }
 
   /// Creates a collection that specifies only the style.
@@ -74,15 +107,21 @@ public struct DMTraitCollection: Sendable, Hashable, Codable, CustomStringConver
   ///   - accessibilityContrast: The contrast.
   ///   - userInterfaceLevel: The level.
   ///   - theme: The named theme.
+  ///   - accessibilityMotion: Normal or reduced motion.
+  ///   - accentColor: The accent colour.
   public init(
     userInterfaceStyle: DMUserInterfaceStyle = .unspecified,
     accessibilityContrast: DMAccessibilityContrast = .unspecified,
-    userInterfaceLevel: DMUserInterfaceLevel = .unspecified, theme: DMTheme? = nil
+    userInterfaceLevel: DMUserInterfaceLevel = .unspecified, theme: DMTheme? = nil,
+    accessibilityMotion: DMAccessibilityMotion = .unspecified, accentColor: DMColor? = nil
   ) {
+    self.init()
     self.userInterfaceStyle = userInterfaceStyle
     self.accessibilityContrast = accessibilityContrast
     self.userInterfaceLevel = userInterfaceLevel
     self.theme = theme
+    self.accessibilityMotion = accessibilityMotion
+    self.accentColor = accentColor
   }
 
   /// Merges collections: for each trait, the last collection that specifies it wins.
@@ -100,7 +139,7 @@ public struct DMTraitCollection: Sendable, Hashable, Codable, CustomStringConver
     }
   }
 
-  /// Whether two collections have the same style, contrast, level and theme.
+  /// Whether two collections have the same style, contrast, level, theme, motion and accent.
   /// - Parameters:
   ///   - lhs: A collection.
   ///   - rhs: Another collection.
@@ -109,6 +148,7 @@ public struct DMTraitCollection: Sendable, Hashable, Codable, CustomStringConver
   public static func == (lhs: DMTraitCollection, rhs: DMTraitCollection) -> Bool {
     lhs.userInterfaceStyle == rhs.userInterfaceStyle && lhs.accessibilityContrast == rhs.accessibilityContrast
       && lhs.userInterfaceLevel == rhs.userInterfaceLevel && lhs.theme == rhs.theme
+      && lhs.accessibilityMotion == rhs.accessibilityMotion && lhs.accentBits == rhs.accentBits
   }
 
   /// Hashes every trait.
@@ -119,22 +159,64 @@ public struct DMTraitCollection: Sendable, Hashable, Codable, CustomStringConver
     hasher.combine(accessibilityContrast)
     hasher.combine(userInterfaceLevel)
     hasher.combine(theme)
+    hasher.combine(accessibilityMotion)
+    hasher.combine(accentBits)
+  }
+
+  private enum CodingKeys: String, CodingKey {
+    case userInterfaceStyle, accessibilityContrast, userInterfaceLevel, theme, accessibilityMotion,
+      accentColor
+  }
+
+  /// Decodes a collection; traits missing from the data (as in data written before they existed)
+  /// are unspecified.
+  /// - Parameter decoder: The decoder to read from.
+  /// - Throws: A `DecodingError` when a trait has a value of the wrong kind.
+  public init(from decoder: any Decoder) throws {
+    self.init()
+    let container = try decoder.container(keyedBy: CodingKeys.self)
+    userInterfaceStyle = try container.decode(DMUserInterfaceStyle.self, forKey: .userInterfaceStyle)
+    accessibilityContrast = try container.decode(DMAccessibilityContrast.self, forKey: .accessibilityContrast)
+    userInterfaceLevel = try container.decode(DMUserInterfaceLevel.self, forKey: .userInterfaceLevel)
+    theme = try container.decodeIfPresent(DMTheme.self, forKey: .theme)
+    accessibilityMotion =
+      try container.decodeIfPresent(DMAccessibilityMotion.self, forKey: .accessibilityMotion) ?? .unspecified
+    accentColor = try container.decodeIfPresent(DMColor.self, forKey: .accentColor)
+  }
+
+  /// Encodes every trait; an unspecified theme or accent is left out.
+  /// - Parameter encoder: The encoder to write to.
+  /// - Throws: An `EncodingError` when the encoder rejects a value.
+  public func encode(to encoder: any Encoder) throws {
+    var container = encoder.container(keyedBy: CodingKeys.self)
+    try container.encode(userInterfaceStyle, forKey: .userInterfaceStyle)
+    try container.encode(accessibilityContrast, forKey: .accessibilityContrast)
+    try container.encode(userInterfaceLevel, forKey: .userInterfaceLevel)
+    try container.encodeIfPresent(theme, forKey: .theme)
+    try container.encode(accessibilityMotion, forKey: .accessibilityMotion)
+    try container.encodeIfPresent(accentColor, forKey: .accentColor)
   }
 
   /// Tells whether colours resolved for `traitCollection` may differ from colours resolved for
   /// this collection.
   /// - Parameter traitCollection: The collection to compare with; `nil` always differs.
-  /// - Returns: `true` when the style, contrast, level or theme differ, or for `nil`.
+  /// - Returns: `true` when the style, contrast, level, theme or accent differ, or for `nil`; the
+  ///   motion alone does not change colours.
   public func hasDifferentColorAppearance(comparedTo traitCollection: DMTraitCollection?) -> Bool {
-    guard let traitCollection else { return true }
-    return self != traitCollection
+    guard var other = traitCollection else { return true }
+    other.accessibilityMotion = accessibilityMotion
+    return self != other
   }
 
   /// A readable summary, for example `DMTraitCollection(style: dark, contrast: normal, level: base,
-  /// theme: nil)`.
+  /// theme: nil)`; the motion and the accent are added when they are specified.
   public var description: String {
-    "DMTraitCollection(style: \(userInterfaceStyle), contrast: \(accessibilityContrast), "
-      + "level: \(userInterfaceLevel), theme: \(theme.map { "\"\($0.rawValue)\"" } ?? "nil"))"
+    var text =
+      "DMTraitCollection(style: \(userInterfaceStyle), contrast: \(accessibilityContrast), "
+      + "level: \(userInterfaceLevel), theme: \(theme.map { "\"\($0.rawValue)\"" } ?? "nil")"
+    if accessibilityMotion != .unspecified { text += ", motion: \(accessibilityMotion)" }
+    if let accentColor { text += ", accent: \(accentColor.hexString)" }
+    return text + ")"
   }
 }
 
@@ -147,6 +229,8 @@ extension DMTraitCollection {
     if top.userInterfaceStyle != .unspecified { result.userInterfaceStyle = top.userInterfaceStyle }
     if top.accessibilityContrast != .unspecified { result.accessibilityContrast = top.accessibilityContrast }
     if top.userInterfaceLevel != .unspecified { result.userInterfaceLevel = top.userInterfaceLevel }
+    if top.accessibilityMotion != .unspecified { result.accessibilityMotion = top.accessibilityMotion }
+    if top.accentBits != 0 { result.accentBits = top.accentBits }
     if let theme = top.theme {
       result.theme = theme
       if let side = top.styleChosenByTheme { result.userInterfaceStyle = side }
@@ -175,12 +259,13 @@ extension DMTraitCollection {
   }
 
   /// This collection with the global defaults filled in: style `.light`, contrast `.normal`,
-  /// level `.base`.
+  /// level `.base`, motion `.normal`.
   var withDefaults: DMTraitCollection {
     var result = self
     if result.userInterfaceStyle == .unspecified { result.userInterfaceStyle = .light }
     if result.accessibilityContrast == .unspecified { result.accessibilityContrast = .normal }
     if result.userInterfaceLevel == .unspecified { result.userInterfaceLevel = .base }
+    if result.accessibilityMotion == .unspecified { result.accessibilityMotion = .normal }
     return result
   }
 

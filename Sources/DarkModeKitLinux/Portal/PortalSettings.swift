@@ -13,6 +13,11 @@ enum PortalSettings {
   /// portal has no `contrast` (as Debian 12's has not), as libadwaita and Qt do.
   static let gnomeAccessibilityNamespace = "org.gnome.desktop.a11y.interface"
   static let gnomeHighContrastKey = "high-contrast"
+  static let reducedMotionKey = "reduced-motion"
+  static let accentColorKey = "accent-color"
+  /// GNOME's animation switch, read when the portal has no `reduced-motion`.
+  static let gnomeInterfaceNamespace = "org.gnome.desktop.interface"
+  static let gnomeAnimationsKey = "enable-animations"
   static let notFoundError = "org.freedesktop.portal.Error.NotFound"
 
   /// The settings, as the portal numbers them.
@@ -26,6 +31,14 @@ enum PortalSettings {
     var contrast: Int64?
     /// GNOME's `high-contrast`, used only when the portal has no `contrast`.
     var gnomeHighContrast = false
+    /// 0 no preference, 1 reduced motion, anything else counts as 0; `nil` when the portal has no
+    /// `reduced-motion` setting, and GNOME's `enable-animations` decides.
+    var reducedMotion: Int64?
+    /// GNOME's `enable-animations`, used only when the portal has no `reduced-motion`; `nil` when
+    /// unknown.
+    var gnomeAnimations: Bool?
+    /// The accent colour, or `nil` for none (also for components outside 0–1).
+    var accentColor: DMColor?
 
     /// Sends the settings to `reporter`.
     func send(to reporter: DMAppearanceReporter) {
@@ -41,6 +54,12 @@ enum PortalSettings {
       }
       let isHigh = contrast.map { $0 == 1 } ?? gnomeHighContrast
       traits.accessibilityContrast = isHigh ? .high : .normal
+      if let reducedMotion {
+        traits.accessibilityMotion = reducedMotion == 1 ? .reduced : .normal
+      } else if let gnomeAnimations {
+        traits.accessibilityMotion = gnomeAnimations ? .normal : .reduced
+      }
+      traits.accentColor = accentColor
       return traits
     }
 
@@ -52,6 +71,9 @@ enum PortalSettings {
         hasColorScheme = true
       case (PortalSettings.namespace, contrastKey): contrast = number(value, key: key)
       case (gnomeAccessibilityNamespace, gnomeHighContrastKey): gnomeHighContrast = flag(value, key: key)
+      case (PortalSettings.namespace, reducedMotionKey): reducedMotion = number(value, key: key)
+      case (gnomeInterfaceNamespace, gnomeAnimationsKey): gnomeAnimations = flag(value, key: key)
+      case (PortalSettings.namespace, accentColorKey): accentColor = color(value, key: key)
       default: return false
       }
       return true
@@ -64,6 +86,26 @@ enum PortalSettings {
     if let number = inner.integerValue { return number }
     report(key, inner, "a number", meaning: "no preference")
     return 0
+  }
+
+  /// The accent colour in a `(ddd)` value of sRGB components from 0 to 1; components outside that
+  /// range mean "no accent", and a value of another type is reported and means none too.
+  static func color(_ value: DBusValue, key: String) -> DMColor? {
+    let inner = value.unwrappingVariants
+    guard case .struct(let fields) = inner, fields.count == 3 else {
+      report(key, inner, "three numbers (ddd)", meaning: "no accent colour")
+      return nil
+    }
+    var components: [Double] = []
+    for field in fields {
+      guard case .double(let component) = field else {
+        report(key, inner, "three numbers (ddd)", meaning: "no accent colour")
+        return nil
+      }
+      guard (0...1).contains(component) else { return nil }
+      components.append(component)
+    }
+    return DMColor(red: components[0], green: components[1], blue: components[2])
   }
 
   /// A setting's value as a switch; a value of another type is reported and counts as off.
@@ -110,7 +152,8 @@ enum PortalSettings {
   }
 
   /// Every setting, from a portal of interface `version`: GNOME's high-contrast switch only when
-  /// the portal has no `contrast`.
+  /// the portal has no `contrast`, and GNOME's animation switch only when it has no
+  /// `reduced-motion`.
   static func readAll(on bus: DBusConnection, version: Int64, timeout: Duration) async throws -> Values {
     var values = Values()
     if let scheme = try await read(namespace, colorSchemeKey, version: version, on: bus, timeout: timeout) {
@@ -123,6 +166,16 @@ enum PortalSettings {
       gnomeAccessibilityNamespace, gnomeHighContrastKey, version: version, on: bus, timeout: timeout)
     {
       values.gnomeHighContrast = flag(high, key: gnomeHighContrastKey)
+    }
+    if let motion = try await read(namespace, reducedMotionKey, version: version, on: bus, timeout: timeout) {
+      values.reducedMotion = number(motion, key: reducedMotionKey)
+    } else if let animations = try await read(
+      gnomeInterfaceNamespace, gnomeAnimationsKey, version: version, on: bus, timeout: timeout)
+    {
+      values.gnomeAnimations = flag(animations, key: gnomeAnimationsKey)
+    }
+    if let accent = try await read(namespace, accentColorKey, version: version, on: bus, timeout: timeout) {
+      values.accentColor = color(accent, key: accentColorKey)
     }
     return values
   }
@@ -139,7 +192,7 @@ enum PortalSettings {
   }
 
   /// The namespaces whose `SettingChanged` signals the source follows.
-  static let followedNamespaces = [namespace, gnomeAccessibilityNamespace]
+  static let followedNamespaces = [namespace, gnomeAccessibilityNamespace, gnomeInterfaceNamespace]
 
   /// The rule for `SettingChanged` signals of one namespace sent by `owner`, the portal's unique
   /// name (see ``owner(on:timeout:)``). Any client may send such a signal; with the sender in the

@@ -6,7 +6,8 @@ values, a portal that never answers, one that leaves the bus, and one that answe
 replies. Usage (with DBUS_SESSION_BUS_ADDRESS set):
 
   test_portal.py [--version N] [--color-scheme N|absent] [--contrast N|absent]
-                 [--gnome-high-contrast true|false|absent] [--mode MODE]
+                 [--gnome-high-contrast true|false|absent] [--reduced-motion N|absent]
+                 [--gnome-animations true|false|absent] [--accent R,G,B|absent|string] [--mode MODE]
 
 MODE is one of: normal, silent (never answers reads), malformed (answers reads with a string),
 exit-after-read (leaves the bus once both settings were read).
@@ -26,6 +27,9 @@ parser.add_argument("--version", type=int, default=2)
 parser.add_argument("--color-scheme", default="0")
 parser.add_argument("--contrast", default="0")
 parser.add_argument("--gnome-high-contrast", default="absent")
+parser.add_argument("--reduced-motion", default="absent")
+parser.add_argument("--gnome-animations", default="absent")
+parser.add_argument("--accent", default="absent")
 parser.add_argument("--mode", default="normal")
 options = parser.parse_args()
 
@@ -40,6 +44,15 @@ if options.contrast != "absent":
 others = {}
 if options.gnome_high_contrast != "absent":
     others[(GNOME_A11Y, "high-contrast")] = GLib.Variant("b", options.gnome_high_contrast == "true")
+if options.reduced_motion != "absent":
+    values["reduced-motion"] = GLib.Variant("u", int(options.reduced_motion))
+if options.gnome_animations != "absent":
+    others[("org.gnome.desktop.interface", "enable-animations")] = GLib.Variant(
+        "b", options.gnome_animations == "true")
+if options.accent == "string":
+    values["accent-color"] = GLib.Variant("s", "blue")
+elif options.accent != "absent":
+    values["accent-color"] = GLib.Variant("(ddd)", tuple(float(part) for part in options.accent.split(",")))
 
 # A malformed portal declares (and so may send) a string where a variant belongs.
 OUT = "s" if options.mode == "malformed" else "v"
