@@ -168,7 +168,7 @@ extension GlobalStateTests {
       let gnome = "org.gnome.desktop.a11y.interface"
       try await portal.set(gnome, "high-contrast", .bool(true))
       #expect(await eventually { DMTraitCollection.system.accessibilityContrast == .high })
-      // A value of the wrong type is reported and counts as off.
+      // A value of the wrong type is reported and counts as unknown: normal contrast.
       let recorder = DiagnosticsRecorder()
       recorder.install()
       defer { recorder.uninstall() }
@@ -176,7 +176,8 @@ extension GlobalStateTests {
       #expect(await eventually { DMTraitCollection.system.accessibilityContrast == .normal })
       #expect(
         recorder.all.map(\.message).contains(
-          "the desktop portal gave high-contrast as a value of type 's', not a boolean; it counts as off"))
+          "the desktop portal gave high-contrast as a value of type 's', not a boolean; it counts as unknown")
+      )
       // Another namespace's key of the same name changes nothing.
       try await portal.set("org.example.other", "high-contrast", .bool(true))
       try await portal.set(gnome, "high-contrast", .bool(true))
@@ -259,6 +260,9 @@ extension GlobalStateTests {
       try await portal.set(
         "org.freedesktop.appearance", "accent-color", .struct([.double(0.2), .double(0.4), .double(0.6)]))
       #expect(await eventually { DMTraitCollection.current.accentColor?.hexString == "#336699" })
+      // A wrongly typed animation switch is unknown, not "animations off".
+      try await portal.set("org.gnome.desktop.interface", "enable-animations", .string("no"))
+      #expect(await eventually { DMTraitCollection.system.accessibilityMotion == .unspecified })
       try await portal.set("reduced-motion", .uint32(0))
       #expect(await eventually { DMTraitCollection.system.accessibilityMotion == .normal })
     }

@@ -200,6 +200,26 @@ extension GlobalStateTests {
       source.traitCollection = DMTraitCollection(accessibilityMotion: .normal)
       DMTraitCollection.setOverride(.light, animated: true)
       #expect(window.seen.last == DMTransition(isAnimated: true, duration: 0.25))
+      // A window that asks for reduced motion itself is not animated either.
+      window.traitOverrides.accessibilityMotion = .reduced
+      DMTraitCollection.setOverride(.dark, animated: true)
+      #expect(window.dmTraitCollection.userInterfaceStyle == .dark)
+      #expect(window.seen.last == DMTransition.none)
+    }
+
+    @Test func aChangeOfTheMotionAloneRestylesNoWindow() {
+      let window = DMWindow()
+      window.makeKeyAndVisible()
+      var restyled = 0
+      let source = DMManualAppearanceSource()
+      DarkModeManager.setup(
+        with: DMConfiguration(
+          windowThemeChangeHandler: { _ in restyled += 1 }, systemAppearanceSource: source))
+      source.traitCollection = DMTraitCollection(accessibilityMotion: .reduced)
+      #expect(window.dmTraitCollection.accessibilityMotion == .reduced)
+      #expect(restyled == 0)
+      source.traitCollection = DMTraitCollection(accessibilityMotion: .reduced, accentColor: .red)
+      #expect(restyled == 1, "the accent may change colours")
     }
 
     @Test func setupAgainStopsTheEarlierSource() {

@@ -96,6 +96,11 @@ import Testing
     #expect(cleared.accentColor == nil)
     #expect(
       DMTraitCollection(traitsFrom: [merged, cleared]).accentColor?.hexString == "#336699", "nil inherits")
+    var odd = DMColor.red
+    odd.green = .nan
+    odd.blue = .infinity
+    cleared.accentColor = odd
+    #expect(cleared.accentColor?.hexString == "#FF00FF", "NaN counts as 0, infinity as 1")
   }
 
   @Test func nilAlwaysHasADifferentColourAppearance() {

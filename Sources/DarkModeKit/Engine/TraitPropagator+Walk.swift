@@ -155,8 +155,8 @@ extension TraitPropagator {
     } else {
       let previous = node.reported
       node.reported = traits
-      // Any change of the collection may change colours (see `hasDifferentColorAppearance`).
-      if previous != nil { walkChangedColors = true }
+      // A change of the motion alone does not change colours (see `hasDifferentColorAppearance`).
+      if let previous, previous.hasDifferentColorAppearance(comparedTo: traits) { walkChangedColors = true }
       deliver(to: node, previous: previous, traits: traits)
       // The callback may have removed the node; its new position is queued.
       guard node.isAttached else { return }

@@ -17,8 +17,9 @@ public struct DMConfiguration {
 
   /// Called once for each visible window that may look different: after a pass (global or local)
   /// in which the window, or an environment in it, came to resolve a collection whose colours may
-  /// differ (``DMTraitCollection/hasDifferentColorAppearance(comparedTo:)``: style, contrast, level
-  /// or theme), and after a colour-table reload, for every visible window.
+  /// differ (``DMTraitCollection/hasDifferentColorAppearance(comparedTo:)``: style, contrast, level,
+  /// theme or accent, not the motion alone), and after a colour-table reload, for every visible
+  /// window.
   ///
   /// A window shown again catches up in the pass that shows it, and is reported then if its
   /// colours changed while it was hidden. A window's first show, and views just added to a window,

@@ -32,9 +32,15 @@ public struct DMTransition: Sendable, Hashable {
   ///
   /// A change made with `animated: true` has the duration of
   /// ``DMConfiguration/animationDuration`` (0.25 s unless configured), unless the new global
-  /// collection asks for reduced motion (``DMTraitCollection/accessibilityMotion``): then it is
-  /// ``none``, so that renderers show it at once. Changes from the system source, from view
+  /// collection, or the collection of the environment being called, asks for reduced motion
+  /// (``DMTraitCollection/accessibilityMotion``): then it is ``none``, so that renderers show it at
+  /// once. Changes from the system source, from view
   /// overrides and from moving views are not animated.
   @MainActor
-  public static var current: DMTransition { TraitPropagator.shared.transition }
+  public static var current: DMTransition {
+    let transition = TraitPropagator.shared.transition
+    // An environment that asks for reduced motion (its own override, say) is never animated.
+    if transition.isAnimated, PassContext.current?.accessibilityMotion == .reduced { return .none }
+    return transition
+  }
 }

@@ -77,7 +77,8 @@ public final class DMPreferenceStore: Sendable {
 
   /// Saves a choice, replacing the file atomically.
   ///
-  /// The style, contrast and theme are saved; the level is not a user choice and is not kept.
+  /// The style, contrast and theme are saved; the level, the motion and the accent colour (what
+  /// the system reports) are not kept.
   /// - Parameter traitCollection: The override to remember.
   /// - Throws: ``DMPreferenceStoreError`` when the file cannot be written; the old file is intact.
   public func save(_ traitCollection: DMTraitCollection) throws(DMPreferenceStoreError) {

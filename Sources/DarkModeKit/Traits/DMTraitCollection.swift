@@ -47,7 +47,10 @@ public struct DMTraitCollection: Sendable, Hashable, Codable, CustomStringConver
         accentBits = 0
         return
       }
-      func component(_ value: Double) -> UInt64 { UInt64((min(max(value, 0), 1) * 65_535).rounded()) }
+      // NaN counts as 0, as in `DMColor`.
+      func component(_ value: Double) -> UInt64 {
+        value.isNaN ? 0 : UInt64((min(max(value, 0), 1) * 65_535).rounded())
+      }
       accentBits = 1 << 63 | component(color.red) << 32 | component(color.green) << 16 | component(color.blue)
     }
   }
@@ -209,7 +212,7 @@ public struct DMTraitCollection: Sendable, Hashable, Codable, CustomStringConver
   }
 
   /// A readable summary, for example `DMTraitCollection(style: dark, contrast: normal, level: base,
-  /// theme: nil)`; the motion and the accent are added when they are specified.
+  /// theme: nil, motion: normal)`; the motion and the accent are shown when they are specified.
   public var description: String {
     var text =
       "DMTraitCollection(style: \(userInterfaceStyle), contrast: \(accessibilityContrast), "

@@ -70,7 +70,8 @@ enum PortalSettings {
         colorScheme = number(value, key: key)
         hasColorScheme = true
       case (PortalSettings.namespace, contrastKey): contrast = number(value, key: key)
-      case (gnomeAccessibilityNamespace, gnomeHighContrastKey): gnomeHighContrast = flag(value, key: key)
+      case (gnomeAccessibilityNamespace, gnomeHighContrastKey):
+        gnomeHighContrast = flag(value, key: key) ?? false
       case (PortalSettings.namespace, reducedMotionKey): reducedMotion = number(value, key: key)
       case (gnomeInterfaceNamespace, gnomeAnimationsKey): gnomeAnimations = flag(value, key: key)
       case (PortalSettings.namespace, accentColorKey): accentColor = color(value, key: key)
@@ -108,12 +109,13 @@ enum PortalSettings {
     return DMColor(red: components[0], green: components[1], blue: components[2])
   }
 
-  /// A setting's value as a switch; a value of another type is reported and counts as off.
-  static func flag(_ value: DBusValue, key: String) -> Bool {
+  /// A setting's value as a switch; a value of another type is reported and counts as unknown
+  /// (`nil`).
+  static func flag(_ value: DBusValue, key: String) -> Bool? {
     let inner = value.unwrappingVariants
     if let flag = inner.boolValue { return flag }
-    report(key, inner, "a boolean", meaning: "off")
-    return false
+    report(key, inner, "a boolean", meaning: "unknown")
+    return nil
   }
 
   private static func report(_ key: String, _ value: DBusValue, _ expected: String, meaning: String) {
@@ -165,7 +167,7 @@ enum PortalSettings {
     } else if let high = try await read(
       gnomeAccessibilityNamespace, gnomeHighContrastKey, version: version, on: bus, timeout: timeout)
     {
-      values.gnomeHighContrast = flag(high, key: gnomeHighContrastKey)
+      values.gnomeHighContrast = flag(high, key: gnomeHighContrastKey) ?? false
     }
     if let motion = try await read(namespace, reducedMotionKey, version: version, on: bus, timeout: timeout) {
       values.reducedMotion = number(motion, key: reducedMotionKey)
