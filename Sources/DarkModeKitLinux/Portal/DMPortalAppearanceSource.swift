@@ -10,8 +10,8 @@ import Foundation
 /// portal does not know counts as "no preference". A portal without `contrast` (Debian 12's) is
 /// asked for GNOME's own switch instead, `high-contrast` in `org.gnome.desktop.a11y.interface`,
 /// as libadwaita and Qt do, and that switch is followed live. It reads `reduced-motion` (else
-/// GNOME's `enable-animations`) for ``DarkModeKit/DMTraitCollection/accessibilityMotion`` and
-/// `accent-color` for ``DarkModeKit/DMTraitCollection/accentColor`` the same way.
+/// GNOME's `enable-animations`) for `DMTraitCollection.accessibilityMotion` and
+/// `accent-color` for `DMTraitCollection.accentColor` the same way.
 ///
 /// It never blocks the main actor: all D-Bus work runs in a task of its own, and every call has a
 /// timeout. When the bus or the portal is missing, or the connection drops, it reports the problem
