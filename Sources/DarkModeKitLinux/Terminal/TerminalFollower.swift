@@ -173,8 +173,9 @@ final class TerminalFollower: @unchecked Sendable {
     state.withLock { state in
       guard !state.isRestored else { return }
       state.isRestored = true
-      if state.isEnabled { _ = TerminalQuery.writeAll(TerminalReports.disableNotifications, to: output) }
+      // The settings first: once the terminal sees mode 2031 turned off, everything is back.
       if var saved = state.saved { _ = tcsetattr(input, TCSANOW, &saved) }
+      if state.isEnabled { _ = TerminalQuery.writeAll(TerminalReports.disableNotifications, to: output) }
     }
     Self.active.withLock { $0.removeAll { $0 === self } }
   }
