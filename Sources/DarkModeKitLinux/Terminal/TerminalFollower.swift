@@ -70,7 +70,7 @@ final class TerminalFollower: @unchecked Sendable {
     var style: DMUserInterfaceStyle?
     if TerminalQuery.writeAll(TerminalReports.colorSchemeQuery, to: output) {
       let deadline = TerminalQuery.monotonicMilliseconds() + timeoutMilliseconds
-      reading: while style == nil, let bytes = readSome(input, until: deadline) {
+      reading: while style == nil, let bytes = TerminalQuery.readSome(input, until: deadline) {
         for report in scanner.scan(bytes).reports {
           switch report {
           case .colorScheme(let reported): style = reported
@@ -195,20 +195,4 @@ final class TerminalFollower: @unchecked Sendable {
     close(wakeUp.write)
   }
 
-  /// The bytes that arrive before `deadline`, or `nil` when none do.
-  private static func readSome(_ input: Int32, until deadline: Int) -> [UInt8]? {
-    var buffer = [UInt8](repeating: 0, count: 256)
-    while true {
-      let remaining = deadline - TerminalQuery.monotonicMilliseconds()
-      guard remaining > 0 else { return nil }
-      var descriptor = pollfd(fd: input, events: Int16(POLLIN), revents: 0)
-      let ready = poll(&descriptor, 1, Int32(remaining))
-      if ready < 0 && errno == EINTR { continue }
-      guard ready > 0 else { return nil }
-      let count = read(input, &buffer, buffer.count)
-      if count < 0 && (errno == EINTR || errno == EAGAIN) { continue }
-      guard count > 0 else { return nil }
-      return Array(buffer[0..<count])
-    }
-  }
 }

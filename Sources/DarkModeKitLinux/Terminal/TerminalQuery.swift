@@ -36,31 +36,39 @@ enum TerminalQuery {
     guard writeAll(request, to: output) else { return .notATerminal }
     var scanner = TerminalReports()
     var reply: [UInt8]?
-    var buffer = [UInt8](repeating: 0, count: 256)
     var received = 0
     let deadline = monotonicMilliseconds() + timeoutMilliseconds
     // Until the device-attributes answer, which comes last, so that no part of the answer is left
     // to reach the program (or the shell) after the terminal is put back.
-    while true {
-      let remaining = deadline - monotonicMilliseconds()
-      guard remaining > 0 else { return reply.map(Outcome.reply) ?? .timedOut }
-      var descriptor = pollfd(fd: input, events: Int16(POLLIN), revents: 0)
-      let ready = poll(&descriptor, 1, Int32(remaining))
-      if ready < 0 && errno == EINTR { continue }
-      guard ready > 0 else { return reply.map(Outcome.reply) ?? .timedOut }
-      let count = read(input, &buffer, buffer.count)
-      if count < 0 && (errno == EINTR || errno == EAGAIN) { continue }
-      guard count > 0 else { return reply.map(Outcome.reply) ?? .timedOut }
-      received += count
+    while let bytes = readSome(input, until: deadline) {
+      received += bytes.count
       // Bounded: a terminal that keeps sending without answering is cut off.
-      if received > 4_096 { return reply.map(Outcome.reply) ?? .timedOut }
-      for report in scanner.scan(buffer[0..<count]).reports {
+      if received > 4_096 { break }
+      for report in scanner.scan(bytes).reports {
         switch report {
         case .background(let bytes): reply = bytes
         case .deviceAttributes: return reply.map(Outcome.reply) ?? .unsupported
         case .colorScheme: continue
         }
       }
+    }
+    return reply.map(Outcome.reply) ?? .timedOut
+  }
+
+  /// The bytes that arrive before `deadline`, or `nil` when none do.
+  static func readSome(_ input: Int32, until deadline: Int) -> [UInt8]? {
+    var buffer = [UInt8](repeating: 0, count: 256)
+    while true {
+      let remaining = deadline - monotonicMilliseconds()
+      guard remaining > 0 else { return nil }
+      var descriptor = pollfd(fd: input, events: Int16(POLLIN), revents: 0)
+      let ready = poll(&descriptor, 1, Int32(remaining))
+      if ready < 0 && errno == EINTR { continue }
+      guard ready > 0 else { return nil }
+      let count = read(input, &buffer, buffer.count)
+      if count < 0 && (errno == EINTR || errno == EAGAIN) { continue }
+      guard count > 0 else { return nil }
+      return Array(buffer[0..<count])
     }
   }
 
