@@ -93,3 +93,18 @@ extension DMTraitCollection {
   static let resolvedLight = DMTraitCollection(userInterfaceStyle: .light).withDefaults
   static let resolvedDark = DMTraitCollection(userInterfaceStyle: .dark).withDefaults
 }
+
+/// window → a → a1; window → b, with the window shown and the log cleared.
+@MainActor
+func makeShownTree(log: CallLog) -> (LoggingWindow, LoggingView, LoggingView, LoggingView) {
+  let window = LoggingWindow("window", log: log)
+  let a = LoggingView("a", log: log)
+  let a1 = LoggingView("a1", log: log)
+  let b = LoggingView("b", log: log)
+  window.addSubview(a)
+  a.addSubview(a1)
+  window.addSubview(b)
+  window.makeKeyAndVisible()
+  log.reset()
+  return (window, a, a1, b)
+}

@@ -38,11 +38,20 @@ extension TraitPropagator {
   }
 }
 
-/// Tells the notification centre and the `changes` subscribers about global changes.
+/// Tells the observers of chosen traits, the notification centre and the `changes` subscribers
+/// about global changes, in that order.
 enum GlobalChangeReporter {
+  /// A registration made with `DMTraitCollection.registerForTraitChanges(_:handler:)`.
+  struct Observer {
+    var traits: [DMTrait]
+    var handler: @MainActor (DMTraitCollection, DMTraitCollection) -> Void
+  }
+
   private struct Subscribers {
     var nextID: UInt64 = 0
     var continuations: [UInt64: AsyncStream<DMTraitCollection>.Continuation] = [:]
+    /// By number, so that observers are called in the order they registered.
+    var observers: [UInt64: Observer] = [:]
   }
 
   private static let subscribers = Locked(Subscribers())
@@ -58,6 +67,26 @@ enum GlobalChangeReporter {
     }
   }
 
+  /// Adds an observer; the number to remove it with.
+  static func observe(_ observer: Observer) -> UInt64 {
+    subscribers.withLock { state in
+      state.nextID &+= 1
+      state.observers[state.nextID] = observer
+      return state.nextID
+    }
+  }
+
+  static func stopObserving(_ id: UInt64) {
+    // Dropped outside the lock: the handler's captures may run code when freed.
+    let removed = subscribers.withLock { $0.observers.removeValue(forKey: id) }
+    withExtendedLifetime(removed) {}
+  }
+
+  /// Whether observer `id` is still registered.
+  static func isObserving(_ id: UInt64) -> Bool {
+    subscribers.withLock { $0.observers[id] != nil }
+  }
+
   /// The number of live `changes` subscriptions.
   static var subscriberCount: Int {
     subscribers.withLock { $0.continuations.count }
@@ -65,6 +94,11 @@ enum GlobalChangeReporter {
 
   @MainActor
   static func report(previous: DMTraitCollection, current: DMTraitCollection) {
+    let observers = subscribers.withLock { $0.observers.sorted { $0.key < $1.key } }
+    for (id, observer) in observers where observer.traits.contains(where: { $0.differs(previous, current) }) {
+      // An earlier handler may have ended it.
+      if isObserving(id) { observer.handler(previous, current) }
+    }
     NotificationCenter.default.post(
       name: DMTraitCollection.didChangeNotification, object: nil,
       userInfo: [

@@ -24,7 +24,7 @@ extension TraitPropagator {
     }
     walksWholeTree = false
     guard globalChanged else { return reportRestyledWindows() }
-    ThemableRegistry.shared.applyAll(resolved)
+    if previous.changesBoundValues(comparedTo: resolved) { ThemableRegistry.shared.applyAll(resolved) }
     reportRestyledWindows()
     handlers.themeChangeHandler?()
     GlobalChangeReporter.report(previous: previous, current: resolved)
@@ -141,7 +141,7 @@ extension TraitPropagator {
       guard (node as? DMWindow)?.isVisible == true else { return }
       traits = propagatedGlobal
     }
-    if let applied = node.appliedOverride { traits = traits.overlaid(with: applied) }
+    if let applied = node.appliedOverride { traits = traits.resolved(under: applied) }
     let wasAttached = node.isAttached
     node.isAttached = true
     if traits == node.reported {
@@ -156,7 +156,10 @@ extension TraitPropagator {
       let previous = node.reported
       node.reported = traits
       // A change of the motion alone does not change colours (see `hasDifferentColorAppearance`).
-      if let previous, previous.hasDifferentColorAppearance(comparedTo: traits) { walkChangedColors = true }
+      // Once one environment's colours changed, the others need not be compared.
+      if !walkChangedColors, let previous, previous.hasDifferentColorAppearance(comparedTo: traits) {
+        walkChangedColors = true
+      }
       deliver(to: node, previous: previous, traits: traits)
       // The callback may have removed the node; its new position is queued.
       guard node.isAttached else { return }
@@ -174,11 +177,24 @@ extension TraitPropagator {
     node.bindings.apply(to: node, traits: traits)
   }
 
-  /// Updates a node's bindings, then calls it, with its collection current.
+  /// Updates a node's bindings, then calls it, then its registrations for the traits that
+  /// changed, with its collection current.
+  ///
+  /// A change of custom traits that do not affect colours alone leaves the bindings alone.
   @inline(__always)
   func deliver(to node: DMResponder, previous: DMTraitCollection?, traits: DMTraitCollection) {
-    refreshBindings(of: node, traits: traits)
+    guard let previous else {
+      refreshBindings(of: node, traits: traits)
+      return node.dmTraitCollectionDidChange(nil)
+    }
+    // The collections differ, so with the same custom traits, a built-in trait changed.
+    if previous.customID == traits.customID || previous.changesBoundValues(comparedTo: traits) {
+      refreshBindings(of: node, traits: traits)
+    } else {
+      currentSlot.pointee = traits
+    }
     node.dmTraitCollectionDidChange(previous)
+    node.notifyTraitObservers(previous: previous, current: traits)
   }
 
   /// Marks `node` and its attached descendants as outside any visible window. No calls.
@@ -208,7 +224,7 @@ extension TraitPropagator {
       if let applied = current.appliedOverride { overrides.append(applied) }
       cursor = current.traitParent
     }
-    for applied in overrides.reversed() { base = base.overlaid(with: applied) }
+    for applied in overrides.reversed() { base = base.resolved(under: applied) }
     return base
   }
 }

@@ -18,10 +18,10 @@ open class DMResponder: DMTraitEnvironment {
   /// Traits this environment and its descendants use instead of the inherited ones; `nil` or
   /// unspecified traits inherit.
   public var overrideTraitCollection: DMTraitCollection? {
-    get { overrides?.traitCollection }
+    get { extras?.traitCollection }
     set {
       guard newValue != overrideTraitCollection else { return }
-      if newValue != nil || overrides != nil { overridesBox.traitCollection = newValue }
+      if newValue != nil || extras != nil { extrasBox.traitCollection = newValue }
       TraitPropagator.shared.overridesDidChange(self)
     }
   }
@@ -42,22 +42,24 @@ open class DMResponder: DMTraitEnvironment {
     set { overrideTraitCollection = newValue.isUnspecified ? nil : newValue }
   }
 
-  /// The override collections, kept out of line: most environments have none, and every
-  /// environment would otherwise pay for two collections.
-  final class Overrides {
+  /// The override collections and the registrations for trait changes, kept out of line: most
+  /// environments have none, and every environment would otherwise pay for them.
+  final class Extras {
     /// The public ``DMResponder/overrideTraitCollection``.
     var traitCollection: DMTraitCollection?
     /// The merged overrides that resolution applies; updated from the public overrides outside a
     /// pass, so that a change made inside a callback takes effect only after the pass.
     var applied: DMTraitCollection?
+    /// The registrations made with ``DMTraitEnvironment/registerForTraitChanges(_:handler:)``, in order.
+    var observers: [DMTraitChangeRegistration] = []
   }
 
-  @exclusivity(unchecked) private final var overrides: Overrides?
+  @exclusivity(unchecked) final var extras: Extras?
 
-  private final var overridesBox: Overrides {
-    if let overrides { return overrides }
-    let made = Overrides()
-    overrides = made
+  final var extrasBox: Extras {
+    if let extras { return extras }
+    let made = Extras()
+    extras = made
     return made
   }
 
@@ -68,7 +70,7 @@ open class DMResponder: DMTraitEnvironment {
   /// The merged overrides that resolution applies; updated from the public overrides outside a
   /// pass, so that a change made inside a callback takes effect only after the pass.
   @inline(__always)
-  final var appliedOverride: DMTraitCollection? { overrides?.applied }
+  final var appliedOverride: DMTraitCollection? { extras?.applied }
   /// The collection last reported to ``dmTraitCollectionDidChange(_:)``; while ``isAttached``, the
   /// resolved collection.
   @exclusivity(unchecked) final var reported: DMTraitCollection?
@@ -113,6 +115,6 @@ open class DMResponder: DMTraitEnvironment {
       applied = (overrideTraitCollection ?? DMTraitCollection())
         .overlaid(with: DMTraitCollection(userInterfaceStyle: overrideUserInterfaceStyle))
     }
-    if applied != nil || overrides != nil { overridesBox.applied = applied }
+    if applied != nil || extras != nil { extrasBox.applied = applied }
   }
 }

@@ -31,4 +31,55 @@ extension DMTraitCollection {
     GlobalChangeReporter.subscribe(continuation)
     return stream
   }
+
+  /// Calls `handler` after each change of the resolved global collection in which one of
+  /// `traits` changed, for as long as the returned token is kept.
+  ///
+  /// Observers are called on the main actor at the end of the pass, in the order they
+  /// registered, before ``didChangeNotification`` is posted and ``changes`` yields.
+  ///
+  /// ```swift
+  /// @MainActor
+  /// final class Player {
+  ///   private var observation: DMTraitObservation?
+  ///   var animates = true
+  ///
+  ///   init() {
+  ///     observation = DMTraitCollection.registerForTraitChanges([.accessibilityMotion]) { [weak self] _, current in
+  ///       self?.animates = current.accessibilityMotion != .reduced
+  ///     }
+  ///   }
+  /// }
+  /// ```
+  /// - Parameters:
+  ///   - traits: The traits to observe.
+  ///   - handler: Called with the previous and the new global collection.
+  /// - Returns: The observation; it ends when the token is freed or cancelled.
+  @MainActor
+  public static func registerForTraitChanges(
+    _ traits: [DMTrait],
+    handler: @escaping @MainActor (_ previous: DMTraitCollection, _ current: DMTraitCollection) -> Void
+  ) -> DMTraitObservation {
+    DMTraitObservation(id: GlobalChangeReporter.observe(.init(traits: traits, handler: handler)))
+  }
+}
+
+/// An observation of the global collection made with
+/// ``DMTraitCollection/registerForTraitChanges(_:handler:)``: it lasts as long as the token.
+public final class DMTraitObservation: Sendable {
+  private let id: UInt64
+
+  init(id: UInt64) {
+    self.id = id
+  }
+
+  deinit {
+    GlobalChangeReporter.stopObserving(id)
+  }
+
+  /// Ends the observation now; from inside a handler, the handlers after it are not called for
+  /// the change being reported if they are this one. Cancelling twice does nothing.
+  public func cancel() {
+    GlobalChangeReporter.stopObserving(id)
+  }
 }

@@ -1,5 +1,5 @@
-/// The traits that decide how an interface looks: style, contrast, level, named theme, motion and
-/// accent colour.
+/// The traits that decide how an interface looks: style, contrast, level, named theme, motion,
+/// accent colour, and the traits the app defines (``DMTraitDefinition``).
 ///
 /// A trait collection is a plain value. Any trait may be left unspecified (`.unspecified`, or
 /// `nil` for the theme); merging collections with ``init(traitsFrom:)`` fills the unspecified
@@ -27,6 +27,10 @@ public struct DMTraitCollection: Sendable, Hashable, Codable, CustomStringConver
   /// ``accentColor``. `0` for none.
   @usableFromInline
   var accentBits: UInt64
+  /// The number of this collection's custom trait values in the process-wide table; `0` for
+  /// none. See `CustomTraits`.
+  @usableFromInline
+  var customID: UInt32
 
   /// The system's accent colour (the colour the user picked for highlights), or `nil` when none
   /// is known; `nil` inherits when collections are merged.
@@ -63,6 +67,7 @@ public struct DMTraitCollection: Sendable, Hashable, Codable, CustomStringConver
     theme = nil
     accessibilityMotion = .unspecified
     accentBits = 0
+    customID = 0
   }
 
   /// Creates a collection that specifies only the style.
@@ -142,7 +147,8 @@ public struct DMTraitCollection: Sendable, Hashable, Codable, CustomStringConver
     }
   }
 
-  /// Whether two collections have the same style, contrast, level, theme, motion and accent.
+  /// Whether two collections have the same style, contrast, level, theme, motion, accent and
+  /// custom traits.
   /// - Parameters:
   ///   - lhs: A collection.
   ///   - rhs: Another collection.
@@ -152,6 +158,7 @@ public struct DMTraitCollection: Sendable, Hashable, Codable, CustomStringConver
     lhs.userInterfaceStyle == rhs.userInterfaceStyle && lhs.accessibilityContrast == rhs.accessibilityContrast
       && lhs.userInterfaceLevel == rhs.userInterfaceLevel && lhs.theme == rhs.theme
       && lhs.accessibilityMotion == rhs.accessibilityMotion && lhs.accentBits == rhs.accentBits
+      && lhs.customID == rhs.customID
   }
 
   /// Hashes every trait.
@@ -164,6 +171,7 @@ public struct DMTraitCollection: Sendable, Hashable, Codable, CustomStringConver
     hasher.combine(theme)
     hasher.combine(accessibilityMotion)
     hasher.combine(accentBits)
+    hasher.combine(customID)
   }
 
   private enum CodingKeys: String, CodingKey {
@@ -187,7 +195,8 @@ public struct DMTraitCollection: Sendable, Hashable, Codable, CustomStringConver
     accentColor = try container.decodeIfPresent(DMColor.self, forKey: .accentColor)
   }
 
-  /// Encodes every trait; an unspecified theme or accent is left out.
+  /// Encodes every built-in trait; an unspecified theme or accent is left out, and so are custom
+  /// traits, whose values need not be encodable.
   /// - Parameter encoder: The encoder to write to.
   /// - Throws: An `EncodingError` when the encoder rejects a value.
   public func encode(to encoder: any Encoder) throws {
@@ -203,22 +212,25 @@ public struct DMTraitCollection: Sendable, Hashable, Codable, CustomStringConver
   /// Tells whether colours resolved for `traitCollection` may differ from colours resolved for
   /// this collection.
   /// - Parameter traitCollection: The collection to compare with; `nil` always differs.
-  /// - Returns: `true` when the style, contrast, level, theme or accent differ, or for `nil`; the
-  ///   motion alone does not change colours.
+  /// - Returns: `true` when the style, contrast, level, theme, accent or a custom trait that
+  ///   affects colours differ, or for `nil`; the motion, and custom traits defined with
+  ///   ``DMTraitDefinition/affectsColorAppearance`` `false`, do not change colours.
   public func hasDifferentColorAppearance(comparedTo traitCollection: DMTraitCollection?) -> Bool {
     guard var other = traitCollection else { return true }
     other.accessibilityMotion = accessibilityMotion
-    return self != other
+    return builtInTraitsDiffer(from: other) || CustomTraits.colorsDiffer(customID, other.customID)
   }
 
   /// A readable summary, for example `DMTraitCollection(style: dark, contrast: normal, level: base,
-  /// theme: nil, motion: normal)`; the motion and the accent are shown when they are specified.
+  /// theme: nil, motion: normal)`; the motion, the accent and custom traits are shown when they
+  /// are specified.
   public var description: String {
     var text =
       "DMTraitCollection(style: \(userInterfaceStyle), contrast: \(accessibilityContrast), "
       + "level: \(userInterfaceLevel), theme: \(theme.map { "\"\($0.rawValue)\"" } ?? "nil")"
     if accessibilityMotion != .unspecified { text += ", motion: \(accessibilityMotion)" }
     if let accentColor { text += ", accent: \(accentColor.hexString)" }
+    for custom in CustomTraits.describe(customID) { text += ", \(custom)" }
     return text + ")"
   }
 }
@@ -234,6 +246,7 @@ extension DMTraitCollection {
     if top.userInterfaceLevel != .unspecified { result.userInterfaceLevel = top.userInterfaceLevel }
     if top.accessibilityMotion != .unspecified { result.accessibilityMotion = top.accessibilityMotion }
     if top.accentBits != 0 { result.accentBits = top.accentBits }
+    if top.customID != 0 { result.customID = CustomTraits.overlay(result.customID, with: top.customID) }
     if let theme = top.theme {
       result.theme = theme
       if let side = top.styleChosenByTheme { result.userInterfaceStyle = side }
@@ -262,14 +275,41 @@ extension DMTraitCollection {
   }
 
   /// This collection with the global defaults filled in: style `.light`, contrast `.normal`,
-  /// level `.base`, motion `.normal`.
+  /// level `.base`, motion `.normal`, and custom traits that hold their default value dropped.
   var withDefaults: DMTraitCollection {
     var result = self
+    result.customID = CustomTraits.canonical(customID)
     if result.userInterfaceStyle == .unspecified { result.userInterfaceStyle = .light }
     if result.accessibilityContrast == .unspecified { result.accessibilityContrast = .normal }
     if result.userInterfaceLevel == .unspecified { result.userInterfaceLevel = .base }
     if result.accessibilityMotion == .unspecified { result.accessibilityMotion = .normal }
     return result
+  }
+
+  /// An environment's resolved collection: this one, its parent's, with the environment's
+  /// overrides on top; custom traits that hold their default value are dropped, so that a value
+  /// set to the default reads, and compares, as not set.
+  @inline(__always)
+  func resolved(under overrides: DMTraitCollection) -> DMTraitCollection {
+    var result = overlaid(with: overrides)
+    if overrides.customID != 0 { result.customID = CustomTraits.canonical(result.customID) }
+    return result
+  }
+
+  /// Whether a built-in trait differs; custom traits are not compared.
+  @inline(__always)
+  func builtInTraitsDiffer(from other: DMTraitCollection) -> Bool {
+    var other = other
+    other.customID = customID
+    return self != other
+  }
+
+  /// Whether bound values must be set again when an environment's collection changes from this
+  /// one to `other`: any change but one of custom traits that do not affect colours.
+  @inline(__always)
+  func changesBoundValues(comparedTo other: DMTraitCollection) -> Bool {
+    guard customID != other.customID else { return self != other }
+    return builtInTraitsDiffer(from: other) || CustomTraits.colorsDiffer(customID, other.customID)
   }
 
   /// Whether every trait is unspecified.

@@ -1,0 +1,82 @@
+/// A registration made with ``DMTraitEnvironment/registerForTraitChanges(_:handler:)``: the token to
+/// hand to ``DMResponder/unregisterForTraitChanges(_:)``.
+///
+/// The environment keeps its registrations; dropping the token does not end one.
+@MainActor
+public final class DMTraitChangeRegistration {
+  /// The traits whose changes the registration observes.
+  public let traits: [DMTrait]
+  private let handler: @MainActor (DMTraitCollection) -> Void
+  /// `false` once unregistered, so that a registration ended by an earlier handler of the same
+  /// change is not called.
+  fileprivate(set) var isRegistered = true
+
+  fileprivate init(traits: [DMTrait], handler: @escaping @MainActor (DMTraitCollection) -> Void) {
+    self.traits = traits
+    self.handler = handler
+  }
+
+  /// Calls the handler if one of the traits changed from `previous` to `current`.
+  @inline(__always)
+  func notify(previous: DMTraitCollection, current: DMTraitCollection) {
+    guard isRegistered, traits.contains(where: { $0.differs(previous, current) }) else { return }
+    handler(previous)
+  }
+}
+
+/// Observing chosen traits, as UIKit's `registerForTraitChanges(_:handler:)`.
+extension DMTraitEnvironment where Self: DMResponder {
+  /// Calls `handler` each time one of `traits` changes in this environment's resolved collection.
+  ///
+  /// The rules are those of ``dmTraitCollectionDidChange(_:)``, which keeps its meaning and runs
+  /// first: once per change, parents first, bound properties already set, only for an environment
+  /// in a visible window (a hidden one is called when shown, if the traits changed meanwhile).
+  /// The handler gets the environment and its previous collection; the environment's
+  /// ``dmTraitCollection`` is the new one. It is not called for an environment's first collection.
+  /// Registrations are called in the order they were made.
+  ///
+  /// ```swift
+  /// sidebar.registerForTraitChanges([.accessibilityMotion, .custom(ContentDensity.self)]) { sidebar, previous in
+  ///   sidebar.relayout()
+  /// }
+  /// ```
+  /// - Parameters:
+  ///   - traits: The traits to observe.
+  ///   - handler: Called with the environment and its previous collection. It holds the
+  ///     environment unowned, so capturing it is not needed.
+  /// - Returns: A token for ``DMResponder/unregisterForTraitChanges(_:)``; the environment keeps the
+  ///   registration until then, or until it is freed.
+  @discardableResult
+  public func registerForTraitChanges(
+    _ traits: [DMTrait], handler: @escaping @MainActor (Self, DMTraitCollection) -> Void
+  ) -> DMTraitChangeRegistration {
+    // Unowned: the environment holds the registration.
+    unowned let environment = self
+    let registration = DMTraitChangeRegistration(traits: traits) { previous in
+      handler(environment, previous)
+    }
+    extrasBox.observers.append(registration)
+    return registration
+  }
+}
+
+/// Ending registrations, and calling them.
+extension DMResponder {
+  /// Ends a registration made with ``DMTraitEnvironment/registerForTraitChanges(_:handler:)``; from inside a handler,
+  /// it is not called for the change being reported either. Ending one twice, or another
+  /// environment's, does nothing.
+  /// - Parameter registration: The token the registration returned.
+  public final func unregisterForTraitChanges(_ registration: DMTraitChangeRegistration) {
+    guard let extras, let index = extras.observers.firstIndex(where: { $0 === registration }) else { return }
+    extras.observers.remove(at: index)
+    registration.isRegistered = false
+  }
+
+  /// Calls the registrations whose traits changed from `previous` to `current`.
+  @inline(__always)
+  final func notifyTraitObservers(previous: DMTraitCollection, current: DMTraitCollection) {
+    // A copy: a handler may register or unregister meanwhile.
+    guard let observers = extras?.observers, !observers.isEmpty else { return }
+    for registration in observers { registration.notify(previous: previous, current: current) }
+  }
+}

@@ -1,0 +1,121 @@
+/// A trait the app defines, carried by every ``DMTraitCollection`` next to the built-in ones.
+///
+/// Declare a type with the trait's default value; set the trait in the global override, on any
+/// environment's ``DMResponder/traitOverrides``, or in a system source's collection; read it from
+/// any resolved collection with the collection's subscript. It inherits and merges as the
+/// built-in traits do: the nearest environment that sets it wins, and an environment is called
+/// only when its resolved value changed.
+///
+/// ```swift
+/// enum ContentDensity: DMTraitDefinition {
+///   static let defaultValue = 1.0
+///   static let affectsColorAppearance = false
+/// }
+///
+/// sidebar.traitOverrides[ContentDensity.self] = 0.8
+/// let density = sidebar.dmTraitCollection[ContentDensity.self]  // 0.8
+/// ```
+///
+/// Collections stay plain values that compare as integers: each distinct combination of custom
+/// values the process uses is kept, for the life of the process, in a table that collections
+/// refer to by number (as theme names are). Give custom traits a small set of values — flags,
+/// enumerations, a few sizes — rather than a value that changes continuously.
+public protocol DMTraitDefinition {
+  /// The type of the trait's values.
+  associatedtype Value: Hashable & Sendable
+
+  /// The value of a collection that does not set the trait.
+  static var defaultValue: Value { get }
+
+  /// A name unique among the process's traits; by default the type's full name.
+  static var identifier: String { get }
+
+  /// The name printed in a collection's description; by default the type's name.
+  static var name: String { get }
+
+  /// Whether a change of the trait may change colours (and other bound values); `true` by default.
+  ///
+  /// When `false`, a change of the trait alone calls ``DMTraitEnvironment/dmTraitCollectionDidChange(_:)``
+  /// and the observers registered for it, but sets no bound property again and does not count as
+  /// a different colour appearance
+  /// (``DMTraitCollection/hasDifferentColorAppearance(comparedTo:)``).
+  static var affectsColorAppearance: Bool { get }
+}
+
+extension DMTraitDefinition {
+  /// The type's full name, module included.
+  public static var identifier: String { String(reflecting: Self.self) }
+
+  /// The type's name.
+  public static var name: String { String(describing: Self.self) }
+
+  /// `true`: a change may change colours.
+  public static var affectsColorAppearance: Bool { true }
+}
+
+/// One trait of a collection, built-in or custom, as named in a registration for trait changes.
+///
+/// ```swift
+/// panel.registerForTraitChanges([.userInterfaceStyle, .custom(ContentDensity.self)]) { panel, previous in
+///   panel.relayout()
+/// }
+/// ```
+public struct DMTrait: Sendable, Hashable, CustomStringConvertible {
+  enum Kind: Sendable, Hashable {
+    case userInterfaceStyle, accessibilityContrast, userInterfaceLevel, theme, accessibilityMotion,
+      accentColor
+    case custom(identifier: String)
+  }
+
+  let kind: Kind
+
+  /// ``DMTraitCollection/userInterfaceStyle``.
+  public static let userInterfaceStyle = DMTrait(kind: .userInterfaceStyle)
+  /// ``DMTraitCollection/accessibilityContrast``.
+  public static let accessibilityContrast = DMTrait(kind: .accessibilityContrast)
+  /// ``DMTraitCollection/userInterfaceLevel``.
+  public static let userInterfaceLevel = DMTrait(kind: .userInterfaceLevel)
+  /// ``DMTraitCollection/theme``.
+  public static let theme = DMTrait(kind: .theme)
+  /// ``DMTraitCollection/accessibilityMotion``.
+  public static let accessibilityMotion = DMTrait(kind: .accessibilityMotion)
+  /// ``DMTraitCollection/accentColor``.
+  public static let accentColor = DMTrait(kind: .accentColor)
+
+  /// A trait the app defined.
+  /// - Parameter definition: The trait's type.
+  /// - Returns: The trait.
+  public static func custom<Definition: DMTraitDefinition>(_ definition: Definition.Type) -> DMTrait {
+    CustomTraits.register(definition)
+    return DMTrait(kind: .custom(identifier: definition.identifier))
+  }
+
+  /// The trait's name: the property's for a built-in trait, the definition's ``DMTraitDefinition/name``
+  /// for a custom one.
+  public var description: String {
+    switch kind {
+    case .userInterfaceStyle: "userInterfaceStyle"
+    case .accessibilityContrast: "accessibilityContrast"
+    case .userInterfaceLevel: "userInterfaceLevel"
+    case .theme: "theme"
+    case .accessibilityMotion: "accessibilityMotion"
+    case .accentColor: "accentColor"
+    case .custom(let identifier): CustomTraits.name(of: identifier)
+    }
+  }
+
+  /// Whether the trait has different values in two collections; a custom trait compares the
+  /// values read back, defaults included.
+  func differs(_ lhs: DMTraitCollection, _ rhs: DMTraitCollection) -> Bool {
+    switch kind {
+    case .userInterfaceStyle: lhs.userInterfaceStyle != rhs.userInterfaceStyle
+    case .accessibilityContrast: lhs.accessibilityContrast != rhs.accessibilityContrast
+    case .userInterfaceLevel: lhs.userInterfaceLevel != rhs.userInterfaceLevel
+    case .theme: lhs.theme != rhs.theme
+    case .accessibilityMotion: lhs.accessibilityMotion != rhs.accessibilityMotion
+    case .accentColor: lhs.accentBits != rhs.accentBits
+    case .custom(let identifier):
+      lhs.customID != rhs.customID && CustomTraits.valueDiffers(identifier, lhs.customID, rhs.customID)
+    }
+  }
+}

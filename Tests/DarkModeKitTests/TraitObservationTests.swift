@@ -1,0 +1,162 @@
+import DarkModeKitTestSupport
+import Foundation
+import Testing
+
+@testable import DarkModeKit
+
+extension GlobalStateTests {
+  @Suite @MainActor struct TraitObservationTests {
+    let log = CallLog()
+
+    init() { DarkModeManager.reset() }
+
+    private func makeTree() -> (LoggingWindow, LoggingView, LoggingView, LoggingView) {
+      makeShownTree(log: log)
+    }
+
+    /// Registers `name` on `view` for `traits`, logging each call as `name!` after the view's own.
+    private func observe(_ view: LoggingView, _ traits: [DMTrait], as name: String) {
+      view.registerForTraitChanges(traits) { [log] view, previous in
+        log.record(name, previous, view.dmTraitCollection)
+      }
+    }
+
+    @Test func anObserverIsCalledOnlyWhenOneOfItsTraitsChangedAfterTheCallback() {
+      let (_, a, _, _) = makeTree()
+      observe(a, [.accessibilityContrast, .custom(Density.self)], as: "a!")
+      DMTraitCollection.setOverride(.dark, animated: false)
+      #expect(log.names == ["window", "a", "a1", "b"], "the style is not observed")
+      log.reset()
+      DMTraitCollection.setOverride(
+        DMTraitCollection(userInterfaceStyle: .dark, accessibilityContrast: .high), animated: false)
+      #expect(log.names == ["window", "a", "a!", "a1", "b"])
+      let call = log.calls(of: "a!")[0]
+      #expect(call.previous?.accessibilityContrast == .normal)
+      #expect(call.current.accessibilityContrast == .high)
+      log.reset()
+      a.traitOverrides[Density.self] = 0.5
+      #expect(log.names == ["a", "a!", "a1"])
+    }
+
+    @Test func observersAreCalledParentsFirstAndInTheOrderTheyRegistered() {
+      let (window, a, a1, _) = makeTree()
+      observe(a1, [.theme], as: "a1!")
+      observe(a, [.theme], as: "a!first")
+      observe(a, [.theme], as: "a!second")
+      window.traitOverrides.theme = "SEPIA"
+      #expect(log.names == ["window", "a", "a!first", "a!second", "a1", "a1!", "b"])
+    }
+
+    @Test func anObserverIsNotCalledForTheFirstCollection() {
+      let window = LoggingWindow("window", log: log)
+      let view = LoggingView("view", log: log)
+      observe(view, [.userInterfaceStyle], as: "view!")
+      window.addSubview(view)
+      window.makeKeyAndVisible()
+      #expect(log.names == ["window", "view"])
+      #expect(log.calls(of: "view").first?.previous == nil)
+    }
+
+    @Test func unregisteringStopsCallsEvenFromAnEarlierHandlerOfTheSameChange() {
+      let (_, a, _, _) = makeTree()
+      final class Slot { var registration: DMTraitChangeRegistration? }
+      let second = Slot()
+      a.registerForTraitChanges([.userInterfaceStyle]) { [log] view, previous in
+        log.record("a!first", previous, view.dmTraitCollection)
+        if let registration = second.registration { view.unregisterForTraitChanges(registration) }
+      }
+      second.registration = a.registerForTraitChanges([.userInterfaceStyle]) { [log] view, previous in
+        log.record("a!second", previous, view.dmTraitCollection)
+      }
+      DMTraitCollection.setOverride(.dark, animated: false)
+      #expect(log.calls(of: "a!first").count == 1)
+      #expect(log.calls(of: "a!second").isEmpty)
+      a.unregisterForTraitChanges(second.registration!)  // twice: nothing
+      DMTraitCollection.setOverride(.light, animated: false)
+      #expect(log.calls(of: "a!first").count == 2)
+    }
+
+    @Test func aChangeMadeInsideAHandlerIsReportedAfterThePassOnce() {
+      let (window, a, _, _) = makeTree()
+      a.registerForTraitChanges([.userInterfaceStyle]) { [log] view, previous in
+        log.record("a!", previous, view.dmTraitCollection)
+        if view.dmTraitCollection.userInterfaceStyle == .dark { window.traitOverrides[Density.self] = 0.5 }
+      }
+      observe(a, [.custom(Density.self)], as: "a!density")
+      DMTraitCollection.setOverride(.dark, animated: false)
+      #expect(log.names == ["window", "a", "a!", "a1", "b", "window", "a", "a!density", "a1", "b"])
+      #expect(log.calls(of: "a!density")[0].previous?.userInterfaceStyle == .dark)
+    }
+
+    @Test func aHiddenWindowsObserverIsCalledOnceWhenShownWithTheCollectionBeforeHiding() {
+      let (window, a, _, _) = makeTree()
+      observe(a, [.userInterfaceStyle], as: "a!")
+      window.isHidden = true
+      DMTraitCollection.setOverride(.dark, animated: false)
+      DMTraitCollection.setOverride(DMTraitCollection(userInterfaceStyle: .dark, theme: "X"), animated: false)
+      #expect(log.calls.isEmpty)
+      window.isHidden = false
+      #expect(log.names == ["window", "a", "a!", "a1", "b"])
+      #expect(log.calls(of: "a!")[0].previous?.userInterfaceStyle == .light)
+      #expect(log.calls(of: "a!")[0].current.userInterfaceStyle == .dark)
+      log.reset()
+      window.isHidden = true
+      DMTraitCollection.setOverride(DMTraitCollection(userInterfaceStyle: .dark, theme: "Y"), animated: false)
+      window.isHidden = false
+      #expect(log.names == ["window", "a", "a1", "b"], "the style did not change while hidden")
+    }
+
+    @Test func anEnvironmentIsFreedWithItsRegistrations() {
+      weak var weakView: LoggingView?
+      do {
+        let (window, _, _, _) = makeTree()
+        let view = LoggingView("view", log: log)
+        observe(view, [.userInterfaceStyle], as: "view!")
+        window.addSubview(view)
+        weakView = view
+        view.removeFromSuperview()
+      }
+      #expect(weakView == nil)
+    }
+
+    @Test func aGlobalObserverIsCalledForItsTraitsWhileItsTokenIsKept() {
+      var calls: [(DMTraitCollection, DMTraitCollection)] = []
+      var order: [String] = []
+      let notification = NotificationCenter.default.addObserver(
+        forName: DMTraitCollection.didChangeNotification, object: nil, queue: nil
+      ) { _ in MainActor.assumeIsolated { order.append("notification") } }
+      defer { NotificationCenter.default.removeObserver(notification) }
+      var token: DMTraitObservation? = DMTraitCollection.registerForTraitChanges([.userInterfaceStyle]) {
+        previous, current in
+        calls.append((previous, current))
+        order.append("observer")
+      }
+      DMTraitCollection.setOverride(DMTraitCollection(theme: "RED"), animated: false)
+      #expect(calls.isEmpty, "RED is light, as before")
+      DMTraitCollection.setOverride(.dark, animated: false)
+      #expect(calls.count == 1)
+      #expect(calls.first?.0.userInterfaceStyle == .light)
+      #expect(calls.first?.1.userInterfaceStyle == .dark)
+      #expect(order == ["notification", "observer", "notification"])
+      withExtendedLifetime(token) {}
+      token = nil
+      DMTraitCollection.setOverride(.light, animated: false)
+      #expect(calls.count == 1, "freeing the token ends the observation")
+    }
+
+    @Test func cancellingFromAnEarlierObserverSkipsALaterOne() {
+      var calls: [String] = []
+      var second: DMTraitObservation?
+      let first = DMTraitCollection.registerForTraitChanges([.custom(Density.self)]) { _, _ in
+        calls.append("first")
+        second?.cancel()
+      }
+      second = DMTraitCollection.registerForTraitChanges([.custom(Density.self)]) { _, _ in
+        calls.append("second")
+      }
+      DMTraitCollection.setOverride(DMTraitCollection(Density.self, 0.5), animated: false)
+      #expect(calls == ["first"])
+      withExtendedLifetime(first) {}
+    }
+  }
+}
