@@ -291,9 +291,19 @@ public final class DBusConnection: Sendable {
     try rule.validate()
     let (stream, continuation) = AsyncThrowingStream.makeStream(
       of: DBusMessage.self, throwing: (any Error).self, bufferingPolicy: .bufferingNewest(256))
+    // The reader thread yields under the lock, and the reader takes it after each signal (see
+    // `SignalReader`). The subscription holds the lock, not the reader, so that dropping the
+    // stream ends it.
+    // Counts the signals yielded; an empty state would leave the lock's state untouched, which
+    // the sanitizer then sees accessed outside it.
+    let handOff = Locked<UInt64>(0)
     let id = try core.subscribe(rule) { event in
       switch event {
-      case .signal(let message): continuation.yield(message)
+      case .signal(let message):
+        handOff.withLock { yielded in
+          yielded &+= 1
+          _ = continuation.yield(message)
+        }
       case .ended(let error): continuation.finish(throwing: error)
       }
     }
@@ -316,7 +326,8 @@ public final class DBusConnection: Sendable {
       continuation.finish(throwing: error)
       throw error
     }
-    return stream
+    let reader = SignalReader(stream, handOff: handOff)
+    return AsyncThrowingStream { try await reader.next() }
   }
 
   private static func describe(_ address: DBusAddress) -> String {
@@ -328,4 +339,29 @@ public final class DBusConnection: Sendable {
 
 private func closeDescriptor(_ fd: Int32) -> Int32 {
   close(fd)
+}
+
+/// Reads the signals of one subscription, taking the hand-off lock after each, which the reader
+/// thread holds while it yields: a lock that the thread sanitizer sees.
+///
+/// The concurrency runtime's own hand-off is invisible to ThreadSanitizer on Linux, so without
+/// it a reader that finds a signal already buffered looks, to the sanitizer, as if it read the
+/// message while the reader thread was still writing it. The lock orders the two as the runtime
+/// already does.
+private final class SignalReader: @unchecked Sendable {
+  // Safe: `iterator` is used only by `next()`, which the stream calls for its single reader, one
+  // call at a time.
+  private var iterator: AsyncThrowingStream<DBusMessage, any Error>.AsyncIterator
+  private let handOff: Locked<UInt64>
+
+  init(_ stream: AsyncThrowingStream<DBusMessage, any Error>, handOff: Locked<UInt64>) {
+    iterator = stream.makeAsyncIterator()
+    self.handOff = handOff
+  }
+
+  func next() async throws -> DBusMessage? {
+    let message = try await iterator.next()
+    _ = handOff.withLock { $0 }
+    return message
+  }
 }

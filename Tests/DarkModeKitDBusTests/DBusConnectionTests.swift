@@ -156,6 +156,31 @@ import Testing
       }
     }
 
+    /// Signals that pile up in the stream are read on another thread than the one that decoded
+    /// them; under the thread sanitizer this checks that the hand-off is ordered.
+    @Test func aBurstOfSignalsWithVariantsIsReadWhole() async throws {
+      try await withPrivateBus { bus in
+        let listener = try await DBusConnection.connect(to: bus.address)
+        let emitter = try await DBusConnection.connect(to: bus.address)
+        let signals = try await listener.signals(matching: DBusMatchRule(interface: "org.example.Burst"))
+        let count = 200
+        for index in 0..<count {
+          try emitter.emitSignal(
+            path: "/org/example", interface: "org.example.Burst", member: "Changed",
+            arguments: [.string("k\(index)"), .variant(.variant(.uint32(UInt32(index))))])
+        }
+        let read = try await withTimeout(10) {
+          var values: [UInt32] = []
+          for try await signal in signals {
+            if case .uint32(let value) = signal.body[1].unwrappingVariants { values.append(value) }
+            if values.count == count { break }
+          }
+          return values
+        }
+        #expect(read == (0..<count).map(UInt32.init))
+      }
+    }
+
     @Test func addMatchAndRemoveMatchTalkToTheBus() async throws {
       try await withPrivateBus { bus in
         let connection = try await DBusConnection.connect(to: bus.address)

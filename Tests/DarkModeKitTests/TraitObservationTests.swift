@@ -160,3 +160,59 @@ extension GlobalStateTests {
     }
   }
 }
+
+extension GlobalStateTests {
+  /// What the review of custom traits found.
+  @Suite @MainActor struct CustomTraitEdgeTests {
+    let log = CallLog()
+
+    init() { DarkModeManager.reset() }
+
+    @Test func aViewPutBackAfterABindingWasSetAwayShowsTheValueForItsTraits() {
+      let (_, a, _, _) = makeShownTree(log: log)
+      final class Swatch: DMView { var color = DMColor.clear }
+      let swatch = Swatch()
+      a.addSubview(swatch)
+      swatch.removeFromSuperview()
+      DMTraitCollection.setOverride(.dark, animated: false)
+      swatch.dm.bind(\.color, to: DMDynamic(light: .white, dark: .black))
+      #expect(swatch.color == .black)
+      var light = DMTraitCollection.light
+      light[Density.self] = 0.5
+      DMTraitCollection.setOverride(light, animated: false)
+      a.addSubview(swatch)
+      #expect(swatch.color == .white)
+    }
+
+    @Test func aHiddenWindowShownAfterAReloadShowsTheNewTableWhenOnlyADensityChanged() throws {
+      let (window, a, _, _) = makeShownTree(log: log)
+      let table = try DMColorTable(string: "NORMAL NIGHT\n#111111 #222222 BG\n")
+      final class Swatch: DMView { var color = DMColor.clear }
+      let swatch = Swatch()
+      a.addSubview(swatch)
+      swatch.dm.bind(\.color, to: DMDynamicColor(key: "BG", in: table))
+      window.isHidden = true
+      try table.reload(string: "NORMAL NIGHT\n#333333 #444444 BG\n")
+      DMTraitCollection.setOverride(DMTraitCollection(Density.self, 0.5), animated: false)
+      window.isHidden = false
+      #expect(swatch.color == DMColor(rgb: 0x333333))
+    }
+
+    @Test func anEnvironmentItsOwnCallbackRemovedIsNotCalledBackForItsTraits() {
+      let (_, a, _, _) = makeShownTree(log: log)
+      a.onChange = { $0.removeFromSuperview() }
+      a.registerForTraitChanges([.userInterfaceStyle]) { [log] view, previous in
+        log.record("a!", previous, view.dmTraitCollection)
+      }
+      DMTraitCollection.setOverride(.dark, animated: false)
+      #expect(log.calls(of: "a").count == 1)
+      #expect(log.calls(of: "a!").isEmpty)
+    }
+
+    @Test func aValueNotEqualToItselfIsStoredAsTheDefault() {
+      let traits = DMTraitCollection(Density.self, .nan)
+      #expect(traits[Density.self] == 1.0)
+      #expect(traits == DMTraitCollection(Density.self, .nan))
+    }
+  }
+}

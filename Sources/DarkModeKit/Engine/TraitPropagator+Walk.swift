@@ -160,7 +160,7 @@ extension TraitPropagator {
       if !walkChangedColors, let previous, previous.hasDifferentColorAppearance(comparedTo: traits) {
         walkChangedColors = true
       }
-      deliver(to: node, previous: previous, traits: traits)
+      deliver(to: node, previous: previous, traits: traits, wasAttached: wasAttached)
       // The callback may have removed the node; its new position is queued.
       guard node.isAttached else { return }
     }
@@ -177,23 +177,29 @@ extension TraitPropagator {
     node.bindings.apply(to: node, traits: traits)
   }
 
-  /// Updates a node's bindings, then calls it, then its registrations for the traits that
-  /// changed, with its collection current.
+  /// Updates a node's bindings, then calls it, then (if the call left it in place) its
+  /// registrations for the traits that changed, with its collection current.
   ///
-  /// A change of custom traits that do not affect colours alone leaves the bindings alone.
+  /// A change of custom traits that do not affect colours alone leaves the bindings of a node
+  /// that stayed attached alone: they hold the values for `previous`. A node just attached may
+  /// have had bindings set, or their tables reloaded, while it was away.
   @inline(__always)
-  func deliver(to node: DMResponder, previous: DMTraitCollection?, traits: DMTraitCollection) {
+  func deliver(
+    to node: DMResponder, previous: DMTraitCollection?, traits: DMTraitCollection, wasAttached: Bool
+  ) {
     guard let previous else {
       refreshBindings(of: node, traits: traits)
       return node.dmTraitCollectionDidChange(nil)
     }
     // The collections differ, so with the same custom traits, a built-in trait changed.
-    if previous.customID == traits.customID || previous.changesBoundValues(comparedTo: traits) {
+    if previous.customID == traits.customID || !wasAttached || previous.changesBoundValues(comparedTo: traits)
+    {
       refreshBindings(of: node, traits: traits)
     } else {
       currentSlot.pointee = traits
     }
     node.dmTraitCollectionDidChange(previous)
+    guard node.isAttached else { return }
     node.notifyTraitObservers(previous: previous, current: traits)
   }
 

@@ -35,8 +35,11 @@ extension DMTraitCollection {
   /// Calls `handler` after each change of the resolved global collection in which one of
   /// `traits` changed, for as long as the returned token is kept.
   ///
-  /// Observers are called on the main actor at the end of the pass, in the order they
-  /// registered, before ``didChangeNotification`` is posted and ``changes`` yields.
+  /// Observers are called on the main actor once the environments have been brought up to date
+  /// with the change, in the order they registered, before ``didChangeNotification`` is posted
+  /// and ``changes`` yields. The handler is kept until the observation ends, so a handler that
+  /// holds the token's owner strongly keeps both alive: capture it weakly. Free or cancel the
+  /// token on the main actor, so that what the handler captured is released there.
   ///
   /// ```swift
   /// @MainActor

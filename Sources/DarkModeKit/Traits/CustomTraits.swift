@@ -75,7 +75,10 @@ enum CustomTraits {
     _ value: Definition.Value, for definition: Definition.Type, in id: UInt32
   ) -> UInt32 {
     register(definition)
-    let entry = Entry(identifier: definition.identifier, value: AnyHashable(value))
+    // A value that is not equal to itself (a NaN) could never be found again: it reads as the
+    // default.
+    let kept = value == value ? value : definition.defaultValue
+    let entry = Entry(identifier: definition.identifier, value: AnyHashable(kept))
     return state.withLock { state in
       var entries = state.sets[Int(id)]
       entries.removeAll { $0.identifier == entry.identifier }

@@ -20,6 +20,14 @@
 /// values the process uses is kept, for the life of the process, in a table that collections
 /// refer to by number (as theme names are). Give custom traits a small set of values — flags,
 /// enumerations, a few sizes — rather than a value that changes continuously.
+///
+/// Values are compared and hashed while that table is locked: the value type's `==` and
+/// `hash(into:)` must not use DarkModeKit. A value that is not equal to itself (a floating-point
+/// NaN) is stored as the default.
+///
+/// A resolved collection (an environment's, ``DMTraitCollection/current``) does not hold a custom
+/// trait whose value is the default, so ``DMTraitCollection/contains(_:)`` is `false` for it
+/// there; collections made by hand keep every value set.
 public protocol DMTraitDefinition {
   /// The type of the trait's values.
   associatedtype Value: Hashable & Sendable
