@@ -26,6 +26,8 @@ let package = Package(
       name: "DarkModeKitLinuxTests",
       dependencies: ["DarkModeKit", "DarkModeKitDBus", "DarkModeKitLinux", "DarkModeKitTestSupport"]),
     .testTarget(name: "DarkModeKitDBusTests", dependencies: ["DarkModeKitDBus", "DarkModeKitTestSupport"]),
+    // Runs the GTK integration (the package in GTK/) as a program; skips without the GTK headers.
+    .testTarget(name: "DarkModeKitGTKTests", dependencies: ["DarkModeKit", "DarkModeKitTestSupport"]),
     .testTarget(
       name: "DarkModeKitToolsTests",
       dependencies: ["DarkModeKit", "DarkModeKitTools", "DarkModeKitTestSupport"]),

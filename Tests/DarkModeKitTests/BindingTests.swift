@@ -396,3 +396,22 @@ extension GlobalStateTests {
     }
   }
 }
+
+extension GlobalStateTests {
+  @Suite @MainActor struct OptionalPropertyBindingTests {
+    init() { DarkModeManager.reset() }
+
+    @Test func anOptionalPropertyFollowsADynamicValueOfItsWrappedType() {
+      final class Widget: DMView { var backgroundColor: DMColor? }
+      let window = DMWindow()
+      let widget = Widget()
+      window.addSubview(widget)
+      window.makeKeyAndVisible()
+      widget.dm.bind(\.backgroundColor, to: DMDynamicColor(light: .white, dark: .black))
+      #expect(widget.backgroundColor == .white)
+      DMTraitCollection.setOverride(DMTraitCollection(userInterfaceStyle: .dark), animated: false)
+      #expect(widget.backgroundColor == .black)
+      #expect(widget.dm.isBound(\.backgroundColor))
+    }
+  }
+}

@@ -114,6 +114,19 @@ public struct DMBindings<Root: AnyObject> {
 }
 
 extension DMBindings {
+  /// Keeps an optional property set to a dynamic value, as a toolkit's `backgroundColor: Color?`;
+  /// while bound, it is never `nil`.
+  ///
+  /// ```swift
+  /// widget.dm.bind(\.backgroundColor, to: DMDynamicColor(key: "Surface"))  // a DMColor? property
+  /// ```
+  /// - Parameters:
+  ///   - keyPath: The property to set.
+  ///   - dynamic: The value to resolve for the object's traits.
+  public func bind<Value>(_ keyPath: ReferenceWritableKeyPath<Root, Value?>, to dynamic: DMDynamic<Value>) {
+    bind(keyPath, to: DMDynamic<Value?> { traits in dynamic.resolved(with: traits) })
+  }
+
   /// Keeps an optional image property set to a dynamic image.
   ///
   /// A by-name image is loaded when its name is first resolved, and the previous image is let go.

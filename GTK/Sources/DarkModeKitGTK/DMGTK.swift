@@ -1,0 +1,98 @@
+import CGtk
+import DarkModeKit
+
+/// Connects DarkModeKit to a GTK 4 app: GTK's own widgets follow the resolved global style, the
+/// colours of ``DMGTKWidget`` and ``DMGTKWindow`` reach the screen, and work queued on the main
+/// actor runs while the GLib main loop runs.
+///
+/// Call ``start(stockStyle:)`` once GTK is set up (in a `GtkApplication`'s `activate`, or after
+/// `gtk_init()`), before creating windows:
+///
+/// ```swift
+/// DarkModeManager.setup(with: DMConfiguration(systemAppearanceSource: DMAutomaticAppearanceSource()))
+/// DMGTK.start()
+/// let window = DMGTKWindow(title: "Notes")
+/// window.present()
+/// ```
+///
+/// The system's choice reaches DarkModeKit through its own system source (the XDG portal, with
+/// `DMAutomaticAppearanceSource` from `DarkModeKitLinux`), and DarkModeKit tells GTK the resolved
+/// style, never the other way round: one source of truth, which works with and without
+/// libadwaita and carries the app's override, its default style, contrast, accent and motion.
+@MainActor
+public enum DMGTK {
+  /// How GTK's stock widgets are told the style.
+  public enum StockStyle: Sendable {
+    /// Through libadwaita's style manager (forced light or dark): the libadwaita stylesheet.
+    case libadwaita
+    /// Through GTK's `gtk-application-prefer-dark-theme` setting: GTK's default theme, for apps
+    /// that do not use libadwaita.
+    case gtk
+    /// GTK's stock widgets are left alone; only DarkModeKit's colours change.
+    case none
+  }
+
+  /// The way stock widgets follow the style, as set by ``start(stockStyle:)``; `nil` before.
+  public private(set) static var stockStyle: StockStyle?
+  private static var observation: DMTraitObservation?
+
+  /// Starts following DarkModeKit: initialises GTK (and libadwaita) if the app has not, lets the
+  /// GLib main loop run the main actor's queued work, installs the stylesheet that carries the
+  /// app's colours, and sets GTK's style from the resolved global collection now and after each
+  /// change. Calling it again changes only the stock style.
+  /// - Parameter stockStyle: How GTK's own widgets are told the style; libadwaita by default.
+  public static func start(stockStyle: StockStyle = .libadwaita) {
+    if self.stockStyle == nil {
+      if gtk_is_initialized() == 0 { gtk_init() }
+      MainQueueDrain.install()
+      StyleSheet.shared.install()
+      observation = DMTraitCollection.registerForTraitChanges([.userInterfaceStyle]) { _, current in
+        applyStockStyle(dark: current.userInterfaceStyle == .dark)
+      }
+    }
+    if stockStyle == .libadwaita { adw_init() }
+    self.stockStyle = stockStyle
+    applyStockStyle(dark: DMTraitCollection.current.userInterfaceStyle == .dark)
+  }
+
+  /// Writes every pending colour change into the stylesheet now, instead of just before the next
+  /// frame; for tests and benchmarks that read styles right after a change.
+  public static func flushStyles() {
+    StyleSheet.shared.flush()
+  }
+
+  private static func applyStockStyle(dark: Bool) {
+    switch stockStyle {
+    case .libadwaita:
+      adw_style_manager_set_color_scheme(
+        adw_style_manager_get_default(), dark ? ADW_COLOR_SCHEME_FORCE_DARK : ADW_COLOR_SCHEME_FORCE_LIGHT)
+    case .gtk:
+      guard let settings = gtk_settings_get_default() else { return }
+      dm_object_set_boolean(
+        UnsafeMutableRawPointer(settings), "gtk-application-prefer-dark-theme", dark ? 1 : 0)
+    case .some(.none), nil:
+      break
+    }
+  }
+}
+
+/// Lets `Task { @MainActor in … }`, `await MainActor.run` and `DispatchQueue.main` run while the
+/// GLib main loop runs: GLib watches libdispatch's main queue and drains it when woken.
+enum MainQueueDrain {
+  @MainActor private static var isInstalled = false
+
+  @MainActor
+  static func install() {
+    guard !isInstalled else { return }
+    isInstalled = true
+    let drain: @convention(c) (gint, GIOCondition, gpointer?) -> gboolean = { handle, _, _ in
+      // The handle is an event counter that stays readable until read: reset it, then run what
+      // is queued (what comes in meanwhile makes it readable again).
+      var count: UInt64 = 0
+      _ = read(handle, &count, MemoryLayout<UInt64>.size)
+      _dispatch_main_queue_callback_4CF(nil)
+      return 1  // G_SOURCE_CONTINUE
+    }
+    g_unix_fd_add(_dispatch_get_main_queue_handle_4CF(), G_IO_IN, drain, nil)
+  }
+}

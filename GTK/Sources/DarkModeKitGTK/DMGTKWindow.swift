@@ -1,0 +1,133 @@
+import CGtk
+import DarkModeKit
+import Foundation
+
+/// A GTK window in DarkModeKit's tree: shown, hidden and closed with the GTK window, and freed
+/// when the GTK window is destroyed.
+///
+/// Its override (`overrideUserInterfaceStyle`, `traitOverrides`)
+/// applies to the DarkModeKit colours of its widgets only, so two windows can show different
+/// styles or themes at once. GTK's stock widgets draw with one style per display (libadwaita's
+/// style manager and GTK's settings are per display), the resolved global style.
+///
+/// ```swift
+/// let window = DMGTKWindow(title: "Inspector")
+/// window.colorTable = table  // classes dm-bg-KEY, dm-fg-KEY, dm-border-KEY inside the window
+/// window.overrideUserInterfaceStyle = .dark
+/// window.present()
+/// ```
+@MainActor
+open class DMGTKWindow: DMWindow, DMGTKStyled {
+  /// The window's colours.
+  public let styling: DMGTKStyling
+
+  /// The GTK window.
+  public var gtkWindow: UnsafeMutablePointer<GtkWindow> {
+    UnsafeMutableRawPointer(styling.widget).assumingMemoryBound(to: GtkWindow.self)
+  }
+
+  /// Windows whose GTK window exists: a window is kept until its GTK window is destroyed.
+  private static var open: [ObjectIdentifier: DMGTKWindow] = [:]
+
+  /// A colour table whose keys style the window through CSS, in the window's traits: a widget in
+  /// the window (or the window itself) with the class `dm-bg-KEY` gets the key's colour as
+  /// background, `dm-fg-KEY` as text colour, `dm-border-KEY` as border colour. The class holds the
+  /// key as it is (`dm-fg-Text.Primary`); the stylesheet escapes it. Follows the window's changes
+  /// and the table's reloads.
+  public var colorTable: DMColorTable? {
+    didSet {
+      styling.tableTraits = dmTraitCollection
+      styling.table = colorTable
+    }
+  }
+
+  /// Wraps a GTK window; it is shown and hidden with it from now on.
+  /// - Parameter window: The GTK window.
+  public init(_ window: UnsafeMutablePointer<GtkWindow>) {
+    let widget = UnsafeMutableRawPointer(window).assumingMemoryBound(to: GtkWidget.self)
+    styling = DMGTKStyling(widget: widget, prefix: "dm-window")
+    super.init()
+    Self.open[ObjectIdentifier(self)] = self
+    Signals.connectNotify(widget, property: "visible") { [weak self] in self?.visibilityDidChange() }
+    Self.watchToplevels()
+    reloadObserver = NotificationCenter.default.addObserver(
+      forName: DMColorTable.didReloadNotification, object: nil, queue: nil
+    ) { [weak self] notification in
+      let table = notification.object as? DMColorTable
+      MainActor.assumeIsolated {
+        guard let self, let table, table === self.colorTable else { return }
+        self.styling.tableDidReload()
+      }
+    }
+    visibilityDidChange()
+  }
+
+  /// Creates a GTK window and wraps it.
+  /// - Parameters:
+  ///   - title: The window's title.
+  ///   - width: Its default width.
+  ///   - height: Its default height.
+  public convenience init(title: String, width: Int32 = 480, height: Int32 = 320) {
+    let widget = gtk_window_new()!
+    let window = UnsafeMutableRawPointer(widget).assumingMemoryBound(to: GtkWindow.self)
+    gtk_window_set_title(window, title)
+    gtk_window_set_default_size(window, width, height)
+    self.init(window)
+  }
+
+  private var reloadObserver: (any NSObjectProtocol)?
+
+  isolated deinit {
+    if let reloadObserver { NotificationCenter.default.removeObserver(reloadObserver) }
+    styling.close()
+  }
+
+  /// Shows the window (`gtk_window_present`).
+  public func present() {
+    gtk_window_present(gtkWindow)
+  }
+
+  /// Destroys the GTK window; the `DMGTKWindow` is freed once nothing else holds it.
+  public func close() {
+    gtk_window_destroy(gtkWindow)
+  }
+
+  open override func dmTraitCollectionDidChange(_ previousTraitCollection: DMTraitCollection?) {
+    super.dmTraitCollectionDidChange(previousTraitCollection)
+    styling.tableTraits = dmTraitCollection
+  }
+
+  private func visibilityDidChange() {
+    let isShown = gtk_widget_get_visible(styling.widget) != 0
+    if isHidden == isShown { isHidden = !isShown }
+  }
+
+  /// Whether GTK's list of toplevel windows is watched: a window leaves it when it is destroyed,
+  /// however that happens (closed by the user, `gtk_window_destroy`), even while a reference to
+  /// it is held.
+  private static var watchesToplevels = false
+
+  private static func watchToplevels() {
+    guard !watchesToplevels, let toplevels = gtk_window_get_toplevels() else { return }
+    watchesToplevels = true
+    Signals.connectItemsChanged(UnsafeMutableRawPointer(toplevels)) { DMGTKWindow.toplevelsDidChange() }
+  }
+
+  private static func toplevelsDidChange() {
+    guard let toplevels = gtk_window_get_toplevels() else { return }
+    var present = Set<UnsafeMutableRawPointer>()
+    for index in 0..<g_list_model_get_n_items(toplevels) {
+      guard let item = g_list_model_get_item(toplevels, index) else { continue }
+      present.insert(item)
+      g_object_unref(item)
+    }
+    for window in open.values where !present.contains(UnsafeMutableRawPointer(window.widget)) {
+      window.gtkWindowDidClose()
+    }
+  }
+
+  private func gtkWindowDidClose() {
+    isHidden = true
+    Self.open[ObjectIdentifier(self)] = nil
+  }
+}

@@ -1,0 +1,325 @@
+import CGtk
+import DarkModeKit
+import DarkModeKitGTK
+import DarkModeKitLinux
+import Foundation
+
+// A GTK app that the tests drive through standard input, one command a line; it answers each
+// with one line on standard output. It shows what a person would see: `pixel` reads the colour
+// GTK painted at the centre of a part of a window.
+//
+//   window NAME                     a window with the parts below, shown
+//   override STYLE THEME            the app's override (light, dark or -; a theme or -)
+//   window-override NAME STYLE THEME
+//   reload PATH                     reloads the shared colour table
+//   pixel NAME PART                 → "pixel #rrggbb"; parts: bound, classed, drawing, picture, plain
+//   wait-system STYLE               until the system source reports STYLE (5 s) → "ok" or "timeout"
+//   storm COUNT                     COUNT changes in a row, some made from inside callbacks
+//   close NAME                      destroys the window
+//   alive                           → "alive windows=N widgets=N toplevels=N"
+//   draws NAME                      → "draws N"
+//   idle                            queues main-actor work, runs the loop 1 s → "idle ran=N cpu=MS"
+//   quit
+//
+// Options: --table PATH (the shared table), --images DIR (light.png, dark.png), --stock
+// libadwaita|gtk, --follow-system (the portal source).
+
+@MainActor
+final class ProbeWindow {
+  let window: DMGTKWindow
+  var parts: [String: UnsafeMutablePointer<GtkWidget>] = [:]
+  let drawing: DMGTKDrawingArea
+  weak var bound: DMGTKWidget?
+
+  init(name: String, images: URL?) {
+    window = DMGTKWindow(title: name, width: 400, height: 300)
+    window.colorTable = .shared
+    let box = gtk_box_new(GTK_ORIENTATION_VERTICAL, 0)!
+    gtk_window_set_child(window.gtkWindow, box)
+    let accent = DMDynamicColor(key: "ACCENT")
+    var found: [String: UnsafeMutablePointer<GtkWidget>] = [:]
+    func part(_ name: String, _ widget: UnsafeMutablePointer<GtkWidget>) {
+      gtk_widget_set_size_request(widget, 400, 50)
+      gtk_box_append(UnsafeMutableRawPointer(box).assumingMemoryBound(to: GtkBox.self), widget)
+      found[name] = widget
+    }
+    let bound = DMGTKWidget(gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 0)!)
+    part("bound", bound.widget)
+    window.addSubview(bound)
+    bound.dm.bind(\.backgroundColor, to: DMDynamicColor(key: "BG"))
+    let classed = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 0)!
+    gtk_widget_add_css_class(classed, "dm-bg-SEP")
+    part("classed", classed)
+    drawing = DMGTKDrawingArea { cairo, _, _, traits in
+      let color = accent.resolved(with: traits)
+      cairo_set_source_rgb(cairo, color.red, color.green, color.blue)
+      cairo_paint(cairo)
+    }
+    part("drawing", drawing.widget)
+    window.addSubview(drawing)
+    let picture = DMGTKPicture()
+    gtk_picture_set_can_shrink(OpaquePointer(picture.widget), 1)
+    part("picture", picture.widget)
+    window.addSubview(picture)
+    if let images {
+      picture.dm.bind(
+        \.texture,
+        to: DMDynamicImage(
+          names: ["NORMAL": "light.png", "NIGHT": "dark.png"], loader: DMGTKTexture.loader(directory: images))
+      )
+    }
+    // A change made from inside a callback, queued behind the running pass: the level, which no
+    // colour here depends on.
+    drawing.registerForTraitChanges([.userInterfaceStyle]) { area, _ in
+      area.traitOverrides.userInterfaceLevel =
+        area.dmTraitCollection.userInterfaceStyle == .dark ? .elevated : .base
+    }
+    let plain = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 0)!
+    part("plain", plain)
+    parts = found
+    self.bound = bound
+    Tracking.track(window, gobject: UnsafeMutableRawPointer(window.widget))
+    Tracking.track(bound, gobject: UnsafeMutableRawPointer(bound.widget))
+    Tracking.track(drawing, gobject: UnsafeMutableRawPointer(drawing.widget))
+    Tracking.track(picture, gobject: UnsafeMutableRawPointer(picture.widget))
+    window.present()
+  }
+}
+
+/// What `close` must free: DarkModeKit objects, held weakly, and GTK objects, counted when
+/// finalised.
+@MainActor
+enum Tracking {
+  final class Weak {
+    weak var object: AnyObject?
+    init(_ object: AnyObject) { self.object = object }
+  }
+  static var objects: [Weak] = []
+  static var trackedGObjects = 0
+  nonisolated(unsafe) static var finalizedGObjects = 0
+
+  static func track(_ object: AnyObject, gobject: UnsafeMutableRawPointer) {
+    objects.append(Weak(object))
+    trackedGObjects += 1
+    let finalized: GWeakNotify = { _, _ in Tracking.finalizedGObjects += 1 }
+    g_object_weak_ref(gobject.assumingMemoryBound(to: GObject.self), finalized, nil)
+  }
+
+  static var aliveObjects: Int { objects.filter { $0.object != nil }.count }
+}
+
+@MainActor
+enum Probe {
+  static var windows: [String: ProbeWindow] = [:]
+  static var images: URL?
+  static var pending = Data()
+  static var isIdling = false
+
+  static func run() {
+    let arguments = CommandLine.arguments
+    func option(_ name: String) -> String? {
+      arguments.firstIndex(of: name).flatMap { $0 + 1 < arguments.count ? arguments[$0 + 1] : nil }
+    }
+    if let path = option("--table") {
+      do {
+        try DMColorTable.shared.reload(contentsOf: URL(fileURLWithPath: path))
+      } catch {
+        print("error \(error)")
+        exit(1)
+      }
+    }
+    images = option("--images").map { URL(fileURLWithPath: $0) }
+    var configuration = DMConfiguration()
+    if arguments.contains("--follow-system") {
+      configuration.systemAppearanceSource = DMPortalAppearanceSource()
+    }
+    DarkModeManager.setup(with: configuration)
+    DMGTK.start(stockStyle: option("--stock") == "gtk" ? .gtk : .libadwaita)
+    let onInput: @convention(c) (gint, GIOCondition, gpointer?) -> gboolean = { fd, _, _ in
+      MainActor.assumeIsolated { Probe.readInput(fd) }
+    }
+    // Commands come through a terminal: no echo, and each byte as it comes.
+    var settings = termios()
+    if tcgetattr(0, &settings) == 0 {
+      settings.c_lflag &= ~tcflag_t(ECHO | ICANON)
+      tcsetattr(0, TCSANOW, &settings)
+    }
+    g_unix_fd_add(0, G_IO_IN, onInput, nil)
+    print("ready")
+    fflush(nil)
+    let loop = g_main_loop_new(nil, 0)
+    g_main_loop_run(loop)
+  }
+
+  static func readInput(_ fd: gint) -> gboolean {
+    var buffer = [UInt8](repeating: 0, count: 4096)
+    let count = read(fd, &buffer, buffer.count)
+    guard count > 0 else { exit(0) }
+    pending.append(contentsOf: buffer[0..<count])
+    while let newline = pending.firstIndex(of: UInt8(ascii: "\n")) {
+      let line = String(decoding: pending[pending.startIndex..<newline], as: UTF8.self)
+      pending.removeSubrange(pending.startIndex...newline)
+      print(perform(line.split(separator: " ").map(String.init)))
+      fflush(nil)
+    }
+    return 1
+  }
+
+  static func perform(_ words: [String]) -> String {
+    guard let command = words.first else { return "error empty" }
+    switch (command, words.count) {
+    case ("window", 2):
+      windows[words[1]] = ProbeWindow(name: words[1], images: images)
+      settle()
+      return "ok"
+    case ("override", 3):
+      DMTraitCollection.setOverride(collection(words[1], words[2]), animated: false)
+      settle()
+      return "ok"
+    case ("window-override", 4):
+      guard let probe = windows[words[1]] else { return "error no window \(words[1])" }
+      probe.window.overrideTraitCollection = collection(words[2], words[3])
+      settle()
+      return "ok"
+    case ("reload", 2):
+      do {
+        try DMColorTable.shared.reload(contentsOf: URL(fileURLWithPath: words[1]))
+      } catch {
+        return "error \(error)"
+      }
+      settle()
+      return "ok"
+    case ("pixel", 3):
+      guard let probe = windows[words[1]], let part = probe.parts[words[2]] else { return "error no part" }
+      return pixel(of: part, in: probe.window).map { "pixel \($0)" } ?? "error no picture"
+    case ("wait-system", 2):
+      let wanted: DMUserInterfaceStyle = words[1] == "dark" ? .dark : .light
+      let deadline = Date().addingTimeInterval(5)
+      while DMTraitCollection.system.userInterfaceStyle != wanted, Date() < deadline {
+        g_main_context_iteration(nil, 0)
+        usleep(1_000)
+      }
+      settle()
+      return DMTraitCollection.system.userInterfaceStyle == wanted ? "ok" : "timeout"
+    case ("storm", 2):
+      storm(Int(words[1]) ?? 0)
+      settle()
+      return "ok"
+    case ("close", 2):
+      guard let probe = windows.removeValue(forKey: words[1]) else { return "error no window" }
+      probe.window.close()
+      settle()
+      return "ok"
+    case ("alive", 1):
+      return "alive windows=\(DMApplication.shared.windows.count) toplevels=\(toplevelCount()) "
+        + "objects=\(Tracking.aliveObjects)/\(Tracking.objects.count) "
+        + "gobjects=\(Tracking.trackedGObjects - Tracking.finalizedGObjects)/\(Tracking.trackedGObjects)"
+    case ("draws", 2):
+      return "draws \(windows[words[1]]?.drawing.drawCount ?? -1)"
+    case ("idle", 1):
+      return idle()
+    case ("quit", 1):
+      exit(0)
+    default:
+      return "error unknown command \(words.joined(separator: " "))"
+    }
+  }
+
+  static func collection(_ style: String, _ theme: String) -> DMTraitCollection {
+    DMTraitCollection(
+      userInterfaceStyle: style == "dark" ? .dark : style == "light" ? .light : .unspecified,
+      theme: theme == "-" ? nil : DMTheme(rawValue: theme))
+  }
+
+  /// Changes in a row, the way a storm of events makes them: overrides of the app and of each
+  /// window, some set from inside a callback; the last one is light with no theme.
+  static func storm(_ count: Int) {
+    let probes = Array(windows.values)
+    for index in 0..<count {
+      let dark = index.isMultiple(of: 2)
+      DMTraitCollection.setOverride(
+        DMTraitCollection(userInterfaceStyle: dark ? .dark : .light), animated: index % 3 == 0)
+      for probe in probes {
+        probe.window.traitOverrides.theme = index.isMultiple(of: 5) ? "SOLARIZED" : nil
+      }
+      if index.isMultiple(of: 10) { g_main_context_iteration(nil, 0) }
+    }
+    DMTraitCollection.setOverride(DMTraitCollection(userInterfaceStyle: .light), animated: false)
+    for probe in probes { probe.window.traitOverrides = DMTraitCollection() }
+  }
+
+  /// Lets GTK apply every change and paint two frames.
+  static func settle() {
+    DMGTK.flushStyles()
+    for _ in 0..<3 {
+      let deadline = Date().addingTimeInterval(0.2)
+      while g_main_context_pending(nil) != 0, Date() < deadline { g_main_context_iteration(nil, 0) }
+      usleep(20_000)
+    }
+    let deadline = Date().addingTimeInterval(1)
+    while g_main_context_pending(nil) != 0, Date() < deadline { g_main_context_iteration(nil, 0) }
+  }
+
+  /// Queues work on the main actor the two usual ways, then lets the GLib loop run for a second:
+  /// both must run, and the loop must sleep rather than spin.
+  static func idle() -> String {
+    var ran = 0
+    Task { @MainActor in ran += 1 }
+    DispatchQueue.main.async { MainActor.assumeIsolated { ran += 1 } }
+    func cpuMilliseconds() -> Int {
+      var usage = rusage()
+      getrusage(RUSAGE_SELF.rawValue, &usage)
+      return (usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) * 1000
+        + Int(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1000
+    }
+    let start = cpuMilliseconds()
+    isIdling = true
+    g_timeout_add(
+      1000,
+      { _ in
+        MainActor.assumeIsolated { Probe.isIdling = false }; return 0
+      }, nil)
+    while isIdling { g_main_context_iteration(nil, 1) }
+    return "idle ran=\(ran) cpu=\(cpuMilliseconds() - start)"
+  }
+
+  static func toplevelCount() -> UInt32 {
+    let list = gtk_window_get_toplevels()!
+    return g_list_model_get_n_items(list)
+  }
+
+  /// The colour GTK paints at the centre of `widget`, rendering the window as it renders it on
+  /// screen.
+  static func pixel(of widget: UnsafeMutablePointer<GtkWidget>, in window: DMGTKWindow) -> String? {
+    let root = window.widget
+    let width = gtk_widget_get_width(root)
+    let height = gtk_widget_get_height(root)
+    guard width > 0, height > 0, let native = gtk_widget_get_native(root),
+      let renderer = gtk_native_get_renderer(native)
+    else { return nil }
+    let paintable = gtk_widget_paintable_new(root)!
+    defer { g_object_unref(UnsafeMutableRawPointer(paintable)) }
+    let snapshot = gtk_snapshot_new()!
+    gdk_paintable_snapshot(paintable, snapshot, Double(width), Double(height))
+    guard let node = gtk_snapshot_free_to_node(snapshot) else { return nil }
+    defer { gsk_render_node_unref(node) }
+    var bounds = graphene_rect_t(
+      origin: graphene_point_t(x: 0, y: 0), size: graphene_size_t(width: Float(width), height: Float(height)))
+    guard let texture = gsk_renderer_render_texture(renderer, node, &bounds) else { return nil }
+    defer { g_object_unref(UnsafeMutableRawPointer(texture)) }
+    var centre = graphene_point_t(
+      x: Float(gtk_widget_get_width(widget)) / 2, y: Float(gtk_widget_get_height(widget)) / 2)
+    var inWindow = graphene_point_t()
+    guard gtk_widget_compute_point(widget, root, &centre, &inWindow) != 0 else { return nil }
+    let x = Int(inWindow.x)
+    let y = Int(inWindow.y)
+    guard x >= 0, y >= 0, x < Int(width), y < Int(height) else { return nil }
+    var bytes = [UInt8](repeating: 0, count: Int(width) * Int(height) * 4)
+    gdk_texture_download(texture, &bytes, gsize(Int(width) * 4))
+    // Memory order B, G, R, A.
+    let offset = (y * Int(width) + x) * 4
+    return String(format: "#%02x%02x%02x", bytes[offset + 2], bytes[offset + 1], bytes[offset])
+  }
+}
+
+MainActor.assumeIsolated { Probe.run() }

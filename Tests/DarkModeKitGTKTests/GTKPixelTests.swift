@@ -1,0 +1,166 @@
+import DarkModeKit
+import DarkModeKitTestSupport
+import Foundation
+import Testing
+
+/// GTK 4 windows that follow DarkModeKit, checked by the colours GTK paints.
+@Suite(.serialized) struct GTKPixelTests {
+  static let tableText = """
+    NORMAL   NIGHT    SOLARIZED:light SOLARIZED:dark
+    #ffffff  #1c1c1e  #fdf6e3  #002b36  BG
+    #c6c6c8  #48484a  #eee8d5  #073642  SEP
+    #0a60d0  #5ea0ff  #268bd2  #2aa198  ACCENT
+    """
+
+  /// The table the probe loads, written to a file, and the images it shows by name.
+  struct Files {
+    let folder: URL
+    var table: String { folder.appendingPathComponent("colors.txt").path }
+
+    init(table text: String = GTKPixelTests.tableText) throws {
+      folder = FileManager.default.temporaryDirectory.appendingPathComponent("dmgtk-\(UUID().uuidString)")
+      try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+      try text.write(toFile: table, atomically: true, encoding: .utf8)
+      for (name, color) in [("light.png", "#ff0000"), ("dark.png", "#0000ff")] {
+        let convert = try ChildProcess(
+          "/usr/bin/convert",
+          ["-size", "16x16", "xc:\(color)", "PNG24:" + folder.appendingPathComponent(name).path],
+          environment: [:])
+        guard convert.wait(seconds: 30) == 0 else {
+          throw ChildProcessError("convert failed: \(convert.errorOutput)")
+        }
+      }
+    }
+  }
+
+  /// What the table says `key` is for `traits`.
+  static func expected(_ key: String, _ traits: DMTraitCollection, table: String = tableText) throws
+    -> DMColor?
+  {
+    try DMColorTable(string: table).color(forKey: key, traitCollection: traits)
+  }
+
+  static let light = DMTraitCollection(userInterfaceStyle: .light)
+  static let dark = DMTraitCollection(userInterfaceStyle: .dark)
+
+  /// Checks the parts that DarkModeKit colours in window `name` against the table for `traits`.
+  static func expectTableColors(
+    _ probe: GTKProbe, _ name: String, _ traits: DMTraitCollection, table: String = tableText,
+    sourceLocation: SourceLocation = #_sourceLocation
+  ) throws {
+    #expect(
+      try probe.pixel(name, "bound") == expected("BG", traits, table: table), sourceLocation: sourceLocation)
+    #expect(
+      try probe.pixel(name, "classed") == expected("SEP", traits, table: table),
+      sourceLocation: sourceLocation)
+    #expect(
+      try probe.pixel(name, "drawing") == expected("ACCENT", traits, table: table),
+      sourceLocation: sourceLocation)
+  }
+
+  @Test(.enabled(if: GTKProbe.missing == nil)) func boundWidgetsShowTheTableColourOfEachChange() throws {
+    let files = try Files()
+    let probe = try GTKProbe(["--table", files.table, "--images", files.folder.path])
+    defer { probe.stop() }
+    #expect(try probe.send("window A") == "ok")
+    try Self.expectTableColors(probe, "A", Self.light)
+    #expect(try probe.pixel("A", "picture") == DMColor(rgb: 0xFF0000))
+
+    #expect(try probe.send("override dark -") == "ok")
+    try Self.expectTableColors(probe, "A", Self.dark)
+    #expect(try probe.pixel("A", "picture") == DMColor(rgb: 0x0000FF))
+
+    #expect(try probe.send("override - SOLARIZED") == "ok")
+    try Self.expectTableColors(probe, "A", DMTraitCollection(userInterfaceStyle: .light, theme: "SOLARIZED"))
+    #expect(try probe.send("override dark SOLARIZED") == "ok")
+    try Self.expectTableColors(probe, "A", DMTraitCollection(userInterfaceStyle: .dark, theme: "SOLARIZED"))
+
+    let reloaded = Self.tableText.replacingOccurrences(of: "#002b36", with: "#123456")
+      .replacingOccurrences(of: "#073642", with: "#654321")
+    try reloaded.write(toFile: files.table, atomically: true, encoding: .utf8)
+    #expect(try probe.send("reload \(files.table)") == "ok")
+    try Self.expectTableColors(
+      probe, "A", DMTraitCollection(userInterfaceStyle: .dark, theme: "SOLARIZED"), table: reloaded)
+    #expect(!probe.warnings.contains("CRITICAL"), "\(probe.warnings)")
+  }
+
+  @Test(.enabled(if: GTKProbe.missing == nil)) func stockWidgetsFollowTheStyle() throws {
+    let files = try Files()
+    for (stock, light, dark): (String, UInt32, UInt32) in [
+      ("libadwaita", 0xFAFAFA, 0x242424), ("gtk", 0xF6F5F4, 0x353535),
+    ] {
+      let probe = try GTKProbe(["--table", files.table, "--stock", stock])
+      defer { probe.stop() }
+      #expect(try probe.send("window A") == "ok")
+      #expect(try probe.pixel("A", "plain") == DMColor(rgb: light), "\(stock)")
+      #expect(try probe.send("override dark -") == "ok")
+      #expect(try probe.pixel("A", "plain") == DMColor(rgb: dark), "\(stock)")
+      #expect(try probe.send("override light -") == "ok")
+      #expect(try probe.pixel("A", "plain") == DMColor(rgb: light), "\(stock)")
+    }
+  }
+
+  @Test(.enabled(if: GTKProbe.missing == nil)) func twoWindowsShowTheirOwnOverridesAtOnce() throws {
+    let files = try Files()
+    let probe = try GTKProbe(["--table", files.table])
+    defer { probe.stop() }
+    #expect(try probe.send("window A") == "ok")
+    #expect(try probe.send("window B") == "ok")
+    #expect(try probe.send("window-override B dark -") == "ok")
+    try Self.expectTableColors(probe, "A", Self.light)
+    try Self.expectTableColors(probe, "B", Self.dark)
+    #expect(try probe.send("window-override A - SOLARIZED") == "ok")
+    try Self.expectTableColors(probe, "A", DMTraitCollection(userInterfaceStyle: .light, theme: "SOLARIZED"))
+    try Self.expectTableColors(probe, "B", Self.dark)
+    #expect(try probe.send("override dark -") == "ok")
+    try Self.expectTableColors(probe, "A", DMTraitCollection(userInterfaceStyle: .dark, theme: "SOLARIZED"))
+  }
+
+  @Test(.enabled(if: GTKProbe.missing == nil)) func theDesktopsSettingReachesTheWindowThroughTheRealPortal()
+    throws
+  {
+    let files = try Files()
+    let session = try DesktopSession()
+    try session.gsettings("set", "org.gnome.desktop.interface", "color-scheme", "prefer-light")
+    let probe = try GTKProbe(["--table", files.table, "--follow-system"], session: session)
+    defer { probe.stop() }
+    #expect(try probe.send("window A") == "ok")
+    #expect(try probe.send("wait-system light") == "ok")
+    try Self.expectTableColors(probe, "A", Self.light)
+    try session.gsettings("set", "org.gnome.desktop.interface", "color-scheme", "prefer-dark")
+    #expect(try probe.send("wait-system dark") == "ok")
+    try Self.expectTableColors(probe, "A", Self.dark)
+    #expect(try probe.pixel("A", "plain") == DMColor(rgb: 0x242424))
+  }
+
+  @Test(.enabled(if: GTKProbe.missing == nil)) func mainActorWorkRunsWhileTheGLibLoopSleeps() throws {
+    let files = try Files()
+    let probe = try GTKProbe(["--table", files.table, "--follow-system"])
+    defer { probe.stop() }
+    #expect(try probe.send("window A") == "ok")
+    let answer = try probe.send("idle")
+    #expect(answer.hasPrefix("idle ran=2 "), "\(answer)")
+    let cpu = Int(answer.split(separator: "=").last ?? "") ?? .max
+    #expect(cpu < 300, "a second of an idle loop took \(cpu) ms of CPU")
+  }
+
+  @Test(.enabled(if: GTKProbe.missing == nil)) func closingAWindowFreesItsObjectsAndAStormEndsInTheLastState()
+    throws
+  {
+    let files = try Files()
+    let probe = try GTKProbe(["--table", files.table, "--images", files.folder.path])
+    defer { probe.stop() }
+    #expect(try probe.send("window A") == "ok")
+    #expect(try probe.send("window B") == "ok")
+    #expect(try probe.send("storm 400", seconds: 120) == "ok")
+    try Self.expectTableColors(probe, "A", Self.light)
+    try Self.expectTableColors(probe, "B", Self.light)
+    #expect(try probe.send("alive") == "alive windows=2 toplevels=2 objects=8/8 gobjects=8/8")
+    #expect(try probe.send("close A") == "ok")
+    #expect(try probe.send("alive") == "alive windows=1 toplevels=1 objects=4/8 gobjects=4/8")
+    #expect(try probe.send("close B") == "ok")
+    #expect(try probe.send("alive") == "alive windows=0 toplevels=0 objects=0/8 gobjects=0/8")
+    #expect(!probe.warnings.contains("CRITICAL"), "\(probe.warnings)")
+    #expect(!probe.warnings.contains("WARNING"), "\(probe.warnings)")
+  }
+}
