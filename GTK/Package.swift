@@ -22,6 +22,9 @@ let package = Package(
         .product(name: "DarkModeKitLinux", package: "DarkModeKit"),
       ]),
     .executableTarget(
+      name: "dmgtkbench",
+      dependencies: ["DarkModeKitGTK", "CGtk", .product(name: "DarkModeKit", package: "DarkModeKit")]),
+    .executableTarget(
       name: "dmgtk-probe",
       dependencies: [
         "DarkModeKitGTK", "CGtk", .product(name: "DarkModeKit", package: "DarkModeKit"),

@@ -46,13 +46,13 @@ public enum DMGTK {
       if gtk_is_initialized() == 0 { gtk_init() }
       MainQueueDrain.install()
       StyleSheet.shared.install()
-      observation = DMTraitCollection.registerForTraitChanges([.userInterfaceStyle]) { _, current in
-        applyStockStyle(dark: current.userInterfaceStyle == .dark)
+      observation = DMTraitCollection.registerForTraitChanges([.userInterfaceStyle, .accessibilityMotion]) {
+        _, current in applyStockStyle(current)
       }
     }
     if stockStyle == .libadwaita { adw_init() }
     self.stockStyle = stockStyle
-    applyStockStyle(dark: DMTraitCollection.current.userInterfaceStyle == .dark)
+    applyStockStyle(DMTraitCollection.current)
   }
 
   /// Writes every pending colour change into the stylesheet now, instead of just before the next
@@ -61,7 +61,15 @@ public enum DMGTK {
     StyleSheet.shared.flush()
   }
 
-  private static func applyStockStyle(dark: Bool) {
+  /// Tells GTK the style, and whether to animate (GTK's `gtk-enable-animations`, off under
+  /// reduced motion).
+  private static func applyStockStyle(_ traits: DMTraitCollection) {
+    let dark = traits.userInterfaceStyle == .dark
+    if stockStyle != StockStyle.none, let settings = gtk_settings_get_default() {
+      dm_object_set_boolean(
+        UnsafeMutableRawPointer(settings), "gtk-enable-animations",
+        traits.accessibilityMotion == .reduced ? 0 : 1)
+    }
     switch stockStyle {
     case .libadwaita:
       adw_style_manager_set_color_scheme(

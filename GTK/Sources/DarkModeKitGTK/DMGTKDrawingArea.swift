@@ -1,8 +1,10 @@
 import CGtk
 import DarkModeKit
+import Foundation
 
 /// A GTK drawing area that draws with DarkModeKit's colours: it draws again after each change of
-/// its traits, with its collection current, so dynamic colours resolve for it.
+/// its traits and after each colour-table reload, with its collection current, so dynamic colours
+/// resolve for it.
 ///
 /// ```swift
 /// let chart = DMGTKDrawingArea { cairo, width, height, traits in
@@ -19,6 +21,12 @@ open class DMGTKDrawingArea: DMGTKWidget {
     @MainActor (_ cairo: OpaquePointer, _ width: Int32, _ height: Int32, _ traits: DMTraitCollection)
     -> Void
 
+  private var reloadObserver: (any NSObjectProtocol)?
+
+  isolated deinit {
+    if let reloadObserver { NotificationCenter.default.removeObserver(reloadObserver) }
+  }
+
   /// How many times the area was drawn.
   public private(set) var drawCount = 0
   private let draw: Draw
@@ -34,6 +42,15 @@ open class DMGTKDrawingArea: DMGTKWidget {
       MainActor.assumeIsolated { callback.area?.drawContents(cairo!, width, height) }
     }
     let callback = DrawCallback(area: self)
+    // A reload changes the colours a drawing resolves without changing its traits.
+    reloadObserver = NotificationCenter.default.addObserver(
+      forName: DMColorTable.didReloadNotification, object: nil, queue: nil
+    ) { [weak self] _ in
+      MainActor.assumeIsolated {
+        guard let self, !self.styling.isClosed else { return }
+        gtk_widget_queue_draw(self.widget)
+      }
+    }
     gtk_drawing_area_set_draw_func(
       UnsafeMutableRawPointer(area).assumingMemoryBound(to: GtkDrawingArea.self), thunk,
       Unmanaged.passRetained(callback).toOpaque(),

@@ -41,9 +41,6 @@ extension DMGTKStyled {
     get { styling.border }
     set { styling.border = newValue }
   }
-
-  /// The CSS class that DarkModeKit's rule for this widget uses.
-  public var styleClassName: String { styling.className }
 }
 
 /// A GTK widget in DarkModeKit's tree: it inherits its superview's traits, and its colours can be
@@ -63,7 +60,7 @@ open class DMGTKWidget: DMView, DMGTKStyled {
   /// Wraps a GTK widget.
   /// - Parameter widget: The widget; a floating reference is taken over.
   public init(_ widget: UnsafeMutablePointer<GtkWidget>) {
-    styling = DMGTKStyling(widget: widget, prefix: "dm-widget")
+    styling = DMGTKStyling(widget: widget)
     super.init()
   }
 

@@ -2,8 +2,9 @@ import CGtk
 import DarkModeKit
 import Foundation
 
-/// A GTK window in DarkModeKit's tree: shown, hidden and closed with the GTK window, and freed
-/// when the GTK window is destroyed.
+/// A GTK window in DarkModeKit's tree: shown, hidden and closed with the GTK window, and let go
+/// of when the GTK window is destroyed (closed by the user or by ``close()``), so that it is freed
+/// once the app holds it no more.
 ///
 /// Its override (`overrideUserInterfaceStyle`, `traitOverrides`)
 /// applies to the DarkModeKit colours of its widgets only, so two windows can show different
@@ -45,7 +46,7 @@ open class DMGTKWindow: DMWindow, DMGTKStyled {
   /// - Parameter window: The GTK window.
   public init(_ window: UnsafeMutablePointer<GtkWindow>) {
     let widget = UnsafeMutableRawPointer(window).assumingMemoryBound(to: GtkWidget.self)
-    styling = DMGTKStyling(widget: widget, prefix: "dm-window")
+    styling = DMGTKStyling(widget: widget, holdsReference: false)
     super.init()
     Self.open[ObjectIdentifier(self)] = self
     Signals.connectNotify(widget, property: "visible") { [weak self] in self?.visibilityDidChange() }
@@ -82,13 +83,19 @@ open class DMGTKWindow: DMWindow, DMGTKStyled {
     styling.close()
   }
 
-  /// Shows the window (`gtk_window_present`).
+  /// Whether the GTK window was destroyed; ``gtkWindow`` must not be used then.
+  public var isClosed: Bool { styling.isClosed }
+
+  /// Shows the window (`gtk_window_present`); does nothing once it is closed.
   public func present() {
+    guard !isClosed else { return }
     gtk_window_present(gtkWindow)
   }
 
-  /// Destroys the GTK window; the `DMGTKWindow` is freed once nothing else holds it.
+  /// Destroys the GTK window; the `DMGTKWindow` is freed once nothing else holds it. Does nothing
+  /// once it is closed.
   public func close() {
+    guard !isClosed else { return }
     gtk_window_destroy(gtkWindow)
   }
 
@@ -127,6 +134,7 @@ open class DMGTKWindow: DMWindow, DMGTKStyled {
   }
 
   private func gtkWindowDidClose() {
+    styling.widgetWillGo()
     isHidden = true
     Self.open[ObjectIdentifier(self)] = nil
   }

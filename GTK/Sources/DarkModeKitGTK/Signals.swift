@@ -83,7 +83,8 @@ func runBeforeNextFrame(_ body: @escaping @MainActor () -> Void) {
 
 extension DMGTK {
   /// Calls `body` each time `instance` emits `signal`, for signals whose handler takes only the
-  /// instance (`clicked`, `destroy`, `activate`); the closure is released with the connection.
+  /// instance and returns nothing (`clicked`, `destroy`, `activate`; not `close-request`, which
+  /// returns a boolean); the closure is released with the connection.
   ///
   /// ```swift
   /// let button = gtk_button_new_with_label("Dark")!

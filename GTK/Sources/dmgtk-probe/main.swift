@@ -9,7 +9,10 @@ import Foundation
 // GTK painted at the centre of a part of a window.
 //
 //   window NAME                     a window with the parts below, shown
-//   override STYLE THEME            the app's override (light, dark or -; a theme or -)
+//   override STYLE THEME [animated] [reduced]
+//                                   the app's override (light, dark or -; a theme or -), animated or
+//                                   not, with reduced motion or not; animated, it answers after 60 ms
+//   wait MS                         runs the loop for MS milliseconds
 //   window-override NAME STYLE THEME
 //   reload PATH                     reloads the shared colour table
 //   pixel NAME PART                 → "pixel #rrggbb"; parts: bound, classed, drawing, picture, plain
@@ -19,6 +22,7 @@ import Foundation
 //   alive                           → "alive windows=N widgets=N toplevels=N"
 //   draws NAME                      → "draws N"
 //   idle                            queues main-actor work, runs the loop 1 s → "idle ran=N cpu=MS"
+//   settings                        → "settings prefer-dark=0|1 animations=0|1" (GTK's settings)
 //   quit
 //
 // Options: --table PATH (the shared table), --images DIR (light.png, dark.png), --stock
@@ -48,7 +52,8 @@ final class ProbeWindow {
     window.addSubview(bound)
     bound.dm.bind(\.backgroundColor, to: DMDynamicColor(key: "BG"))
     let classed = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 0)!
-    gtk_widget_add_css_class(classed, "dm-bg-SEP")
+    // A key with a character that the stylesheet escapes.
+    gtk_widget_add_css_class(classed, "dm-bg-Separator.Line")
     part("classed", classed)
     drawing = DMGTKDrawingArea { cairo, _, _, traits in
       let color = accent.resolved(with: traits)
@@ -76,6 +81,12 @@ final class ProbeWindow {
     }
     let plain = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 0)!
     part("plain", plain)
+    // A handler that holds the window, through GTK: closing the window must still free it.
+    let button = gtk_button_new_with_label("Dark")!
+    DMGTK.connect(UnsafeMutableRawPointer(button), "clicked") { [window] in
+      window.overrideUserInterfaceStyle = .dark
+    }
+    part("button", button)
     parts = found
     self.bound = bound
     Tracking.track(window, gobject: UnsafeMutableRawPointer(window.widget))
@@ -172,9 +183,15 @@ enum Probe {
       windows[words[1]] = ProbeWindow(name: words[1], images: images)
       settle()
       return "ok"
-    case ("override", 3):
-      DMTraitCollection.setOverride(collection(words[1], words[2]), animated: false)
-      settle()
+    case ("override", 3...5):
+      var traits = collection(words[1], words[2])
+      if words.contains("reduced") { traits.accessibilityMotion = .reduced }
+      let animated = words.contains("animated")
+      DMTraitCollection.setOverride(traits, animated: animated)
+      if animated { run(milliseconds: 60) } else { settle() }
+      return "ok"
+    case ("wait", 2):
+      run(milliseconds: Int(words[1]) ?? 0)
       return "ok"
     case ("window-override", 4):
       guard let probe = windows[words[1]] else { return "error no window \(words[1])" }
@@ -218,6 +235,11 @@ enum Probe {
       return "draws \(windows[words[1]]?.drawing.drawCount ?? -1)"
     case ("idle", 1):
       return idle()
+    case ("settings", 1):
+      guard let settings = gtk_settings_get_default() else { return "error no settings" }
+      let raw = UnsafeMutableRawPointer(settings)
+      return "settings prefer-dark=\(dm_object_get_boolean(raw, "gtk-application-prefer-dark-theme")) "
+        + "animations=\(dm_object_get_boolean(raw, "gtk-enable-animations"))"
     case ("quit", 1):
       exit(0)
     default:
@@ -248,9 +270,8 @@ enum Probe {
     for probe in probes { probe.window.traitOverrides = DMTraitCollection() }
   }
 
-  /// Lets GTK apply every change and paint two frames.
+  /// Lets GTK apply every change and paint two frames, the way an app's loop does.
   static func settle() {
-    DMGTK.flushStyles()
     for _ in 0..<3 {
       let deadline = Date().addingTimeInterval(0.2)
       while g_main_context_pending(nil) != 0, Date() < deadline { g_main_context_iteration(nil, 0) }
@@ -273,14 +294,19 @@ enum Probe {
         + Int(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1000
     }
     let start = cpuMilliseconds()
+    run(milliseconds: 1000)
+    return "idle ran=\(ran) cpu=\(cpuMilliseconds() - start)"
+  }
+
+  /// Runs the loop, blocking between events, for `milliseconds`.
+  static func run(milliseconds: Int) {
     isIdling = true
     g_timeout_add(
-      1000,
+      guint(max(milliseconds, 0)),
       { _ in
         MainActor.assumeIsolated { Probe.isIdling = false }; return 0
       }, nil)
     while isIdling { g_main_context_iteration(nil, 1) }
-    return "idle ran=\(ran) cpu=\(cpuMilliseconds() - start)"
   }
 
   static func toplevelCount() -> UInt32 {
