@@ -31,20 +31,26 @@ final class GTKProbe: Sendable {
   }()
 
   /// The probe's path, built the first time a test needs it (an up-to-date build takes seconds).
-  static let executable: Result<String, ChildProcessError> = {
+  static var executable: Result<String, ChildProcessError> { build.map { $0 + "/dmgtk-probe" } }
+
+  /// The demo's path, built with the probe.
+  static var demo: Result<String, ChildProcessError> { build.map { $0 + "/dmkit-gtk-demo" } }
+
+  /// Builds the GTK package's programs once; the folder that holds them.
+  private static let build: Result<String, ChildProcessError> = {
     let swift = ProcessInfo.processInfo.environment["SWIFT_EXEC_FOR_GTK"] ?? "/opt/swift/usr/bin/swift"
     var environment = ProcessInfo.processInfo.environment
     // A sanitizer build of the tests does not make the probe one.
     for name in ["ASAN_OPTIONS", "TSAN_OPTIONS", "LSAN_OPTIONS"] { environment[name] = nil }
     do {
       let build = try ChildProcess(
-        swift, ["build", "--package-path", packageFolder.path, "--product", "dmgtk-probe"],
+        swift, ["build", "--package-path", packageFolder.path],
         environment: environment, capturesOutput: true)
       let log = build.readToEnd(seconds: 900) ?? ""
       guard build.wait(seconds: 10) == 0 else {
-        return .failure(ChildProcessError("building the GTK probe failed:\n\(log)\n\(build.errorOutput)"))
+        return .failure(ChildProcessError("building the GTK package failed:\n\(log)\n\(build.errorOutput)"))
       }
-      return .success(packageFolder.appendingPathComponent(".build/debug/dmgtk-probe").path)
+      return .success(packageFolder.appendingPathComponent(".build/debug").path)
     } catch let error as ChildProcessError {
       return .failure(error)
     } catch {

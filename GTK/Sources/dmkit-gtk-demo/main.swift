@@ -4,10 +4,13 @@ import DarkModeKitGTK
 import DarkModeKitLinux
 import Foundation
 
-// `swift run --package-path GTK dmkit-gtk-demo [--table PATH]`: two GTK windows that follow
+// `swift run --package-path GTK dmkit-gtk-demo [--table PATH] [--print-layout]`: two GTK windows
+// that follow
 // DarkModeKit. The main one has Light / Dark / System and Theme buttons, widgets coloured from the
 // palette, a drawing and an image chosen by name; the second has its own override (dark, or the
-// app's style with SOLARIZED). Both follow the desktop's setting live through the portal.
+// app's style with SOLARIZED). Both follow the desktop's setting live through the portal. With
+// --print-layout it prints, once the windows are shown, where its controls are ("layout NAME X Y
+// WIDTH HEIGHT" in window coordinates, then "ready"), for tests that drive it with input events.
 
 @MainActor
 enum Demo {
@@ -17,6 +20,8 @@ enum Demo {
   static let themes: [DMTheme?] = [nil, "SEPIA", "SOLARIZED"]
   static var themeIndex = 0
   static var windows: [DMGTKWindow] = []
+  /// The widgets whose place --print-layout prints, by name, with their window.
+  static var named: [(name: String, widget: UnsafeMutablePointer<GtkWidget>, window: DMGTKWindow)] = []
 
   static func run() {
     let arguments = CommandLine.arguments
@@ -43,7 +48,27 @@ enum Demo {
         if gtk_window_get_toplevels().map(g_list_model_get_n_items) == 0 { g_main_loop_quit(loop) }
       }
     }
+    if arguments.contains("--print-layout") {
+      g_timeout_add(
+        500,
+        { _ in
+          MainActor.assumeIsolated { Demo.printLayout() }; return 0
+        }, nil)
+    }
     g_main_loop_run(loop)
+  }
+
+  static func printLayout() {
+    for (name, widget, window) in named {
+      var origin = graphene_point_t(x: 0, y: 0)
+      var inWindow = graphene_point_t()
+      guard gtk_widget_compute_point(widget, window.widget, &origin, &inWindow) != 0 else { continue }
+      print(
+        "layout \(name) \(Int(inWindow.x)) \(Int(inWindow.y)) \(gtk_widget_get_width(widget)) \(gtk_widget_get_height(widget))"
+      )
+    }
+    print("ready")
+    fflush(nil)
   }
 
   static func makeWindow(title: String, controls: Bool) -> DMGTKWindow {
@@ -72,6 +97,7 @@ enum Demo {
         ("Light", DMUserInterfaceStyle.light), ("Dark", .dark), ("System", .unspecified),
       ] {
         let button = gtk_button_new_with_label(label)!
+        named.append((label.lowercased(), button, window))
         DMGTK.connect(UnsafeMutableRawPointer(button), "clicked") {
           var traits = DMTraitCollection.override
           traits.userInterfaceStyle = style
@@ -80,6 +106,7 @@ enum Demo {
         gtk_box_append(buttons, button)
       }
       let themeButton = gtk_button_new_with_label("Theme: default")!
+      named.append(("theme", themeButton, window))
       DMGTK.connect(UnsafeMutableRawPointer(themeButton), "clicked") {
         themeIndex = (themeIndex + 1) % themes.count
         var traits = DMTraitCollection.override
@@ -94,6 +121,7 @@ enum Demo {
     }
 
     let card = DMGTKWidget(gtk_label_new("A card coloured from the palette")!)
+    named.append((controls ? "card" : "second-card", card.widget, window))
     gtk_widget_set_size_request(card.widget, -1, 56)
     card.dm.bind(\.backgroundColor, to: DMDynamicColor(key: "Surface"))
     card.dm.bind(\.foregroundColor, to: DMDynamicColor(key: "Text.Primary"))
@@ -111,6 +139,7 @@ enum Demo {
       cairo_fill(cairo)
     }
     gtk_widget_set_size_request(drawing.widget, -1, 90)
+    if controls { named.append(("drawing", drawing.widget, window)) }
     window.addSubview(drawing)
     gtk_box_append(column, drawing.widget)
 
