@@ -415,3 +415,27 @@ extension GlobalStateTests {
     }
   }
 }
+
+extension GlobalStateTests {
+  @Suite @MainActor struct OptionalComputedPropertyBindingTests {
+    init() { DarkModeManager.reset() }
+
+    @Test func anOptionalComputedPropertyHasItsSetterCalledOnEachChange() {
+      final class Widget: DMView {
+        var sets: [DMColor?] = []
+        var tint: DMColor? {
+          get { sets.last ?? nil }
+          set { sets.append(newValue) }
+        }
+      }
+      let window = DMWindow()
+      let widget = Widget()
+      window.addSubview(widget)
+      window.makeKeyAndVisible()
+      widget.dm.bind(\.tint, to: DMDynamicColor(light: .white, dark: .black))
+      DMTraitCollection.setOverride(DMTraitCollection(userInterfaceStyle: .dark), animated: false)
+      #expect(widget.sets.last == .black)
+      #expect(widget.sets.contains(.white))
+    }
+  }
+}

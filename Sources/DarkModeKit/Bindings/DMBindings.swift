@@ -27,6 +27,16 @@ public struct DMBindings<Root: AnyObject> {
   ///   - dynamic: The value to resolve for the object's traits.
   @inlinable
   public func bind<Value>(_ keyPath: ReferenceWritableKeyPath<Root, Value>, to dynamic: DMDynamic<Value>) {
+    bind(keyPath, to: dynamic, as: AsIs<Value>.self)
+  }
+
+  /// Keeps a property set to a dynamic value, stored as `Conversion` makes it (as it is, or
+  /// wrapped in an optional).
+  @inlinable
+  func bind<Conversion: BoundValueConversion>(
+    _ keyPath: ReferenceWritableKeyPath<Root, Conversion.Property>, to dynamic: DMDynamic<Conversion.Value>,
+    as conversion: Conversion.Type
+  ) {
     let object = object
     // Set the property at once, through an in-place access that also tells where a stored
     // property lives in the object; later updates then write there directly, which costs a few
@@ -34,23 +44,24 @@ public struct DMBindings<Root: AnyObject> {
     // (their access goes through a temporary) keep the key-path store, so their setters run.
     let offset = withBindingContext { traits in
       withUnsafeMutablePointer(to: &object[keyPath: keyPath]) { property in
-        property.pointee = dynamic.resolved(with: traits)
+        property.pointee = Conversion.property(from: dynamic.resolved(with: traits))
         return StoredProperty.offset(
-          of: UnsafeMutableRawPointer(property), size: MemoryLayout<Value>.size, in: object)
+          of: UnsafeMutableRawPointer(property), size: MemoryLayout<Conversion.Property>.size, in: object)
       }
     }
-    // The closure captures nothing (once specialized for `Root` and `Value`), so a binding costs
-    // no allocation of its own: what it needs travels in the shared `BoundProperty`.
+    // The closure captures nothing (once specialized for `Root` and `Conversion`), so a binding
+    // costs no allocation of its own: what it needs travels in the shared `BoundProperty`.
     register(keyPath: keyPath, source: dynamic.storage, offset: offset ?? -1) {
       object, source, offset, keyPath, traits in
-      let value = Unmanaged<DMDynamic<Value>.Storage>.fromOpaque(source.toOpaque())
-        .borrow { storage in storage.passCache.resolved(storage, with: traits) }
+      let value = Conversion.property(
+        from: Unmanaged<DMDynamic<Conversion.Value>.Storage>.fromOpaque(source.toOpaque())
+          .borrow { storage in storage.passCache.resolved(storage, with: traits) })
       if offset >= 0 {
-        (Unmanaged.passUnretained(object).toOpaque() + offset).assumingMemoryBound(to: Value.self).pointee =
-          value
+        (Unmanaged.passUnretained(object).toOpaque() + offset)
+          .assumingMemoryBound(to: Conversion.Property.self).pointee = value
       } else {
         let property = unsafeDowncast(
-          keyPath.takeUnretainedValue(), to: ReferenceWritableKeyPath<Root, Value>.self)
+          keyPath.takeUnretainedValue(), to: ReferenceWritableKeyPath<Root, Conversion.Property>.self)
         unsafeDowncast(object, to: Root.self)[keyPath: property] = value
       }
     }
@@ -123,8 +134,9 @@ extension DMBindings {
   /// - Parameters:
   ///   - keyPath: The property to set.
   ///   - dynamic: The value to resolve for the object's traits.
+  @inlinable
   public func bind<Value>(_ keyPath: ReferenceWritableKeyPath<Root, Value?>, to dynamic: DMDynamic<Value>) {
-    bind(keyPath, to: DMDynamic<Value?> { traits in dynamic.resolved(with: traits) })
+    bind(keyPath, to: dynamic, as: AsOptional<Value>.self)
   }
 
   /// Keeps an optional image property set to a dynamic image.
@@ -145,4 +157,27 @@ extension DMBindings {
   public func set<Image>(_ keyPath: ReferenceWritableKeyPath<Root, Image?>, to image: DMDynamicImage<Image>) {
     set(keyPath, to: image.dynamic)
   }
+}
+
+/// How a bound property holds the value its dynamic value resolves to: as it is, or wrapped in an
+/// optional. A type, not a closure, so that a binding's update stays free of captures.
+@usableFromInline
+protocol BoundValueConversion {
+  associatedtype Value: Sendable
+  associatedtype Property
+  static func property(from value: Value) -> Property
+}
+
+/// The property holds the value as it is.
+@usableFromInline
+enum AsIs<Value: Sendable>: BoundValueConversion {
+  @inlinable
+  static func property(from value: Value) -> Value { value }
+}
+
+/// The property is an optional of the value.
+@usableFromInline
+enum AsOptional<Value: Sendable>: BoundValueConversion {
+  @inlinable
+  static func property(from value: Value) -> Value? { value }
 }

@@ -161,8 +161,10 @@ extension TraitPropagator {
         walkChangedColors = true
       }
       deliver(to: node, previous: previous, traits: traits, wasAttached: wasAttached)
-      // The callback may have removed the node; its new position is queued.
+      // The callback may have removed the node; its new position is queued, and its
+      // registrations are not called.
       guard node.isAttached else { return }
+      if let previous { node.notifyTraitObservers(previous: previous, current: traits) }
     }
     node.appendTraitChildren(to: &stack)
   }
@@ -177,8 +179,8 @@ extension TraitPropagator {
     node.bindings.apply(to: node, traits: traits)
   }
 
-  /// Updates a node's bindings, then calls it, then (if the call left it in place) its
-  /// registrations for the traits that changed, with its collection current.
+  /// Updates a node's bindings, then calls it, with its collection current; the walk then calls
+  /// its registrations for the traits that changed, if the call left it in place.
   ///
   /// A change of custom traits that do not affect colours alone leaves the bindings of a node
   /// that stayed attached alone: they hold the values for `previous`. A node just attached may
@@ -199,8 +201,6 @@ extension TraitPropagator {
       currentSlot.pointee = traits
     }
     node.dmTraitCollectionDidChange(previous)
-    guard node.isAttached else { return }
-    node.notifyTraitObservers(previous: previous, current: traits)
   }
 
   /// Marks `node` and its attached descendants as outside any visible window. No calls.
