@@ -112,12 +112,8 @@ extension GlobalStateTests {
 
     init() { DarkModeManager.reset() }
 
-    private func makeTree() -> (LoggingWindow, LoggingView, LoggingView, LoggingView) {
-      makeShownTree(log: log)
-    }
-
     @Test func aCustomTraitInTheGlobalOverrideReachesEveryEnvironmentOnceParentsFirst() {
-      let (_, _, a1, _) = makeTree()
+      let (_, _, a1, _) = makeShownTree(log: log)
       DMTraitCollection.setOverride(DMTraitCollection(Density.self, 0.8), animated: false)
       #expect(log.names == ["window", "a", "a1", "b"])
       #expect(log.calls.allSatisfy { $0.previous?[Density.self] == 1.0 && $0.current[Density.self] == 0.8 })
@@ -129,7 +125,7 @@ extension GlobalStateTests {
     }
 
     @Test func settingTheDefaultExplicitlyChangesNothingThatReadsTheSame() {
-      let (_, a, _, _) = makeTree()
+      let (_, a, _, _) = makeShownTree(log: log)
       let visits = TraitPropagator.shared.visitCount
       DMTraitCollection.setOverride(DMTraitCollection(Density.self, 1.0), animated: false)
       #expect(log.calls.isEmpty)
@@ -139,7 +135,7 @@ extension GlobalStateTests {
     }
 
     @Test func anEnvironmentsOverrideAppliesToItsSubtreeAndTheNearestWins() {
-      let (_, a, a1, b) = makeTree()
+      let (_, a, a1, b) = makeShownTree(log: log)
       DMTraitCollection.setOverride(DMTraitCollection(Density.self, 0.8), animated: false)
       log.reset()
       a.traitOverrides[Density.self] = 0.5
@@ -160,7 +156,7 @@ extension GlobalStateTests {
     @Test func aTraitThatDoesNotAffectColoursLeavesBindingsAndTheWindowHandlerAlone() {
       var restyled = 0
       DarkModeManager.setup(with: DMConfiguration(windowThemeChangeHandler: { _ in restyled += 1 }))
-      let (_, a, _, _) = makeTree()
+      let (_, a, _, _) = makeShownTree(log: log)
       let resolutions = Locked(0)
       let counted = DMDynamic<Double>(dynamicProvider: { traits in
         resolutions.withLock { $0 += 1 }
@@ -184,7 +180,7 @@ extension GlobalStateTests {
     @Test func aTraitThatAffectsColoursSetsBoundColoursAgain() {
       var restyled = 0
       DarkModeManager.setup(with: DMConfiguration(windowThemeChangeHandler: { _ in restyled += 1 }))
-      let (window, a, _, _) = makeTree()
+      let (window, a, _, _) = makeShownTree(log: log)
       final class Swatch: DMView { var color = DMColor.clear }
       let swatch = Swatch()
       a.addSubview(swatch)
@@ -201,7 +197,7 @@ extension GlobalStateTests {
     @Test func aSystemSourceCanReportCustomTraits() {
       let source = DMManualAppearanceSource(traitCollection: DMTraitCollection(Density.self, 0.75))
       DarkModeManager.setup(with: DMConfiguration(systemAppearanceSource: source))
-      let (window, _, _, _) = makeTree()
+      let (window, _, _, _) = makeShownTree(log: log)
       #expect(window.dmTraitCollection[Density.self] == 0.75)
       DMTraitCollection.setOverride(DMTraitCollection(Density.self, 1.25), animated: false)
       #expect(window.dmTraitCollection[Density.self] == 1.25)

@@ -10,10 +10,6 @@ extension GlobalStateTests {
 
     init() { DarkModeManager.reset() }
 
-    private func makeTree() -> (LoggingWindow, LoggingView, LoggingView, LoggingView) {
-      makeShownTree(log: log)
-    }
-
     /// Registers `name` on `view` for `traits`, logging each call as `name!` after the view's own.
     private func observe(_ view: LoggingView, _ traits: [DMTrait], as name: String) {
       view.registerForTraitChanges(traits) { [log] view, previous in
@@ -22,7 +18,7 @@ extension GlobalStateTests {
     }
 
     @Test func anObserverIsCalledOnlyWhenOneOfItsTraitsChangedAfterTheCallback() {
-      let (_, a, _, _) = makeTree()
+      let (_, a, _, _) = makeShownTree(log: log)
       observe(a, [.accessibilityContrast, .custom(Density.self)], as: "a!")
       DMTraitCollection.setOverride(.dark, animated: false)
       #expect(log.names == ["window", "a", "a1", "b"], "the style is not observed")
@@ -39,7 +35,7 @@ extension GlobalStateTests {
     }
 
     @Test func observersAreCalledParentsFirstAndInTheOrderTheyRegistered() {
-      let (window, a, a1, _) = makeTree()
+      let (window, a, a1, _) = makeShownTree(log: log)
       observe(a1, [.theme], as: "a1!")
       observe(a, [.theme], as: "a!first")
       observe(a, [.theme], as: "a!second")
@@ -58,7 +54,7 @@ extension GlobalStateTests {
     }
 
     @Test func unregisteringStopsCallsEvenFromAnEarlierHandlerOfTheSameChange() {
-      let (_, a, _, _) = makeTree()
+      let (_, a, _, _) = makeShownTree(log: log)
       final class Slot { var registration: DMTraitChangeRegistration? }
       let second = Slot()
       a.registerForTraitChanges([.userInterfaceStyle]) { [log] view, previous in
@@ -77,7 +73,7 @@ extension GlobalStateTests {
     }
 
     @Test func aChangeMadeInsideAHandlerIsReportedAfterThePassOnce() {
-      let (window, a, _, _) = makeTree()
+      let (window, a, _, _) = makeShownTree(log: log)
       a.registerForTraitChanges([.userInterfaceStyle]) { [log] view, previous in
         log.record("a!", previous, view.dmTraitCollection)
         if view.dmTraitCollection.userInterfaceStyle == .dark { window.traitOverrides[Density.self] = 0.5 }
@@ -89,7 +85,7 @@ extension GlobalStateTests {
     }
 
     @Test func aHiddenWindowsObserverIsCalledOnceWhenShownWithTheCollectionBeforeHiding() {
-      let (window, a, _, _) = makeTree()
+      let (window, a, _, _) = makeShownTree(log: log)
       observe(a, [.userInterfaceStyle], as: "a!")
       window.isHidden = true
       DMTraitCollection.setOverride(.dark, animated: false)
@@ -109,7 +105,7 @@ extension GlobalStateTests {
     @Test func anEnvironmentIsFreedWithItsRegistrations() {
       weak var weakView: LoggingView?
       do {
-        let (window, _, _, _) = makeTree()
+        let (window, _, _, _) = makeShownTree(log: log)
         let view = LoggingView("view", log: log)
         observe(view, [.userInterfaceStyle], as: "view!")
         window.addSubview(view)

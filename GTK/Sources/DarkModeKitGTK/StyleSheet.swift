@@ -165,8 +165,6 @@ final class StyleSheet {
   private var pending: [DMGTKStyling] = []
   /// The stylesheet last loaded.
   private(set) var css = ""
-  /// How many times a stylesheet was loaded; the benchmark reports it.
-  private(set) var loadCount = 0
 
   private init() {}
 
@@ -236,7 +234,6 @@ final class StyleSheet {
       })
     guard text != css else { return }
     css = text
-    loadCount += 1
     gtk_css_provider_load_from_data(provider, text, -1)
   }
 

@@ -107,12 +107,13 @@ enum Tracking {
   }
   static var objects: [Weak] = []
   static var trackedGObjects = 0
-  nonisolated(unsafe) static var finalizedGObjects = 0
+  static var finalizedGObjects = 0
 
   static func track(_ object: AnyObject, gobject: UnsafeMutableRawPointer) {
     objects.append(Weak(object))
     trackedGObjects += 1
-    let finalized: GWeakNotify = { _, _ in Tracking.finalizedGObjects += 1 }
+    // GTK finalises widgets on the main thread.
+    let finalized: GWeakNotify = { _, _ in MainActor.assumeIsolated { Tracking.finalizedGObjects += 1 } }
     g_object_weak_ref(gobject.assumingMemoryBound(to: GObject.self), finalized, nil)
   }
 
