@@ -38,7 +38,11 @@ public final class ChildProcess: Sendable {
       tcsetattr(ends.terminal, TCSANOW, &settings)
       pipeEnds = [ends.emulator, ends.terminal]
     } else if capturesOutput {
+      // Close-on-exec: a child that another test starts meanwhile must not inherit the write end,
+      // or reading to the end would wait for that child too (dup2 onto 0–2 clears the flag).
+      // `pipe2` is not visible from Swift, so the flag is set right after.
       guard pipe(&pipeEnds) == 0 else { throw ChildProcessError("pipe failed") }
+      for end in pipeEnds { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
     }
     var actions = posix_spawn_file_actions_t()
     posix_spawn_file_actions_init(&actions)

@@ -58,7 +58,7 @@ public final class PseudoTerminal: @unchecked Sendable {
 func openPseudoTerminal() throws -> (emulator: Int32, terminal: Int32) {
   // posix_openpt and friends are not visible from Swift's Glibc module; these are the Linux
   // ioctls they use (TIOCSPTLCK to unlock, TIOCGPTN for the terminal's number).
-  let emulator = open("/dev/ptmx", O_RDWR | O_NOCTTY)
+  let emulator = open("/dev/ptmx", O_RDWR | O_NOCTTY | O_CLOEXEC)
   guard emulator >= 0 else { throw POSIXError(.ENOTTY) }
   var unlock: Int32 = 0
   var number: UInt32 = 0
@@ -66,7 +66,7 @@ func openPseudoTerminal() throws -> (emulator: Int32, terminal: Int32) {
     close(emulator)
     throw POSIXError(.ENOTTY)
   }
-  let terminal = open("/dev/pts/\(number)", O_RDWR | O_NOCTTY)
+  let terminal = open("/dev/pts/\(number)", O_RDWR | O_NOCTTY | O_CLOEXEC)
   guard terminal >= 0 else {
     close(emulator)
     throw POSIXError(.ENOTTY)
