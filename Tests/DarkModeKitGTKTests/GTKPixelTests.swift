@@ -51,6 +51,9 @@ import Testing
     #expect(
       try probe.pixel(name, "bound") == expected("BG", traits, table: table), sourceLocation: sourceLocation)
     #expect(
+      try probe.pixel(name, "accent") == expected("ACCENT", traits, table: table),
+      sourceLocation: sourceLocation)
+    #expect(
       try probe.pixel(name, "classed") == expected("Separator.Line", traits, table: table),
       sourceLocation: sourceLocation)
     #expect(
@@ -177,12 +180,69 @@ import Testing
     try Self.expectTableColors(probe, "A", Self.light)
     try Self.expectTableColors(probe, "B", Self.light)
     // Each window has a button whose handler holds the window: closing frees them all the same.
-    #expect(try probe.send("alive") == "alive windows=2 toplevels=2 objects=8/8 gobjects=8/8")
+    #expect(try probe.send("alive") == "alive windows=2 toplevels=2 objects=12/12 gobjects=12/12")
     #expect(try probe.send("close A") == "ok")
-    #expect(try probe.send("alive") == "alive windows=1 toplevels=1 objects=4/8 gobjects=4/8")
+    #expect(try probe.send("alive") == "alive windows=1 toplevels=1 objects=6/12 gobjects=6/12")
     #expect(try probe.send("close B") == "ok")
-    #expect(try probe.send("alive") == "alive windows=0 toplevels=0 objects=0/8 gobjects=0/8")
+    #expect(try probe.send("alive") == "alive windows=0 toplevels=0 objects=0/12 gobjects=0/12")
     #expect(!probe.warnings.contains("CRITICAL"), "\(probe.warnings)")
     #expect(!probe.warnings.contains("WARNING"), "\(probe.warnings)")
+  }
+
+  /// The number of CSS rules in DarkModeKit's stylesheet.
+  static func rules(_ probe: GTKProbe) throws -> Int {
+    let answer = try probe.send("rules")
+    #expect(answer.hasPrefix("rules "), "\(answer)")
+    return Int(answer.split(separator: " ").last ?? "") ?? -1
+  }
+
+  // In use in window A: three widget rules (bound, accent, swatch) and the window's table, three
+  // keys of three rules each: 12. Unused rules are kept up to as many again, plus 64.
+
+  @Test(.enabled(if: GTKProbe.missing == nil)) func aWidgetGivenManyColoursKeepsTheStylesheetSmall() throws {
+    let files = try Files()
+    let probe = try GTKProbe(["--table", files.table])
+    defer { probe.stop() }
+    #expect(try probe.send("window A") == "ok")
+    #expect(try probe.send("colors A 300", seconds: 120) == "ok")
+    #expect((12...(12 + 12 + 64 + 1)).contains(try Self.rules(probe)))
+    #expect(try probe.pixel("A", "swatch") == DMColor(rgb: UInt32(0x100000 + 299 * 0x10101)))
+    try Self.expectTableColors(probe, "A", Self.light)
+    #expect(!probe.warnings.contains("CRITICAL"), "\(probe.warnings)")
+  }
+
+  @Test(.enabled(if: GTKProbe.missing == nil))
+  func aTableReloadedWithNewColoursManyTimesKeepsTheStylesheetSmall()
+    throws
+  {
+    let files = try Files()
+    let probe = try GTKProbe(["--table", files.table])
+    defer { probe.stop() }
+    #expect(try probe.send("window A") == "ok")
+    var table = Self.tableText
+    for index in 0..<60 {
+      table = Self.tableText.replacingOccurrences(of: "#c6c6c8", with: String(format: "#c6%04x", index))
+      try table.write(toFile: files.table, atomically: true, encoding: .utf8)
+      #expect(try probe.send("reload \(files.table)") == "ok")
+    }
+    // Each reload leaves an unused table rule of nine CSS rules.
+    #expect((12...(12 + 12 + 64 + 9)).contains(try Self.rules(probe)))
+    try Self.expectTableColors(probe, "A", Self.light, table: table)
+  }
+
+  @Test(.enabled(if: GTKProbe.missing == nil)) func aHandlerOfTheClassChangeMayShowNewColoursAtOnce() throws {
+    let files = try Files()
+    let probe = try GTKProbe(["--table", files.table])
+    defer { probe.stop() }
+    #expect(try probe.send("window A") == "ok")
+    #expect(try probe.send("reentrant A") == "ok")
+    // The swatch's first colour: its class change runs the handler, which sets another.
+    #expect(try probe.send("colors A 1") == "ok")
+    #expect(try probe.pixel("A", "swatch") == DMColor(rgb: 0x123456))
+    #expect(try probe.send("colors A 2") == "ok")
+    #expect(try probe.pixel("A", "swatch") == DMColor(rgb: 0x110101))
+    #expect(try probe.send("override dark -") == "ok")
+    try Self.expectTableColors(probe, "A", Self.dark)
+    #expect(!probe.warnings.contains("CRITICAL"), "\(probe.warnings)")
   }
 }

@@ -4,8 +4,9 @@ import Testing
 @testable import DarkModeKit
 
 /// A binding writes a stored property straight into its object, and goes through the setter for
-/// every other kind of property. These tests pin that rule down for each kind of property an app
-/// may bind; CI runs them in debug and in release builds.
+/// every other kind of property, or through the setter given with the binding. These tests pin
+/// that rule down for each kind of property an app may bind; CI runs them in debug and in release
+/// builds.
 
 @MainActor
 class BaseSwatch: DMView {
@@ -65,6 +66,89 @@ final class Target: Sendable {
 final class ObservableModel: DMThemable {
   var color = DMColor.clear
 }
+
+/// A toolkit view whose colours are computed properties: each setter records that it ran, the
+/// way a real one schedules a redraw.
+@MainActor
+final class ToolkitLabel: DMView {
+  var calls: [String] = []
+  private var storedText = DMColor.clear
+  private var storedTint: DMColor?
+
+  var textColor: DMColor {
+    get { storedText }
+    set { setTextColor(newValue, from: "property") }
+  }
+
+  var tint: DMColor? {
+    get { storedTint }
+    set { setTint(newValue, from: "property") }
+  }
+
+  func setTextColor(_ color: DMColor, from caller: String) {
+    storedText = color
+    calls.append("\(caller) \(color.hexString)")
+  }
+
+  func setTint(_ color: DMColor?, from caller: String) {
+    storedTint = color
+    calls.append("\(caller) \(color?.hexString ?? "nil")")
+  }
+}
+
+/// The same kind of property on an object outside the view tree.
+@MainActor
+final class ToolkitPen: DMThemable {
+  var calls: [String] = []
+  var ink: DMColor {
+    get { DMColor.clear }
+    set { calls.append("property \(newValue.hexString)") }
+  }
+}
+
+/// A toolkit's protocol whose colour is a computed property of a protocol extension, with a
+/// binding overload that routes it through its setter, as `DarkModeKitGTK` does for its widgets.
+@MainActor
+protocol Tinted: DMView {
+  var tintBox: TintBox { get }
+}
+
+@MainActor
+final class TintBox {
+  var color: DMColor?
+  var calls: [String] = []
+}
+
+extension Tinted {
+  var tint: DMColor? {
+    get { tintBox.color }
+    set {
+      tintBox.calls.append("property")
+      tintBox.color = newValue
+    }
+  }
+}
+
+extension DMBindings where Root: Tinted {
+  func bind(_ keyPath: ReferenceWritableKeyPath<Root, DMColor?>, to color: DMDynamic<DMColor>) {
+    switch keyPath {
+    case \Root.tint:
+      bind(keyPath, to: color) { object, color in
+        object.tintBox.calls.append("setter")
+        object.tintBox.color = color
+      }
+    default: Issue.record("a key path other than tint: \(keyPath)")
+    }
+  }
+}
+
+@MainActor
+class TintedView: DMView, Tinted {
+  let tintBox = TintBox()
+}
+
+@MainActor
+final class TintedSubview: TintedView {}
 
 extension GlobalStateTests {
   @Suite @MainActor struct InPlaceWriteTests {
@@ -188,6 +272,76 @@ extension GlobalStateTests {
       switchStyle(.dark)
       #expect(model.color == dark)
       #expect(changes.withLock { $0 } == 1)
+    }
+
+    // MARK: Bound through a setter given with the binding
+
+    @Test func everyUpdateCallsTheGivenSetterAndNotTheKeyPath() {
+      let label = shown(ToolkitLabel())
+      label.dm.bind(\.textColor, to: pair, set: { $0.setTextColor($1, from: "setter") })
+      #expect(label.dm.isBound(\.textColor))
+      switchStyle(.dark)
+      switchStyle(.light)
+      #expect(label.calls == ["setter #F0F0F0", "setter #101010", "setter #F0F0F0"])
+      label.dm.unbind(\.textColor)
+      switchStyle(.dark)
+      #expect(label.textColor == light)
+      #expect(label.calls.count == 3)
+    }
+
+    @Test func anOptionalPropertyGetsTheValueWrapped() {
+      let label = shown(ToolkitLabel())
+      label.dm.bind(\.tint, to: pair, set: { $0.setTint($1, from: "setter") })
+      switchStyle(.dark)
+      #expect(label.tint == dark)
+      #expect(label.calls == ["setter #F0F0F0", "setter #101010"])
+    }
+
+    @Test func aTableReloadCallsTheSetter() throws {
+      let table = try DMColorTable(string: "NORMAL NIGHT\n#111111 #222222 FG\n")
+      let label = shown(ToolkitLabel())
+      label.dm.bind(
+        \.textColor, to: DMDynamicColor(key: "FG", in: table), set: { $0.setTextColor($1, from: "setter") })
+      try table.reload(string: "NORMAL NIGHT\n#333333 #444444 FG\n")
+      #expect(label.calls == ["setter #111111", "setter #333333"])
+    }
+
+    @Test func aKeyPathBindingOfTheSamePropertyKeepsItsOwnWay() {
+      let throughKeyPath = shown(ToolkitLabel())
+      let throughSetter = shown(ToolkitLabel())
+      throughKeyPath.dm.bind(\.textColor, to: pair)
+      throughSetter.dm.bind(\.textColor, to: pair, set: { $0.setTextColor($1, from: "setter") })
+      let again = shown(ToolkitLabel())
+      again.dm.bind(\.textColor, to: pair)
+      switchStyle(.dark)
+      #expect(throughKeyPath.calls == ["property #F0F0F0", "property #101010"])
+      #expect(throughSetter.calls == ["setter #F0F0F0", "setter #101010"])
+      #expect(again.calls == ["property #F0F0F0", "property #101010"])
+    }
+
+    @Test func objectsOutsideTheTreeEachKeepTheirOwnSetter() {
+      var first: [String] = []
+      var second: [String] = []
+      let pens = [ToolkitPen(), ToolkitPen()]
+      pens[0].dm.bind(\.ink, to: pair, set: { _, color in first.append(color.hexString) })
+      pens[1].dm.bind(\.ink, to: pair, set: { _, color in second.append("second " + color.hexString) })
+      switchStyle(.dark)
+      #expect(first == ["#F0F0F0", "#101010"])
+      #expect(second == ["second #F0F0F0", "second #101010"])
+      #expect(pens.allSatisfy { $0.calls.isEmpty })
+    }
+
+    @Test func aToolkitsOverloadFindsItsKeyPathForSubclassesToo() {
+      for view in [shown(TintedView()), shown(TintedSubview())] {
+        view.dm.bind(\.tint, to: pair)
+        switchStyle(.dark)
+        #expect(view.tint == dark)
+        #expect(view.tintBox.calls == ["setter", "setter"])
+        switchStyle(.light)
+      }
+      let subview = shown(TintedSubview())
+      subview.dm.bind(\TintedSubview.tint, to: pair)
+      #expect(subview.tintBox.calls == ["setter"])
     }
   }
 }

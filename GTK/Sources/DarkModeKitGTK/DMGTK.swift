@@ -61,6 +61,11 @@ public enum DMGTK {
     StyleSheet.shared.flush()
   }
 
+  /// The stylesheet DarkModeKit last loaded for the colours of its widgets and windows, for
+  /// debugging: a rule per distinct set of colours in use (three per key for a window's table),
+  /// and rules in use lately, up to about as many again.
+  public static var styleSheet: String { StyleSheet.shared.css }
+
   /// Tells GTK the style, and whether to animate (GTK's `gtk-enable-animations`, off under
   /// reduced motion).
   private static func applyStockStyle(_ traits: DMTraitCollection) {

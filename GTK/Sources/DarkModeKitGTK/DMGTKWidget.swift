@@ -68,3 +68,34 @@ open class DMGTKWidget: DMView, DMGTKStyled {
     styling.close()
   }
 }
+
+extension DMBindings where Root: DMGTKStyled {
+  /// Keeps one of the widget's colours (``DMGTKStyled/backgroundColor``,
+  /// ``DMGTKStyled/foregroundColor``, ``DMGTKStyled/borderColor``) set to a dynamic colour.
+  ///
+  /// The same binding as DarkModeKit's `bind(_:to:)`, with updates that call the colour's setter
+  /// instead of storing through the key path, which costs several times more. Any other optional
+  /// colour property is bound as DarkModeKit binds it.
+  /// - Parameters:
+  ///   - keyPath: The colour to set.
+  ///   - color: The colour to resolve for the widget's traits.
+  @inlinable
+  public func bind(_ keyPath: ReferenceWritableKeyPath<Root, DMColor?>, to color: DMDynamic<DMColor>) {
+    switch keyPath {
+    case \Root.backgroundColor: bind(keyPath, to: color, set: { $0.backgroundColor = $1 })
+    case \Root.foregroundColor: bind(keyPath, to: color, set: { $0.foregroundColor = $1 })
+    case \Root.borderColor: bind(keyPath, to: color, set: { $0.borderColor = $1 })
+    default: bindThroughKeyPath(self, keyPath, to: color)
+    }
+  }
+}
+
+/// DarkModeKit's own binding of an optional property, which the overload above hides from code
+/// that knows its root to be styled.
+@MainActor
+@usableFromInline
+func bindThroughKeyPath<Root, Value>(
+  _ bindings: DMBindings<Root>, _ keyPath: ReferenceWritableKeyPath<Root, Value?>, to value: DMDynamic<Value>
+) {
+  bindings.bind(keyPath, to: value)
+}

@@ -25,9 +25,11 @@ public final class DMGTKStyling {
     didSet { if table != nil, tableTraits != oldValue { setNeedsUpdate() } }
   }
 
-  /// The classes the widget carries now, for its own colours and for its table's.
-  private var lookClass: String?
-  private var tableClass: String?
+  /// The rules whose classes the widget carries now, for its own colours and for its table's.
+  private var lookRule: StyleSheet.RuleID?
+  private var tableRule: StyleSheet.RuleID?
+  /// The colours of `lookRule`: a widget whose colours came back to them keeps its class.
+  private var shownLook = StyleSheet.Look()
   /// Whether the widget waits in the stylesheet's next update.
   fileprivate var isPending = false
 
@@ -61,27 +63,33 @@ public final class DMGTKStyling {
   func widgetWillGo() {
     guard !isClosed else { return }
     isClosed = true
-    swap(&lookClass, to: nil)
-    swap(&tableClass, to: nil)
+    for rule in [lookRule, tableRule] {
+      if let rule { StyleSheet.shared.release(rule) }
+    }
+    lookRule = nil
+    tableRule = nil
   }
 
   /// Lets go of the widget: it gives up its classes, and the reference taken on it is dropped.
   func close() {
     guard !isClosed else { return }
-    if let lookClass { gtk_widget_remove_css_class(widget, lookClass) }
-    if let tableClass { gtk_widget_remove_css_class(widget, tableClass) }
+    // Closed before GTK is called: a handler of the class change then finds it closed.
+    let classes = [lookRule, tableRule].compactMap { $0.map(StyleSheet.shared.className(of:)) }
     widgetWillGo()
+    for name in classes { gtk_widget_remove_css_class(widget, name) }
     if holdsReference { g_object_unref(widget) }
   }
 
   private func lookDidChange() {
-    guard !isClosed else { return }
     let look = StyleSheet.Look(background: background, foreground: foreground, border: border)
-    replace(&lookClass, with: look.isEmpty ? nil : StyleSheet.shared.useClass(for: look))
+    guard look != shownLook else { return }
+    shownLook = look
+    let old = lookRule
+    lookRule = look.isEmpty ? nil : StyleSheet.shared.use(.look(look))
+    show(lookRule, replacing: old)
   }
 
   private func tableLookDidChange() {
-    guard !isClosed else { return }
     let look = table.map { table in
       StyleSheet.TableLook(
         table: ObjectIdentifier(table),
@@ -89,24 +97,27 @@ public final class DMGTKStyling {
           StyleSheet.KeyColor(key: $0, color: table.color(forKey: $0, traitCollection: tableTraits))
         })
     }
-    replace(&tableClass, with: look.map { StyleSheet.shared.useClass(for: $0) })
+    let old = tableRule
+    tableRule = look.map { StyleSheet.shared.use(.table($0)) }
+    show(tableRule, replacing: old)
   }
 
-  /// Puts `new` on the widget in place of `current`, and gives up the rule of `current`.
-  private func replace(_ current: inout String?, with new: String?) {
-    guard new != current else {
+  /// Puts the class of the rule `new` (already recorded as the widget's) on the widget in place of
+  /// that of `old`, and gives up `old`.
+  ///
+  /// GTK tells handlers of `notify::css-classes` during the calls, and a handler may change this
+  /// widget's colours and update the stylesheet at once: nothing here is held across the calls.
+  private func show(_ new: StyleSheet.RuleID?, replacing old: StyleSheet.RuleID?) {
+    guard new != old else {
       // The same rule again: give back the use just taken.
       if let new { StyleSheet.shared.release(new) }
       return
     }
-    if let new { gtk_widget_add_css_class(widget, new) }
-    if let current { gtk_widget_remove_css_class(widget, current) }
-    swap(&current, to: new)
-  }
-
-  private func swap(_ current: inout String?, to new: String?) {
-    if let current { StyleSheet.shared.release(current) }
-    current = new
+    if let new { gtk_widget_add_css_class(widget, StyleSheet.shared.className(of: new)) }
+    if let old {
+      gtk_widget_remove_css_class(widget, StyleSheet.shared.className(of: old))
+      StyleSheet.shared.release(old)
+    }
   }
 }
 
@@ -116,9 +127,12 @@ public final class DMGTKStyling {
 /// colours. A change swaps classes on the widgets that changed, once per widget just before the
 /// next frame however many of its colours changed, and reloads the stylesheet only
 /// when colours appear that no rule has yet (the first switch to a style, a table reload). GTK
-/// then restyles only those widgets, as for any change of classes, and the number of rules stays
-/// that of the distinct colours, not of the widgets (GTK's CSS reader recurses once per rule's
-/// selector, and a stylesheet of thousands of per-widget rules overflows its stack).
+/// then restyles only those widgets, as for any change of classes.
+///
+/// The stylesheet holds the rules in use, and rules used lately up to about as many again (see
+/// `dropUnusedRules()`), capped: its size follows the distinct colours, not the widgets (GTK's
+/// CSS reader recurses once per rule's selector, and a stylesheet of thousands of per-widget
+/// rules overflows its stack).
 ///
 /// GTK does not animate a change that comes from a stylesheet, and the rules declare no
 /// transitions: colours change at the next frame, as in libadwaita apps.
@@ -145,19 +159,31 @@ final class StyleSheet {
     var colors: [KeyColor]
   }
 
-  private enum Rule: Hashable {
+  /// What one rule styles: a widget's own colours, or a table's keys inside a widget.
+  enum Rule: Hashable {
     case look(Look)
     case table(TableLook)
   }
 
+  /// A rule's place in `entries`; it names the rule while a widget uses it.
+  typealias RuleID = Int
+
   private struct Entry {
+    var rule: Rule
     var className: String
     var users: Int
+    /// How many CSS rules it writes: one for a widget's colours, three per coloured key of a table.
+    var weight: Int
   }
 
   private var provider: UnsafeMutablePointer<GtkCssProvider>?
-  private var rules: [Rule: Entry] = [:]
-  private var rulesByClass: [String: Rule] = [:]
+  /// The rules by id; `nil` for a free place, which the next new rule takes.
+  private var entries: [Entry?] = []
+  private var freeIDs: [RuleID] = []
+  private var ids: [Rule: RuleID] = [:]
+  /// The rule last asked for: widgets that change together mostly ask for the same one in a row,
+  /// and comparing costs less than hashing.
+  private var lastUsed: (rule: Rule, id: RuleID)?
   private var lastNumber: UInt64 = 0
   private var isScheduled = false
   private var hasNewRules = false
@@ -176,17 +202,31 @@ final class StyleSheet {
       display, OpaquePointer(provider), guint(GTK_STYLE_PROVIDER_PRIORITY_APPLICATION + 1))
     self.provider = provider
     // Widgets made before: their rules reach the screen with the next frame.
-    if !rules.isEmpty { scheduleUpdate() }
+    if !ids.isEmpty { scheduleUpdate() }
   }
 
-  func useClass(for look: Look) -> String { use(.look(look), prefix: "dm-look") }
+  /// Takes one use of the rule for `rule`, made if there is none yet (loaded with the next update).
+  func use(_ rule: Rule) -> RuleID {
+    let id: RuleID
+    if let lastUsed, lastUsed.rule == rule {
+      id = lastUsed.id
+    } else if let known = ids[rule] {
+      id = known
+    } else {
+      id = add(rule)
+    }
+    lastUsed = (rule, id)
+    entries[id]!.users += 1
+    return id
+  }
 
-  func useClass(for look: TableLook) -> String { use(.table(look), prefix: "dm-table") }
+  /// The class of a rule in use.
+  func className(of id: RuleID) -> String { entries[id]!.className }
 
-  /// Gives up one use of a class's rule; a rule nobody uses goes at the next reload.
-  func release(_ className: String) {
-    guard let rule = rulesByClass[className] else { return }
-    rules[rule]?.users -= 1
+  /// Gives up one use of a rule; unused rules are dropped when they grow many (see
+  /// `dropUnusedRules()`).
+  func release(_ id: RuleID) {
+    entries[id]!.users -= 1
   }
 
   /// Puts a widget whose colours changed in the next update.
@@ -195,18 +235,31 @@ final class StyleSheet {
     scheduleUpdate()
   }
 
-  private func use(_ rule: Rule, prefix: String) -> String {
-    if let entry = rules[rule] {
-      rules[rule]?.users += 1
-      return entry.className
-    }
+  private func add(_ rule: Rule) -> RuleID {
     lastNumber &+= 1
-    let className = "\(prefix)-\(lastNumber)"
-    rules[rule] = Entry(className: className, users: 1)
-    rulesByClass[className] = rule
+    let prefix =
+      switch rule {
+      case .look: "dm-look"
+      case .table: "dm-table"
+      }
+    let weight =
+      switch rule {
+      case .look: 1
+      case .table(let look): max(1, 3 * look.colors.count { $0.color != nil })
+      }
+    let entry = Entry(rule: rule, className: "\(prefix)-\(lastNumber)", users: 0, weight: weight)
+    let id: RuleID
+    if let free = freeIDs.popLast() {
+      id = free
+      entries[id] = entry
+    } else {
+      id = entries.count
+      entries.append(entry)
+    }
+    ids[rule] = id
     hasNewRules = true
     scheduleUpdate()
-    return className
+    return id
   }
 
   private func scheduleUpdate() {
@@ -216,26 +269,58 @@ final class StyleSheet {
   }
 
   /// Gives the widgets that changed the classes of their colours, then loads the stylesheet if
-  /// that added rules, dropping the ones nobody uses.
+  /// that added rules.
   func flush() {
     isScheduled = false
-    let changed = pending
-    pending = []
-    for styling in changed { styling.update() }
+    // Read by position: a widget's update may queue widgets (a handler of GTK's class change that
+    // sets colours), which this update then reaches too, or update the stylesheet itself, which
+    // empties the list. The list keeps its capacity: a change of many widgets allocates nothing.
+    var position = 0
+    while position < pending.count {
+      let styling = pending[position]
+      position += 1
+      styling.update()
+    }
+    pending.removeAll(keepingCapacity: true)
     guard hasNewRules, let provider else { return }
     hasNewRules = false
-    for (rule, entry) in rules where entry.users <= 0 {
-      rules[rule] = nil
-      rulesByClass[entry.className] = nil
-    }
+    dropUnusedRules()
     let text = Self.generate(
-      rules.values.map(\.className).sorted().compactMap { name in
-        rulesByClass[name].map { (name, $0) }
-      })
+      entries.compactMap { $0 }.sorted { $0.className < $1.className }.map { ($0.className, $0.rule) })
     guard text != css else { return }
     css = text
     gtk_css_provider_load_from_data(provider, text, -1)
   }
+
+  /// Drops every rule nobody uses once they write more CSS rules than those in use, up to
+  /// `keptWeightLimit`, plus `unusedWeightAllowance`. A widget whose colours come back to those
+  /// of a kept rule gets its class and loads nothing: a window switched back and forth between
+  /// two styles loads the stylesheet only for the first switch to each, while tables reloaded
+  /// with new colours, or colours that keep changing, leave at most about as much again as is in
+  /// use.
+  private func dropUnusedRules() {
+    var used = 0
+    var unused = 0
+    for entry in entries {
+      guard let entry else { continue }
+      if entry.users > 0 { used += entry.weight } else { unused += entry.weight }
+    }
+    guard unused > min(used, Self.keptWeightLimit) + Self.unusedWeightAllowance else { return }
+    for (id, entry) in entries.enumerated() {
+      guard let entry, entry.users <= 0 else { continue }
+      entries[id] = nil
+      ids[entry.rule] = nil
+      freeIDs.append(id)
+    }
+    lastUsed = nil
+  }
+
+  /// The most CSS rules of unused rules kept beyond `unusedWeightAllowance`, however many are in
+  /// use.
+  static let keptWeightLimit = 1_024
+
+  /// How many CSS rules of unused rules are kept beyond those in use.
+  static let unusedWeightAllowance = 64
 
   private static func generate(_ rules: [(String, Rule)]) -> String {
     var css = ""

@@ -15,7 +15,13 @@ import Foundation
 //   wait MS                         runs the loop for MS milliseconds
 //   window-override NAME STYLE THEME
 //   reload PATH                     reloads the shared colour table
-//   pixel NAME PART                 → "pixel #rrggbb"; parts: bound, classed, drawing, picture, plain
+//   pixel NAME PART                 → "pixel #rrggbb"; parts: bound, accent, classed, drawing,
+//                                   picture, plain, swatch
+//   colors NAME COUNT               sets the swatch's background to COUNT colours in turn, each
+//                                   shown at once
+//   rules                           → "rules N", the CSS rules in DarkModeKit's stylesheet
+//   reentrant NAME                  the swatch's next class change sets its colour to #123456 and
+//                                   shows it at once, from inside GTK's notification
 //   wait-system STYLE               until the system source reports STYLE (5 s) → "ok" or "timeout"
 //   storm COUNT                     COUNT changes in a row, some made from inside callbacks
 //   close NAME                      destroys the window
@@ -28,15 +34,24 @@ import Foundation
 // Options: --table PATH (the shared table), --images DIR (light.png, dark.png), --stock
 // libadwaita|gtk, --follow-system (the portal source).
 
+/// A widget with a colour property of its own, which it shows as its background.
+@MainActor
+final class AccentBox: DMGTKWidget {
+  var accent: DMColor? {
+    didSet { backgroundColor = accent }
+  }
+}
+
 @MainActor
 final class ProbeWindow {
   let window: DMGTKWindow
   var parts: [String: UnsafeMutablePointer<GtkWidget>] = [:]
   let drawing: DMGTKDrawingArea
   weak var bound: DMGTKWidget?
+  let swatch: DMGTKWidget
 
   init(name: String, images: URL?) {
-    window = DMGTKWindow(title: name, width: 400, height: 300)
+    window = DMGTKWindow(title: name, width: 400, height: 400)
     window.colorTable = .shared
     let box = gtk_box_new(GTK_ORIENTATION_VERTICAL, 0)!
     gtk_window_set_child(window.gtkWindow, box)
@@ -51,6 +66,11 @@ final class ProbeWindow {
     part("bound", bound.widget)
     window.addSubview(bound)
     bound.dm.bind(\.backgroundColor, to: DMDynamicColor(key: "BG"))
+    let accentBox = AccentBox(gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 0)!)
+    part("accent", accentBox.widget)
+    window.addSubview(accentBox)
+    accentBox.dm.bind(\.accent, to: accent)
+    Tracking.track(accentBox, gobject: UnsafeMutableRawPointer(accentBox.widget))
     let classed = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 0)!
     // A key with a character that the stylesheet escapes.
     gtk_widget_add_css_class(classed, "dm-bg-Separator.Line")
@@ -81,6 +101,10 @@ final class ProbeWindow {
     }
     let plain = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 0)!
     part("plain", plain)
+    swatch = DMGTKWidget(gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 0)!)
+    part("swatch", swatch.widget)
+    window.addSubview(swatch)
+    Tracking.track(swatch, gobject: UnsafeMutableRawPointer(swatch.widget))
     // A handler that holds the window, through GTK: closing the window must still free it.
     let button = gtk_button_new_with_label("Dark")!
     DMGTK.connect(UnsafeMutableRawPointer(button), "clicked") { [window] in
@@ -118,6 +142,29 @@ enum Tracking {
   }
 
   static var aliveObjects: Int { objects.filter { $0.object != nil }.count }
+}
+
+/// A handler of GTK's `notify::css-classes` that changes the widget's colour and shows it at once,
+/// the first time it runs.
+@MainActor
+enum Reentrant {
+  static var widget: DMGTKWidget?
+
+  static func arm(_ widget: DMGTKWidget) {
+    self.widget = widget
+    let notify: @convention(c) (gpointer?, gpointer?, gpointer?) -> Void = { _, _, _ in
+      MainActor.assumeIsolated {
+        guard let widget = Reentrant.widget else { return }
+        Reentrant.widget = nil
+        widget.backgroundColor = DMColor(rgb: 0x123456)
+        DMGTK.flushStyles()
+      }
+    }
+    dm_signal_connect(
+      UnsafeMutableRawPointer(widget.widget), "notify::css-classes",
+      unsafeBitCast(notify, to: GCallback.self),
+      nil, nil)
+  }
 }
 
 @MainActor
@@ -210,6 +257,20 @@ enum Probe {
     case ("pixel", 3):
       guard let probe = windows[words[1]], let part = probe.parts[words[2]] else { return "error no part" }
       return pixel(of: part, in: probe.window).map { "pixel \($0)" } ?? "error no picture"
+    case ("colors", 3):
+      guard let probe = windows[words[1]] else { return "error no window" }
+      for index in 0..<(Int(words[2]) ?? 0) {
+        probe.swatch.backgroundColor = DMColor(rgb: UInt32(0x100000 + index * 0x10101))
+        DMGTK.flushStyles()
+      }
+      settle()
+      return "ok"
+    case ("rules", 1):
+      return "rules \(DMGTK.styleSheet.split(separator: "\n").count)"
+    case ("reentrant", 2):
+      guard let probe = windows[words[1]] else { return "error no window" }
+      Reentrant.arm(probe.swatch)
+      return "ok"
     case ("wait-system", 2):
       let wanted: DMUserInterfaceStyle = words[1] == "dark" ? .dark : .light
       let deadline = Date().addingTimeInterval(5)

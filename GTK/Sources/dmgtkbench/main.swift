@@ -8,7 +8,7 @@ import Foundation
 // and a border colour, in a grid), the time from a style change to the
 // end of the first frame GTK paints in the new style, through DarkModeKit (`setOverride`) and the
 // way a plain GTK app does it (a CSS class on the window, with both styles in one stylesheet), in
-// the same run.
+// the same run, the rounds of the two alternating.
 
 @MainActor
 enum Bench {
@@ -20,15 +20,11 @@ enum Bench {
     #1c1c1e  #f2f2f7  Text
     #c6c6c8  #48484a  Border
     """
-  /// Set by the window's frame clock at the end of each paint.
-  static var paints = 0
   static var timedOut = false
-  /// How long each change call itself took (the rest is GTK's work until the frame).
-  static var changeTimes: [Double] = []
 
   static func main() {
     let quick = CommandLine.arguments.contains("--quick")
-    let rounds = quick ? 15 : 61
+    let rounds = quick ? 31 : 101
     setenv("GTK_A11Y", "none", 0)
     setenv("GSK_RENDERER", "cairo", 0)
     gtk_init()
@@ -47,25 +43,31 @@ enum Bench {
       "dmgtkbench: \(widgetCount) themed widgets (background, text and border each), \(rounds) switches each")
     print("  from the change to the end of the first frame painted in the new style; median [min–max]")
 
+    // Both windows are open at once, and the rounds alternate between them, so that whatever
+    // else the machine does meanwhile weighs on both the same.
     let themed = themedWindow()
-    let darkModeKit = measure(rounds: rounds, window: themed.widget) { dark in
-      DMTraitCollection.setOverride(
-        DMTraitCollection(userInterfaceStyle: dark ? .dark : .light), animated: false)
-    }
-    let darkModeKitCalls = changeTimes
-    changeTimes = []
-    themed.close()
-    settle()
-
     let plain = plainWindow()
-    let baseline = measure(rounds: rounds, window: plain) { dark in
-      if dark { gtk_widget_add_css_class(plain, "dark") } else { gtk_widget_remove_css_class(plain, "dark") }
-    }
+    let ways = [
+      Way(window: themed.widget) { dark in
+        DMTraitCollection.setOverride(
+          DMTraitCollection(userInterfaceStyle: dark ? .dark : .light), animated: false)
+      },
+      Way(window: plain) { dark in
+        if dark {
+          gtk_widget_add_css_class(plain, "dark")
+        } else {
+          gtk_widget_remove_css_class(plain, "dark")
+        }
+      },
+    ]
+    measure(rounds: rounds, ways)
+    let darkModeKit = ways[0].times
+    let baseline = ways[1].times
 
     report("DarkModeKit (setOverride)", darkModeKit)
-    report("  of which the call", darkModeKitCalls)
+    report("  of which the call", ways[0].callTimes)
     report("plain GTK (CSS class)", baseline)
-    report("  of which the call", changeTimes)
+    report("  of which the call", ways[1].callTimes)
     let ratio = median(darkModeKit) / median(baseline)
     print(
       String(
@@ -140,39 +142,63 @@ enum Bench {
       Int32(index / 40), 1, 1)
   }
 
-  /// Times `change` (alternately to dark and to light) until the window's next paint ends.
-  static func measure(
-    rounds: Int, window: UnsafeMutablePointer<GtkWidget>, change: (Bool) -> Void
-  ) -> [Double] {
-    guard let clock = gtk_widget_get_frame_clock(window) else { return [] }
-    let afterPaint: @convention(c) (OpaquePointer?, gpointer?) -> Void = { _, _ in
-      MainActor.assumeIsolated { Bench.paints += 1 }
-    }
-    let handler = dm_signal_connect(
-      UnsafeMutableRawPointer(clock), "after-paint", unsafeBitCast(afterPaint, to: GCallback.self), nil, nil)
-    defer { g_signal_handler_disconnect(UnsafeMutableRawPointer(clock), handler) }
+  /// One way of switching a window's style, and what it measured.
+  final class Way {
+    let window: UnsafeMutablePointer<GtkWidget>
+    let change: (Bool) -> Void
+    /// From the change to the end of the window's next paint.
     var times: [Double] = []
-    for round in 0..<rounds {
-      let before = paints
-      let start = DispatchTime.now().uptimeNanoseconds
-      change(round.isMultiple(of: 2))
-      changeTimes.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
-      timedOut = false
-      let timeout = g_timeout_add(
-        2_000,
-        { _ in
-          MainActor.assumeIsolated { Bench.timedOut = true }; return 0
-        }, nil)
-      while paints == before, !timedOut { g_main_context_iteration(nil, 1) }
-      guard !timedOut else {
-        print("dmgtkbench: no frame was painted within 2 s of a change")
+    /// How long the change call itself took (the rest is GTK's work until the frame).
+    var callTimes: [Double] = []
+    /// Set by the window's frame clock at the end of each paint.
+    var paints = 0
+
+    init(window: UnsafeMutablePointer<GtkWidget>, change: @escaping (Bool) -> Void) {
+      self.window = window
+      self.change = change
+    }
+  }
+
+  /// Times each way's change (alternately to dark and to light) until its window's next paint
+  /// ends, the ways taking turns.
+  static func measure(rounds: Int, _ ways: [Way]) {
+    let afterPaint: @convention(c) (OpaquePointer?, gpointer?) -> Void = { _, data in
+      MainActor.assumeIsolated { Unmanaged<Way>.fromOpaque(data!).takeUnretainedValue().paints += 1 }
+    }
+    var connections: [(UnsafeMutableRawPointer, gulong)] = []
+    for way in ways {
+      guard let clock = gtk_widget_get_frame_clock(way.window) else {
+        print("dmgtkbench: a window has no frame clock")
         exit(1)
       }
-      g_source_remove(timeout)
-      times.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
-      settle()
+      let handler = dm_signal_connect(
+        UnsafeMutableRawPointer(clock), "after-paint", unsafeBitCast(afterPaint, to: GCallback.self),
+        Unmanaged.passUnretained(way).toOpaque(), nil)
+      connections.append((UnsafeMutableRawPointer(clock), handler))
     }
-    return times
+    defer { for (clock, handler) in connections { g_signal_handler_disconnect(clock, handler) } }
+    for round in 0..<rounds {
+      for way in ways {
+        let before = way.paints
+        let start = DispatchTime.now().uptimeNanoseconds
+        way.change(round.isMultiple(of: 2))
+        way.callTimes.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
+        timedOut = false
+        let timeout = g_timeout_add(
+          2_000,
+          { _ in
+            MainActor.assumeIsolated { Bench.timedOut = true }; return 0
+          }, nil)
+        while way.paints == before, !timedOut { g_main_context_iteration(nil, 1) }
+        guard !timedOut else {
+          print("dmgtkbench: no frame was painted within 2 s of a change")
+          exit(1)
+        }
+        g_source_remove(timeout)
+        way.times.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
+        settle()
+      }
+    }
   }
 
   /// Runs the loop until it has nothing left to do for a moment.

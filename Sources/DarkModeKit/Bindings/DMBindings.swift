@@ -67,6 +67,73 @@ public struct DMBindings<Root: AnyObject> {
     }
   }
 
+  /// Keeps a property set to a dynamic value through `set`, which must do what setting the
+  /// property through `keyPath` does.
+  ///
+  /// For toolkit authors: a bound property that is computed (its setter schedules a redraw) is
+  /// otherwise set through a key-path store, which costs several times more than a call. Give a
+  /// function that calls the setter, and every update calls it instead.
+  ///
+  /// ```swift
+  /// extension DMBindings where Root == Label {
+  ///   func bindTextColor(to color: DMDynamic<DMColor>) {
+  ///     bind(\.textColor, to: color, set: { label, color in label.textColor = color })
+  ///   }
+  /// }
+  /// ```
+  ///
+  /// The key path names the binding: binding it again replaces this one, and ``unbind(_:)`` and
+  /// ``isBound(_:)`` take it. Each binding keeps its own `set`, at the cost of two small
+  /// allocations (a binding through a key path shares its description with every binding of that
+  /// property, and allocates nothing of its own).
+  ///
+  /// The binding keeps `set` as long as it lasts: a `set` that captures the object it is bound to
+  /// keeps that object alive. Use the object `set` is given instead.
+  /// - Parameters:
+  ///   - keyPath: The property to set; it names the binding.
+  ///   - dynamic: The value to resolve for the object's traits.
+  ///   - set: Sets the property of an object to a resolved value.
+  @inlinable
+  public func bind<Value>(
+    _ keyPath: ReferenceWritableKeyPath<Root, Value>, to dynamic: DMDynamic<Value>,
+    set: @escaping @MainActor (Root, Value) -> Void
+  ) {
+    bind(keyPath, to: dynamic, as: AsIs<Value>.self, set: set)
+  }
+
+  /// Keeps an optional property set to a dynamic value through `set`, which must do what setting
+  /// the property through `keyPath` does; see ``bind(_:to:set:)-(ReferenceWritableKeyPath<Root,Value>,_,_)``.
+  /// - Parameters:
+  ///   - keyPath: The property to set; it names the binding.
+  ///   - dynamic: The value to resolve for the object's traits.
+  ///   - set: Sets the property of an object to a resolved value.
+  @inlinable
+  public func bind<Value>(
+    _ keyPath: ReferenceWritableKeyPath<Root, Value?>, to dynamic: DMDynamic<Value>,
+    set: @escaping @MainActor (Root, Value?) -> Void
+  ) {
+    bind(keyPath, to: dynamic, as: AsOptional<Value>.self, set: set)
+  }
+
+  @inlinable
+  func bind<Conversion: BoundValueConversion>(
+    _ keyPath: ReferenceWritableKeyPath<Root, Conversion.Property>, to dynamic: DMDynamic<Conversion.Value>,
+    as conversion: Conversion.Type, set: @escaping @MainActor (Root, Conversion.Property) -> Void
+  ) {
+    let object = object
+    withBindingContext { traits in set(object, Conversion.property(from: dynamic.resolved(with: traits))) }
+    // The update captures `set`, which may capture what belongs to this object alone: the
+    // binding gets a description of its own (see `register`).
+    register(keyPath: keyPath, source: dynamic.storage, offset: StoredProperty.throughSetter) {
+      object, source, _, _, traits in
+      set(
+        unsafeDowncast(object, to: Root.self),
+        Conversion.property(
+          from: Unmanaged<DMDynamic<Conversion.Value>.Storage>.fromOpaque(source.toOpaque())
+            .borrow { storage in storage.passCache.resolved(storage, with: traits) }))
+    }
+  }
+
   /// Runs `body` with the traits bindings resolve for, made current.
   @usableFromInline
   func withBindingContext<R>(_ body: (DMTraitCollection) -> R) -> R {
@@ -79,8 +146,10 @@ public struct DMBindings<Root: AnyObject> {
   func register(
     keyPath: AnyKeyPath, source: AnyObject, offset: Int, store: @escaping Binding.Store
   ) {
-    let property = BoundProperty.shared(
-      keyPath: keyPath, objectType: type(of: object), offset: offset, store: store)
+    let property =
+      offset == StoredProperty.throughSetter
+      ? BoundProperty.own(keyPath: keyPath, store: store)
+      : BoundProperty.shared(keyPath: keyPath, objectType: type(of: object), offset: offset, store: store)
     let binding = Binding(property: property, source: source)
     if let responder = object as? DMResponder {
       responder.bindings.set(binding)

@@ -19,16 +19,18 @@ struct Binding {
 }
 
 /// How one property is set on objects of one class: its key path, where it lives in the object,
-/// and a function that sets it. Every binding of that property on objects of that class shares
-/// one, so that a binding costs two words in its object's list.
+/// and a function that sets it. Every binding of that property through its key path on objects of
+/// that class shares one, so that a binding costs two words in its object's list; a binding
+/// through a setter given with it has one of its own (`own(keyPath:store:)`).
 ///
 /// The function is made by the inlinable `DMBindings.bind` at the call site, where the root and
-/// value types are known, so that resolving and storing are specialized for them; it captures
-/// nothing.
+/// value types are known, so that resolving and storing are specialized for them; for a
+/// key-path binding it captures nothing.
 @MainActor
 final class BoundProperty {
   let keyPath: AnyKeyPath
-  /// The stored property's offset in the object, or -1 to write through the key path.
+  /// The stored property's offset in the object, -1 to write through the key path, or
+  /// `StoredProperty.throughSetter`.
   let offset: Int
   let store: Binding.Store
 
@@ -48,6 +50,13 @@ final class BoundProperty {
   /// A key path with subscript arguments keeps them alive here, so a program that binds through
   /// ever new subscript arguments (`\.[token]`) grows this table.
   private static var known: [Key: BoundProperty] = [:]
+
+  /// A description of `keyPath` for one binding alone, whose `store` calls a setter given with
+  /// it (`bind(_:to:set:)`): that setter may hold what it captured for that one object.
+  static func own(keyPath: AnyKeyPath, store: @escaping Binding.Store) -> BoundProperty {
+    BindingRefresh.isListening
+    return BoundProperty(keyPath: keyPath, offset: StoredProperty.throughSetter, store: store)
+  }
 
   /// The shared description of `keyPath` on objects of `objectType`, made on first use.
   static func shared(

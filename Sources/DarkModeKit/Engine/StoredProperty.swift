@@ -9,6 +9,11 @@
 /// Where a stored property lives inside an object, for bindings that write it directly.
 @usableFromInline
 enum StoredProperty {
+  /// The offset recorded for a property set through a function given with its binding
+  /// (`bind(_:to:set:)`); such a binding shares its description with no other.
+  @usableFromInline
+  static let throughSetter = -2
+
   /// The offset of `address` from the start of `object`, when the `size` bytes there lie inside
   /// the object's own allocation, past its header; `nil` otherwise (the address of a computed or
   /// observed property's temporary, or a platform where the allocation size is unknown).
