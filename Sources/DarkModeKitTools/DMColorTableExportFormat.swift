@@ -3,9 +3,11 @@ import DarkModeKit
 /// A format that ``DarkModeKit/DMColorTable/exported(as:options:)`` writes a colour table in.
 ///
 /// - ``css``: CSS custom properties, for the web.
-/// - ``json``: Design Tokens (the W3C Design Tokens Community Group format), for design tools.
+/// - ``json``: Design Tokens (the W3C Design Tokens Community Group format 2025.10), for design
+///   tools.
 /// - ``swift``: a Swift source file with one `DMDynamicColor` constant per key, so that the
 ///   compiler checks every key an app uses.
+/// - ``text``: the colour table's own text format, for a table read from design tokens.
 ///
 /// Each format turns the table's keys into names of its own with ``identifiers(forKeys:)``;
 /// `Docs/dmkit.md` describes the rules.
@@ -15,19 +17,25 @@ public enum DMColorTableExportFormat: String, CaseIterable, Hashable, Sendable {
   /// lower case) with its sides, high-contrast columns under `@media (prefers-contrast: more)`,
   /// each selector with its `color-scheme`.
   case css
-  /// One object per column of Design Tokens, `{"NORMAL": {"bg": {"$type": "color",
-  /// "$value": "#ffffff"}}}`, tokens in file order.
+  /// A Design Tokens resolver document (format 2025.10): one colour token per key, named by the
+  /// key's parts between dots, under three modifiers, `theme`, `color-scheme` (light, dark) and
+  /// `contrast` (normal, more), so that a tool that reads the format gets every variant.
   case json
   /// A Swift source file: `extension DMDynamicColor { public static let bg =
   /// DMDynamicColor(key: "BG") }`, one constant per key; or, with a namespace and a table,
   /// `public enum BrandColors { public static let bg = DMDynamicColor(key: "BG", in: Tables.brand) }`.
   case swift
+  /// The colour table's own text format (`Docs/ColorTableFormat.md`): the header, then one row
+  /// per key, the colours aligned in columns.
+  case text
 
   /// The name a key gets in this format, on its own, without making it unique among other keys.
   ///
-  /// - ``css`` and ``json``: the key in lower case, with every character other than an ASCII
-  ///   letter, a digit or `-` turned into `-`: `Text.Primary` → `text-primary`, `BG` → `bg`.
-  ///   The CSS custom property is this name after `--`.
+  /// - ``css``: the key in lower case, with every character other than an ASCII letter, a digit
+  ///   or `-` turned into `-`: `Text.Primary` → `text-primary`, `BG` → `bg`. The CSS custom
+  ///   property is this name after `--`.
+  /// - ``json`` and ``text``: the key as it is; in JSON, its parts between dots are nested groups
+  ///   (`Text.Primary` is the token `Primary` in the group `Text`).
   /// - ``swift``: lowerCamelCase words, split at `.`, `_`, `-` and any other character that is
   ///   not an ASCII letter or digit: `Text.Primary` → `textPrimary`, `BG` → `bg`,
   ///   `URLColor.Hover` → `urlColorHover`. A name that would start with a digit gets a leading
@@ -39,7 +47,8 @@ public enum DMColorTableExportFormat: String, CaseIterable, Hashable, Sendable {
   /// - Returns: The name for the key in this format.
   public func identifier(forKey key: String) -> String {
     switch self {
-    case .css, .json: Self.tokenName(forKey: key)
+    case .css: Self.tokenName(forKey: key)
+    case .json, .text: key
     case .swift: Self.swiftName(forKey: key)
     }
   }

@@ -15,9 +15,11 @@ import Testing
     ("Surface.Elevated", "surface-elevated"), ("Text.OnAccent", "text-onaccent"),
     ("_Private", "-private"), ("Gray-500", "gray-500"), ("a b", "a-b"), ("Grün", "gr-n"), ("", "key"),
   ])
-  func cssAndJSONNamesAreTheKeyInLowerCaseWithDashes(key: String, name: String) {
+  func cssNamesAreTheKeyInLowerCaseWithDashes(key: String, name: String) {
     #expect(DMColorTableExportFormat.css.identifier(forKey: key) == name)
-    #expect(DMColorTableExportFormat.json.identifier(forKey: key) == name)
+    // Design tokens and the text format keep the key: its parts are the token's groups.
+    #expect(DMColorTableExportFormat.json.identifier(forKey: key) == key)
+    #expect(DMColorTableExportFormat.text.identifier(forKey: key) == key)
   }
 
   @Test(arguments: [
@@ -150,60 +152,18 @@ import Testing
     #expect(css.contains("    --scrim: #000000;\n    --scrim-2: #000000;\n"))
   }
 
-  @Test func jsonOfTheDKNightVersionTable() throws {
-    let table = try ExampleTables.load("DKColorTable.txt")
-    #expect(
-      table.exported(as: .json) == """
-        {
-          "NORMAL": {
-            "bg": {"$type": "color", "$value": "#ffffff"},
-            "sep": {"$type": "color", "$value": "#aaaaaa"}
-          },
-          "NIGHT": {
-            "bg": {"$type": "color", "$value": "#343434"},
-            "sep": {"$type": "color", "$value": "#313131"}
-          },
-          "RED": {
-            "bg": {"$type": "color", "$value": "#fafafa"},
-            "sep": {"$type": "color", "$value": "#aaaaaa"}
-          }
-        }
-
-        """)
-  }
-
-  @Test func jsonOfThePaletteIsValidDesignTokens() throws {
-    let table = try ExampleTables.load("Palette.txt")
-    let text = table.exported(as: .json)
-    let object = try JSONSerialization.jsonObject(with: Data(text.utf8))
-    let themes = try #require(object as? [String: [String: [String: String]]])
-    #expect(
-      Set(themes.keys) == [
-        "NORMAL", "NIGHT", "SEPIA", "SOLARIZED:light", "SOLARIZED:dark", "NORMAL:high", "NIGHT:high",
-      ])
-    let names = DMColorTableExportFormat.json.identifiers(forKeys: table.keys)
-    for (variant, column) in zip(table.variants, table.columnNames) {
-      let tokens = try #require(themes[column])
-      #expect(tokens.count == table.keys.count)
-      for (key, name) in zip(table.keys, names) {
-        #expect(tokens[name]?["$type"] == "color")
-        #expect(tokens[name]?["$value"] == table.color(forKey: key, variant: variant)?.hexString.lowercased())
-      }
-    }
-    #expect(themes["NORMAL"]?["text-primary"]?["$value"] == "#1c1c1e")
-    #expect(themes["SEPIA"]?["scrim"]?["$value"] == "#3b2f1e66")
-    // Tokens keep the file's order.
-    let order = names.compactMap { text.range(of: "\"\($0)\":")?.lowerBound }
-    #expect(order == order.sorted() && order.count == names.count)
-  }
-
   @Test func emptyTablesExportValidEmptyDocuments() throws {
     let empty = DMColorTable()
-    #expect(empty.exported(as: .json) == "{}\n")
+    var validator = DesignTokensValidator()
+    _ = try validator.checkResolver(empty.exported(as: .json))
+    #expect(validator.problems.isEmpty, "\(validator.problems)")
+    #expect(empty.exported(as: .text) == "")
     #expect(empty.exported(as: .css) == ":root {\n}\n")
     #expect(empty.exported(as: .swift).hasSuffix("extension DMDynamicColor {\n}\n"))
     let noKeys = try DMColorTable(string: "NORMAL NIGHT\n")
-    _ = try JSONSerialization.jsonObject(with: Data(noKeys.exported(as: .json).utf8))
+    _ = try validator.checkResolver(noKeys.exported(as: .json))
+    #expect(validator.problems.isEmpty, "\(validator.problems)")
+    #expect(try DMDesignTokens.table(from: noKeys.exported(as: .json)).columnNames == ["NORMAL", "NIGHT"])
   }
 
   @Test func swiftOfTheDKNightVersionTable() throws {

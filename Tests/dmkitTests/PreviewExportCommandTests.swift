@@ -218,7 +218,10 @@ private func swatch(_ red: Int, _ green: Int, _ blue: Int) -> String {
     #expect(run.output == "")
     #expect(run.errors == "")
     let written = try String(contentsOfFile: output, encoding: .utf8)
-    #expect(written == (try ExampleTables.load("DKColorTable.txt")).exported(as: .json))
+    #expect(
+      written
+        == (try ExampleTables.load("DKColorTable.txt")).exported(
+          as: .json, options: DMColorTableExportOptions(sourceName: "DKColorTable.txt")))
     _ = try JSONSerialization.jsonObject(with: Data(written.utf8))
 
     let unwritable = folder.appendingPathComponent("missing/tokens.css").path
@@ -227,13 +230,46 @@ private func swatch(_ red: Int, _ green: Int, _ blue: Int) -> String {
     #expect(failed.errors.hasPrefix("error: cannot write \"\(unwritable)\": "))
   }
 
+  @Test func designTokensConvertToATableAndBack() throws {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("dmkit-tokens-\(UUID())")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let tokens = folder.appendingPathComponent("Colors.resolver.json").path
+    #expect(runDMKit(["export", dkColorTable, "--format", "json", "--output", tokens]).status == 0)
+    let back = runDMKit(["export", tokens, "--format", "text"])
+    #expect(back.status == 0, "\(back.errors)")
+    #expect(
+      back.output
+        == (try ExampleTables.load("DKColorTable.txt")).exported(
+          as: .text, options: DMColorTableExportOptions(sourceName: "Colors.resolver.json")))
+    // Every command reads design tokens.
+    let lint = runDMKit(["lint", tokens, "--pair", "SEP:BG", "--min-contrast", "1.5"])
+    #expect(lint.status == 0)
+    #expect(lint.output == "\(tokens): warning: SEP on BG in theme NIGHT: contrast 1.04:1 is below 1.50:1\n")
+    let preview = runDMKit(["preview", tokens, "--no-color"])
+    #expect(preview.status == 0, "\(preview.errors)")
+
+    let broken = folder.appendingPathComponent("broken.tokens.json").path
+    try "{\n  \"bg\": {\"$type\": \"color\", \"$value\": \"#12G\"}\n}\n".write(
+      toFile: broken, atomically: true, encoding: .utf8)
+    let failed = runDMKit(["lint", broken])
+    #expect(failed.status == 1)
+    #expect(
+      failed.output
+        == "\(broken):2:38: error: token \"bg\": bad colour \"#12G\": \"G\" at offset 3 is not a hexadecimal digit\n"
+    )
+    let export = runDMKit(["export", broken, "--format", "css"])
+    #expect(export.status == 1)
+    #expect(export.errors.hasPrefix("\(broken):2:38: error: token \"bg\": bad colour"))
+  }
+
   @Test func exportNeedsAKnownFormat() {
     let missing = runDMKit(["export", dkColorTable])
     #expect(missing.status == 2)
-    #expect(missing.errors == "error: 'export' needs --format (one of css, json, swift)\n")
+    #expect(missing.errors == "error: 'export' needs --format (one of css, json, swift, text)\n")
     let unknown = runDMKit(["export", dkColorTable, "--format", "yaml"])
     #expect(unknown.status == 2)
-    #expect(unknown.errors == "error: unknown format 'yaml'; use one of css, json, swift\n")
+    #expect(unknown.errors == "error: unknown format 'yaml'; use one of css, json, swift, text\n")
     #expect(runDMKit(["export", dkColorTable, "--format"]).status == 2)
     #expect(runDMKit(["export", "--format", "css"]).status == 2)
   }

@@ -2,26 +2,30 @@ import DarkModeKit
 import DarkModeKitTools
 import Foundation
 
-/// `dmkit export FILE --format css|json|swift [--output PATH] [--access LEVEL]
-/// [--namespace NAME] [--table NAME]`: the table as CSS custom properties, Design Tokens JSON, or
-/// Swift constants.
+/// `dmkit export FILE --format css|json|swift|text [--output PATH] [--access LEVEL]
+/// [--namespace NAME] [--table NAME]`: the table (or design tokens) as CSS custom properties,
+/// Design Tokens JSON, Swift constants, or a colour table.
 @MainActor
 enum ExportCommand {
   static let spec = CommandSpec(
-    name: "export", summary: "Write a colour table as CSS, Design Tokens JSON, or Swift constants.",
+    name: "export",
+    summary: "Write a colour table (or design tokens) as CSS, Design Tokens, Swift, or a table.",
     usage: """
-      USAGE: dmkit export FILE --format css|json|swift [--output PATH] [--access LEVEL]
+      USAGE: dmkit export FILE --format css|json|swift|text [--output PATH] [--access LEVEL]
                           [--namespace NAME] [--table NAME]
 
-      Writes the colour table in another format, to standard output or to a file:
+      Writes the colour table in another format, to standard output or to a file. FILE may be
+      design tokens (named *.json or *.tokens), which are read as a table first.
         css    custom properties: the first theme on :root, the NIGHT (or DARK) theme under
                @media (prefers-color-scheme: dark), every theme under [data-theme="name"]
                (the theme's name in lower case, _ as -), with color-scheme set
-        json   Design Tokens: one group per theme, {"$type": "color", "$value": "#rrggbb"}
+        json   Design Tokens 2025.10: a resolver document whose modifiers theme,
+               color-scheme and contrast choose every variant of each key's colour token
         swift  one DMDynamicColor constant per key, so the compiler checks the keys you use
+        text   the colour table's own format
 
       OPTIONS:
-        --format FORMAT   css, json or swift (required).
+        --format FORMAT   css, json, swift or text (required).
         --output PATH     Write to PATH instead of standard output: a file is replaced at once
                           and keeps its permissions (through a link, the file it points to);
                           a FIFO or a device is written to; a directory is refused.

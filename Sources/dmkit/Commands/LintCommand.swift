@@ -70,13 +70,29 @@ enum LintCommand {
     for path in arguments.positionals {
       let url = URL(fileURLWithPath: path)
       let shownPath = ShownText.escaped(path)
-      // Each problem is printed as it is found, up to the limit, then one line that counts the rest.
-      let problemCount = DMColorTable.lint(contentsOf: url, limit: limit) { problem in
-        let place = problem.line > 0 ? "\(shownPath):\(problem.line):\(problem.column)" : shownPath
-        console.out("\(place): error: \(problem.message)\n")
+      let table: DMColorTable
+      // Design tokens: the first problem, as JSON cannot be read on past it; the lines of a
+      // table's keys are those of the table's text.
+      let isTokens = TableLoading.isDesignTokens(path)
+      if isTokens {
+        switch TableLoading.read(path) {
+        case .success(let read): table = read
+        case .failure(let problem):
+          console.out(problem.reported)
+          failed = true
+          continue
+        }
+      } else {
+        // Each problem is printed as it is found, up to the limit, then one line that counts the
+        // rest.
+        let problemCount = DMColorTable.lint(contentsOf: url, limit: limit) { problem in
+          let place = problem.line > 0 ? "\(shownPath):\(problem.line):\(problem.column)" : shownPath
+          console.out("\(place): error: \(problem.message)\n")
+        }
+        failed = failed || problemCount > 0
+        guard problemCount == 0, let read = try? DMColorTable(contentsOf: url) else { continue }
+        table = read
       }
-      failed = failed || problemCount > 0
-      guard problemCount == 0, let table = try? DMColorTable(contentsOf: url) else { continue }
       if arguments.flags.contains("--verbose") {
         for note in table.columnNotes { console.out("\(shownPath): note: \(note)\n") }
       }
@@ -124,7 +140,7 @@ enum LintCommand {
           let ratio = text.contrastRatio(with: back)
           guard ratio < minimum else { continue }
           report(
-            "\(shownPath):\(line):1: \(severity): \(foreground) on \(background) in theme "
+            "\(isTokens ? shownPath : "\(shownPath):\(line):1"): \(severity): \(foreground) on \(background) in theme "
               + "\(ShownText.escaped(name, limit: 64)): contrast \(format(ratio)):1 is below "
               + "\(format(minimum)):1\n")
           if arguments.flags.contains("--strict") { failed = true }

@@ -1,17 +1,56 @@
 import DarkModeKit
+import DarkModeKitTools
 import Foundation
 
 /// Loading the colour table a command was given, with errors in the `FILE:LINE:COLUMN: error:`
-/// form that `lint` uses.
+/// form that `lint` uses. A file named `*.json` or `*.tokens` is read as design tokens.
 enum TableLoading {
+  /// Whether `path` names a design-tokens file (`.json`, `.tokens`, `.tokens.json`,
+  /// `.resolver.json`) rather than a colour table.
+  static func isDesignTokens(_ path: String) -> Bool {
+    let lowered = path.lowercased()
+    return lowered.hasSuffix(".json") || lowered.hasSuffix(".tokens")
+  }
+
+  /// The table at `path`, or the problem as `FILE:LINE:COLUMN: MESSAGE` (without the severity).
+  static func read(_ path: String) -> Result<DMColorTable, Problem> {
+    let url = URL(fileURLWithPath: path)
+    if isDesignTokens(path) {
+      do {
+        return .success(try DMDesignTokens.table(contentsOf: url))
+      } catch {
+        return .failure(
+          Problem(path: path, line: error.line, column: error.column, message: error.explanation))
+      }
+    }
+    do {
+      return .success(try DMColorTable(contentsOf: url))
+    } catch {
+      return .failure(Problem(path: path, line: error.line, column: error.column, message: error.message))
+    }
+  }
+
+  /// A problem that keeps a file from being read.
+  struct Problem: Error {
+    var path: String
+    var line: Int
+    var column: Int
+    var message: String
+
+    /// `FILE:LINE:COLUMN: error: MESSAGE`, the path escaped.
+    var reported: String {
+      let shownPath = ShownText.escaped(path)
+      let place = line > 0 ? "\(shownPath):\(line):\(column)" : shownPath
+      return "\(place): error: \(message)\n"
+    }
+  }
+
   /// The table at `path`, or `nil` after printing the problem to standard error.
   static func load(_ path: String, console: Console) -> DMColorTable? {
-    do {
-      return try DMColorTable(contentsOf: URL(fileURLWithPath: path))
-    } catch {
-      let shownPath = ShownText.escaped(path)
-      let place = error.line > 0 ? "\(shownPath):\(error.line):\(error.column)" : shownPath
-      console.error("\(place): error: \(error.message)\n")
+    switch read(path) {
+    case .success(let table): return table
+    case .failure(let problem):
+      console.error(problem.reported)
       return nil
     }
   }

@@ -1,0 +1,254 @@
+import DarkModeKit
+import Foundation
+
+/// Reads colour tables from design tokens: the W3C Design Tokens Community Group format 2025.10
+/// (a token file, or a resolver document with sets and modifiers), and the older forms with hex
+/// strings (`"$value": "#ffffff"`, or `value` and `type` without `$`).
+///
+/// ```swift
+/// let table = try DMDesignTokens.table(contentsOf: URL(filePath: "Colors.resolver.json"))
+/// try DMColorTable.shared.reload(string: table.exported(as: .text))  // or use it as it is
+/// ```
+///
+/// How tokens become a table (`Docs/dmkit.md` has the details):
+/// - Every colour token is a key, named by its path (`Text.Primary` for the token `Primary` in the
+///   group `Text`); tokens of other types are left out. A name part with characters a key cannot
+///   have gets `_` for each of them. DarkModeKit's own `$extensions` can give the key.
+/// - A resolver document's modifiers choose the columns: one whose contexts are `light` and `dark`
+///   is the style, one whose contexts are `normal` and `more` (or `high`) is the contrast, and one
+///   other modifier is the theme, its default context the table's default theme. A document that
+///   `dmkit export --format json` wrote gives back the same columns.
+/// - A token file with one group per column at its top (`NORMAL`, `NIGHT`, `SOLARIZED:dark`, as
+///   `dmkit` wrote before 2025.10) gives those columns; any other token file, one column `NORMAL`.
+public enum DMDesignTokens {
+  /// Reads a table from design tokens.
+  /// - Parameter text: The JSON text.
+  /// - Returns: The table.
+  /// - Throws: ``DMDesignTokensError`` for text that is not JSON, tokens the format does not
+  ///   allow, or tokens that make no table.
+  public static func table(from text: String) throws(DMDesignTokensError) -> DMColorTable {
+    let tableText = try self.tableText(from: text)
+    do {
+      return try DMColorTable(string: tableText)
+    } catch {
+      throw DMDesignTokensError(
+        line: 0, column: 0, tokenPath: nil, message: "the tokens make no table: \(error.message)")
+    }
+  }
+
+  /// Reads a table from a design-tokens file.
+  /// - Parameters:
+  ///   - url: The file.
+  ///   - maximumFileSize: The largest file to read, in bytes.
+  /// - Returns: The table.
+  /// - Throws: ``DMDesignTokensError``, naming the file.
+  public static func table(contentsOf url: URL, maximumFileSize: Int = DMColorTable.defaultMaximumFileSize)
+    throws(DMDesignTokensError) -> DMColorTable
+  {
+    let text = try read(url, maximumFileSize: maximumFileSize)
+    do {
+      return try table(from: text)
+    } catch {
+      throw error.inFile(url.path)
+    }
+  }
+
+  /// The table that design tokens make, in the table's own text format, as `dmkit export --format
+  /// text` writes it.
+  /// - Parameter text: The JSON text.
+  /// - Returns: The table's text.
+  /// - Throws: ``DMDesignTokensError``.
+  public static func tableText(from text: String) throws(DMDesignTokensError) -> String {
+    let document: JSONNode
+    do {
+      document = try JSONReader.read(text)
+    } catch {
+      throw DMDesignTokensError(
+        line: error.place.line, column: error.place.column, tokenPath: nil, message: error.message)
+    }
+    let columns: [Column]
+    if ResolverDocument.isResolver(document) {
+      columns = try ResolverDocument(document).columns()
+    } else {
+      columns = try tokenFileColumns(document)
+    }
+    return try write(columns)
+  }
+
+  /// Whether `text` looks like design tokens rather than a colour table: its first character that
+  /// is not white space is `{`.
+  public static func looksLikeTokens(_ text: String) -> Bool {
+    text.unicodeScalars.first { !" \t\r\n\u{FEFF}".unicodeScalars.contains($0) } == "{"
+  }
+
+  /// Reads a file as UTF-8 text, up to `maximumFileSize` bytes.
+  static func read(_ url: URL, maximumFileSize: Int) throws(DMDesignTokensError) -> String {
+    func failure(_ message: String) -> DMDesignTokensError {
+      DMDesignTokensError(line: 0, column: 0, tokenPath: nil, message: message, path: url.path)
+    }
+    let values = try? url.resourceValues(forKeys: [.isRegularFileKey, .fileSizeKey])
+    guard let values, values.isRegularFile == true else {
+      throw failure("cannot read the file: it does not exist or is not a regular file")
+    }
+    guard (values.fileSize ?? 0) <= maximumFileSize else {
+      throw failure("the file is larger than \(maximumFileSize) bytes")
+    }
+    guard let handle = try? FileHandle(forReadingFrom: url) else { throw failure("cannot read the file") }
+    defer { try? handle.close() }
+    guard let data = try? handle.read(upToCount: maximumFileSize + 1) ?? Data() else {
+      throw failure("cannot read the file")
+    }
+    guard data.count <= maximumFileSize else {
+      throw failure("the file is larger than \(maximumFileSize) bytes")
+    }
+    guard let text = String(validating: data, as: UTF8.self) else {
+      throw failure("the file is not UTF-8 text")
+    }
+    return text
+  }
+
+  // MARK: Columns
+
+  /// One column of the table to make: its header name and a colour per key.
+  struct Column {
+    var name: String
+    var colors: [String: DMColor]
+    /// Keys in the order their tokens came.
+    var keys: [String]
+  }
+
+  /// The colour tokens of a tree, by key, in order; the tokens under `excluded` groups are left
+  /// out.
+  static func colorKeys(_ tree: TokenTree, excluding excluded: Set<String> = [])
+    throws(DMDesignTokensError) -> (keys: [String], colors: [String: DMColor])
+  {
+    var keys: [String] = []
+    var colors: [String: DMColor] = [:]
+    var tokenOfKey: [String: String] = [:]
+    for name in tree.order {
+      guard let token = tree.tokens[name], !excluded.contains(token.path[0]) else { continue }
+      guard let type = tree.type(name) else {
+        throw TokenTree.fail(
+          token.place, token.path,
+          "the token has no $type: none of its own, of its groups, or of the token it refers to")
+      }
+      guard type == "color" else { continue }
+      let key = try self.key(for: token)
+      if let other = tokenOfKey[key] {
+        throw TokenTree.fail(
+          token.place, token.path,
+          "gives the key \(ShownText.quoted(key)), as the token \(ShownText.quoted(other)) does")
+      }
+      tokenOfKey[key] = name
+      keys.append(key)
+      colors[key] = try tree.color(name)
+    }
+    return (keys, colors)
+  }
+
+  /// The key a token gives: DarkModeKit's `$extensions` key, or its path without `$root`, each
+  /// character a key cannot have turned into `_`.
+  static func key(for token: TokenTree.Token) throws(DMDesignTokensError) -> String {
+    if let key = token.key {
+      guard isKey(key) else {
+        throw TokenTree.fail(
+          token.place, token.path, "the key \(ShownText.quoted(key)) in $extensions is not a valid key")
+      }
+      return key
+    }
+    return keyName(token.path.filter { $0 != "$root" }.joined(separator: "."))
+  }
+
+  /// `text` made a key or a theme name: letters, digits, `_`, `.` and `-`, starting with a
+  /// letter or `_`.
+  static func keyName(_ text: String) -> String {
+    var name = String(
+      String.UnicodeScalarView(
+        text.unicodeScalars.map { scalar in
+          switch scalar {
+          case "a"..."z", "A"..."Z", "0"..."9", "_", ".", "-": scalar
+          default: "_"
+          }
+        }))
+    if let first = name.unicodeScalars.first,
+      !(("a"..."z").contains(first) || ("A"..."Z").contains(first) || first == "_")
+    {
+      name = "_" + name
+    }
+    return name.isEmpty ? "_" : name
+  }
+
+  static func isKey(_ text: String) -> Bool { !text.isEmpty && keyName(text) == text }
+
+  /// The columns of a token file: one per top-level group when they are named as columns (the form
+  /// `dmkit` wrote before 2025.10), else one, `NORMAL`.
+  static func tokenFileColumns(_ document: JSONNode) throws(DMDesignTokensError) -> [Column] {
+    guard let members = document.members else {
+      throw TokenTree.fail(document.place, [], "expected an object of tokens, found \(document.described)")
+    }
+    let groups = members.filter { !$0.name.hasPrefix("$") }
+    let namedAsColumns =
+      !groups.isEmpty && groups.allSatisfy { $0.value.members != nil && isColumnName($0.name) }
+      && groups.contains { ["NORMAL", "NIGHT", "DARK"].contains($0.name) || $0.name.contains(":") }
+    guard namedAsColumns else {
+      var tree = TokenTree()
+      try tree.add(document)
+      let (keys, colors) = try colorKeys(tree)
+      return [Column(name: "NORMAL", colors: colors, keys: keys)]
+    }
+    var columns: [Column] = []
+    for group in groups {
+      var tree = TokenTree()
+      try tree.add(group.value, root: document)
+      let (keys, colors) = try colorKeys(tree)
+      columns.append(Column(name: group.name, colors: colors, keys: keys))
+    }
+    return columns
+  }
+
+  /// Whether `name` is a column of a table's header: `NAME`, with `:light` or `:dark`, and
+  /// `:high`.
+  static func isColumnName(_ name: String) -> Bool { DMThemeVariant(name) != nil }
+
+  /// The table's text: the columns' names, then one row per key, in the order keys first came;
+  /// a key missing from a column is an error.
+  static func write(_ columns: [Column]) throws(DMDesignTokensError) -> String {
+    guard !columns.isEmpty else {
+      throw DMDesignTokensError(line: 0, column: 0, tokenPath: nil, message: "the tokens make no column")
+    }
+    var keys: [String] = []
+    var seen: Set<String> = []
+    for column in columns {
+      for key in column.keys where seen.insert(key).inserted { keys.append(key) }
+    }
+    // Two spellings of one column (`NORMAL`, `NORMAL:light`) are the same column.
+    var variants: [DMThemeVariant: String] = [:]
+    for column in columns {
+      guard let variant = DMThemeVariant(column.name) else {
+        throw DMDesignTokensError(
+          line: 0, column: 0, tokenPath: nil, message: "\(ShownText.quoted(column.name)) is not a column name"
+        )
+      }
+      if let other = variants.updateValue(column.name, forKey: variant) {
+        throw DMDesignTokensError(
+          line: 0, column: 0, tokenPath: nil,
+          message:
+            "the columns \(ShownText.quoted(other)) and \(ShownText.quoted(column.name)) are the same column")
+      }
+    }
+    var text = columns.map(\.name).joined(separator: " ") + "\n"
+    for key in keys {
+      var row = ""
+      for column in columns {
+        guard let color = column.colors[key] else {
+          throw DMDesignTokensError(
+            line: 0, column: 0, tokenPath: key,
+            message: "has no colour in the column \(ShownText.quoted(column.name))")
+        }
+        row += color.cssHex + " "
+      }
+      text += row + key + "\n"
+    }
+    return text
+  }
+}

@@ -1,0 +1,322 @@
+import DarkModeKit
+
+/// A resolver document (Resolver module 2025.10): sets and modifiers whose sources, merged in the
+/// resolution order for one choice of each modifier's context, make one token tree. Sources are
+/// read from the document itself (inline, or `#/sets/…`); files it names are not read.
+struct ResolverDocument {
+  /// One entry of the resolution order: a set's sources, or a modifier's contexts.
+  private enum Entry {
+    case set(sources: [JSONNode])
+    case modifier(name: String)
+  }
+
+  private struct Modifier {
+    var name: String
+    var place: TextPlace
+    /// The contexts in file order, with their sources.
+    var contexts: [(name: String, sources: [JSONNode])]
+    var defaultContext: String?
+    /// DarkModeKit's `$extensions`: the table's columns, and the context of its default theme.
+    var columns: [(name: String, place: TextPlace)]?
+    var defaultThemeContext: String?
+    /// The table's keys in its order, when the groups of tokens put them in another.
+    var keys: [String]?
+  }
+
+  private let document: JSONNode
+  private var order: [Entry] = []
+  private var modifiers: [String: Modifier] = [:]
+
+  /// Whether `document` is a resolver document rather than a token file.
+  static func isResolver(_ document: JSONNode) -> Bool {
+    document["resolutionOrder"] != nil && (document["version"]?.string != nil)
+  }
+
+  init(_ document: JSONNode) throws(DMDesignTokensError) {
+    self.document = document
+    guard let members = document.members else { throw fail(document.place, [], "expected an object") }
+    for member in members
+    where !["$schema", "$defs", "version", "name", "description", "sets", "modifiers", "resolutionOrder"]
+      .contains(member.name)
+    {
+      throw fail(member.place, [member.name], "unknown property of a resolver document")
+    }
+    guard let version = document["version"], version.string == DesignTokens.version else {
+      throw fail(
+        document["version"]?.place ?? document.place, ["version"],
+        "version must be \(ShownText.quoted(DesignTokens.version)), found \(document["version"]?.described ?? "nothing")"
+      )
+    }
+    guard let list = document["resolutionOrder"], case .array(let entries) = list.value, !entries.isEmpty
+    else {
+      throw fail(
+        document["resolutionOrder"]?.place ?? document.place, ["resolutionOrder"],
+        "resolutionOrder must be a non-empty array")
+    }
+    for (index, entry) in entries.enumerated() {
+      try read(entry, path: ["resolutionOrder", String(index)])
+    }
+  }
+
+  private mutating func read(_ entry: JSONNode, path: [String]) throws(DMDesignTokensError) {
+    if let reference = entry["$ref"] {
+      guard let text = reference.string, let (kind, name) = Self.localReference(text) else {
+        throw fail(
+          reference.place, path,
+          "$ref must name #/sets/NAME or #/modifiers/NAME, found \(reference.described)")
+      }
+      let collection = kind == "sets" ? "sets" : "modifiers"
+      guard let target = document[collection]?[name] else {
+        throw fail(reference.place, path, "$ref \(ShownText.quoted(text)) names nothing")
+      }
+      if kind == "sets" {
+        order.append(
+          .set(
+            sources: try sources(target["sources"], path: [collection, name, "sources"], place: target.place))
+        )
+      } else {
+        try addModifier(target, name: name, path: [collection, name])
+      }
+      return
+    }
+    guard let type = entry["type"]?.string, let name = entry["name"]?.string else {
+      throw fail(entry.place, path, "an entry of resolutionOrder is {\"$ref\": …} or has a type and a name")
+    }
+    switch type {
+    case "set":
+      order.append(.set(sources: try sources(entry["sources"], path: path + ["sources"], place: entry.place)))
+    case "modifier": try addModifier(entry, name: name, path: path)
+    default:
+      throw fail(entry.place, path, "type must be \"set\" or \"modifier\", found \(ShownText.quoted(type))")
+    }
+  }
+
+  /// `("sets", "base")` for `#/sets/base`.
+  private static func localReference(_ text: String) -> (String, String)? {
+    let parts = text.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+    guard parts.count == 3, parts[0] == "#", ["sets", "modifiers"].contains(parts[1]) else { return nil }
+    return (
+      parts[1], parts[2].replacingOccurrences(of: "~1", with: "/").replacingOccurrences(of: "~0", with: "~")
+    )
+  }
+
+  /// The sources of a set or a context: inline token documents, and sets of this document named
+  /// by `$ref`.
+  private func sources(_ node: JSONNode?, path: [String], place: TextPlace, depth: Int = 0)
+    throws(DMDesignTokensError) -> [JSONNode]
+  {
+    guard let node, case .array(let items) = node.value else {
+      throw fail(node?.place ?? place, path, "sources must be an array")
+    }
+    var result: [JSONNode] = []
+    for (index, item) in items.enumerated() {
+      guard let reference = item["$ref"] else {
+        result.append(item)
+        continue
+      }
+      guard let text = reference.string else {
+        throw fail(
+          reference.place, path + [String(index)], "$ref must be a string, found \(reference.described)")
+      }
+      guard let (kind, name) = Self.localReference(text), kind == "sets" else {
+        throw fail(
+          reference.place, path + [String(index)],
+          "$ref \(ShownText.quoted(text)) is not read: sources are read from this document only (#/sets/NAME)"
+        )
+      }
+      guard depth < 16, let set = document["sets"]?[name] else {
+        throw fail(
+          reference.place, path + [String(index)],
+          "$ref \(ShownText.quoted(text)) names no set, or sets refer to each other in a circle")
+      }
+      result += try sources(
+        set["sources"], path: ["sets", name, "sources"], place: set.place, depth: depth + 1)
+    }
+    return result
+  }
+
+  private mutating func addModifier(_ node: JSONNode, name: String, path: [String])
+    throws(DMDesignTokensError)
+  {
+    guard modifiers[name] == nil else {
+      throw fail(node.place, path, "the modifier \(ShownText.quoted(name)) comes twice")
+    }
+    guard let contexts = node["contexts"]?.members, contexts.count >= 2 else {
+      throw fail(
+        node["contexts"]?.place ?? node.place, path + ["contexts"],
+        "a modifier needs contexts: an object of two or more")
+    }
+    var modifier = Modifier(name: name, place: node.place, contexts: [])
+    for context in contexts {
+      modifier.contexts.append(
+        (
+          context.name,
+          try sources(context.value, path: path + ["contexts", context.name], place: context.place)
+        ))
+    }
+    if let given = node["default"] {
+      guard let text = given.string, contexts.contains(where: { $0.name == text }) else {
+        throw fail(
+          given.place, path + ["default"], "default must name one of the contexts, found \(given.described)")
+      }
+      modifier.defaultContext = text
+    }
+    if let ours = node["$extensions"]?[DesignTokens.vendor] {
+      if let list = ours["columns"], case .array(let names) = list.value {
+        var columns: [(String, TextPlace)] = []
+        for item in names {
+          guard let text = item.string, DMDesignTokens.isColumnName(text) else {
+            throw fail(
+              item.place, path + ["$extensions"], "a column must be a column name, found \(item.described)")
+          }
+          columns.append((text, item.place))
+        }
+        modifier.columns = columns
+      }
+      modifier.defaultThemeContext = ours["defaultContext"]?.string
+      if let list = ours["keys"], case .array(let names) = list.value {
+        modifier.keys = names.compactMap(\.string)
+      }
+    }
+    modifiers[name] = modifier
+    order.append(.modifier(name: name))
+  }
+
+  // MARK: Resolving
+
+  /// The tokens for one choice of context per modifier. `cache` keeps the tree after each
+  /// prefix of the resolution order, by the contexts chosen in it, so that columns that share
+  /// their first choices merge those sources once.
+  private func resolve(_ input: [String: String], cache: inout [[String]: TokenTree])
+    throws(DMDesignTokensError)
+    -> TokenTree
+  {
+    var tree = TokenTree()
+    var prefix: [String] = []
+    for entry in order {
+      switch entry {
+      case .set: prefix.append("")
+      case .modifier(let name):
+        let modifier = modifiers[name]!
+        prefix.append(input[name] ?? modifier.defaultContext ?? modifier.contexts[0].name)
+      }
+      if let cached = cache[prefix] {
+        tree = cached
+        continue
+      }
+      switch entry {
+      case .set(let sources):
+        for source in sources { try tree.add(source, root: document) }
+      case .modifier(let name):
+        for source in modifiers[name]!.contexts.first(where: { $0.name == prefix.last })?.sources ?? [] {
+          try tree.add(source, root: document)
+        }
+      }
+      cache[prefix] = tree
+    }
+    return tree
+  }
+
+  /// The table's columns: each resolved for its theme, side and contrast.
+  func columns() throws(DMDesignTokensError) -> [DMDesignTokens.Column] {
+    let all = Array(modifiers.values).sorted {
+      $0.place.line < $1.place.line || ($0.place.line == $1.place.line && $0.place.column < $1.place.column)
+    }
+    func contextNames(_ modifier: Modifier) -> Set<String> {
+      Set(modifier.contexts.map { $0.name.lowercased() })
+    }
+    let scheme = all.first { contextNames($0) == ["light", "dark"] }
+    let contrast = all.first {
+      contextNames($0) == ["normal", "more"] || contextNames($0) == ["normal", "high"]
+    }
+    let themes = all.filter { $0.name != scheme?.name && $0.name != contrast?.name }
+    guard themes.count <= 1 else {
+      throw fail(
+        themes[1].place, ["modifiers", themes[1].name],
+        "more than one modifier chooses the theme (\(themes.map { ShownText.quoted($0.name) }.joined(separator: ", "))): "
+          + "a table has one theme at a time, a style (light, dark) and a contrast (normal, more)")
+    }
+    let theme = themes.first
+    func context(_ modifier: Modifier?, _ wanted: String) -> String? {
+      modifier?.contexts.first { $0.name.lowercased() == wanted }?.name
+    }
+    func input(theme themeContext: String?, side: DMUserInterfaceStyle, high: Bool) -> [String: String] {
+      var input: [String: String] = [:]
+      if let theme, let themeContext { input[theme.name] = themeContext }
+      if let scheme { input[scheme.name] = context(scheme, side == .dark ? "dark" : "light") }
+      if let contrast {
+        input[contrast.name] =
+          high ? context(contrast, "more") ?? context(contrast, "high") : context(contrast, "normal")
+      }
+      return input
+    }
+    var cache: [[String]: TokenTree] = [:]
+    func column(_ name: String, _ input: [String: String]) throws(DMDesignTokensError)
+      -> DMDesignTokens.Column
+    {
+      var (keys, colors) = try DMDesignTokens.colorKeys(
+        try resolve(input, cache: &cache), excluding: DesignTokens.helperGroups)
+      // The table's order of keys, which groups of tokens do not keep.
+      if let order = theme?.keys, Set(order) == Set(keys) { keys = order }
+      return DMDesignTokens.Column(name: name, colors: colors, keys: keys)
+    }
+
+    // The columns DarkModeKit's own export lists.
+    if let theme, let listed = theme.columns {
+      var columns: [DMDesignTokens.Column] = []
+      for (name, place) in listed {
+        // Checked when the list was read.
+        let variant = DMThemeVariant(name)!
+        guard theme.contexts.contains(where: { $0.name == variant.theme.rawValue }) else {
+          throw fail(
+            place, ["modifiers", theme.name, "$extensions"],
+            "the column \(ShownText.quoted(name)) has no context")
+        }
+        columns.append(
+          try column(
+            name,
+            input(
+              theme: variant.theme.rawValue, side: variant.userInterfaceStyle,
+              high: variant.accessibilityContrast == .high)))
+      }
+      return columns
+    }
+
+    // Any other document: the default theme, then each other context of the theme modifier.
+    var columns: [DMDesignTokens.Column] = []
+    let defaultContext = theme.map { $0.defaultThemeContext ?? $0.defaultContext ?? $0.contexts[0].name }
+    let themeContexts: [(column: String?, context: String?)] =
+      [(nil, defaultContext)]
+      + (theme?.contexts.filter { $0.name != defaultContext }.map {
+        (DMDesignTokens.keyName($0.name), $0.name)
+      } ?? [])
+    for (name, themeContext) in themeContexts {
+      let light = try column(name ?? "NORMAL", input(theme: themeContext, side: .light, high: false))
+      var sides = [light]
+      if scheme != nil {
+        let dark = try column(
+          name.map { $0 + ":dark" } ?? "NIGHT", input(theme: themeContext, side: .dark, high: false))
+        if name == nil || dark.colors != light.colors {
+          if let name { sides[0].name = name + ":light" }
+          sides.append(dark)
+        }
+      }
+      var all = sides
+      if contrast != nil {
+        for normal in sides {
+          let side: DMUserInterfaceStyle =
+            normal.name.hasSuffix(":dark") || normal.name == "NIGHT" ? .dark : .light
+          let highColumn = try column(
+            normal.name + ":high", input(theme: themeContext, side: side, high: true))
+          if highColumn.colors != normal.colors { all.append(highColumn) }
+        }
+      }
+      columns += all
+    }
+    return columns
+  }
+
+  private func fail(_ place: TextPlace, _ path: [String], _ message: String) -> DMDesignTokensError {
+    TokenTree.fail(place, path, message)
+  }
+}

@@ -1,0 +1,361 @@
+import DarkModeKit
+
+/// The tokens of one or more design-tokens documents merged in order, as the Format module reads
+/// them: each token with its path, its type (its own, its groups', or that of the token it refers
+/// to), and its value still unresolved.
+struct TokenTree {
+  struct Token {
+    /// The names from the root, `$root` included.
+    var path: [String]
+    /// The token's `$value`, or its `$ref` object.
+    var value: JSONNode
+    /// The token's own `$type`; see `type(_:)` for the one it has.
+    var type: String?
+    var place: TextPlace
+    /// The key DarkModeKit's `$extensions` give it, if any.
+    var key: String?
+    /// The root of the document the token came from, for `$ref` pointers.
+    var document: JSONNode
+  }
+
+  /// The types the Format module defines.
+  static let types: Set<String> = [
+    "color", "dimension", "fontFamily", "fontWeight", "duration", "cubicBezier", "number", "strokeStyle",
+    "border", "transition", "shadow", "gradient", "typography",
+  ]
+
+  private(set) var tokens: [String: Token] = [:]
+  /// The `$type` of each group that has one, by path, the latest source's winning: groups merge,
+  /// so a token added by a later source inherits the type its group got from an earlier one.
+  private var groupTypes: [[String]: String] = [:]
+  /// Token paths in the order they first appeared.
+  private(set) var order: [String] = []
+
+  /// Adds the tokens of `document` (a token file, or a source of a resolver document whose root is
+  /// `root`); a token at a path already taken replaces the earlier one.
+  mutating func add(_ document: JSONNode, root: JSONNode? = nil) throws(DMDesignTokensError) {
+    let unprefixed = !Self.contains(document, member: "$value") && Self.contains(document, member: "value")
+    var reader = Reader(unprefixed: unprefixed, root: root ?? document)
+    try reader.group(document, path: [], isRoot: true)
+    groupTypes.merge(reader.groupTypes) { _, new in new }
+    for token in reader.found {
+      let name = token.path.joined(separator: ".")
+      if tokens[name] == nil { order.append(name) }
+      tokens[name] = token
+    }
+  }
+
+  /// Whether any object in `node` has a member `member`: a file whose tokens say `value` rather
+  /// than `$value` is read in the unprefixed form of older drafts and of Tokens Studio.
+  private static func contains(_ node: JSONNode, member: String, depth: Int = 0) -> Bool {
+    switch node.value {
+    case .object(let members):
+      members.contains { $0.name == member || contains($0.value, member: member, depth: depth + 1) }
+    case .array(let elements): elements.contains { contains($0, member: member, depth: depth + 1) }
+    default: false
+    }
+  }
+
+  private struct Reader {
+    let unprefixed: Bool
+    let root: JSONNode
+    var found: [Token] = []
+    var groupTypes: [[String]: String] = [:]
+
+    init(unprefixed: Bool, root: JSONNode) {
+      self.unprefixed = unprefixed
+      self.root = root
+    }
+
+    /// The name a reserved member has in this file: `$value`, or `value` in the unprefixed form.
+    private func reserved(_ name: String) -> String {
+      unprefixed && ["$value", "$type", "$description"].contains(name) ? String(name.dropFirst()) : name
+    }
+
+    private func isToken(_ node: JSONNode) -> Bool {
+      node[reserved("$value")] != nil || node["$ref"] != nil
+    }
+
+    mutating func group(_ node: JSONNode, path: [String], isRoot: Bool) throws(DMDesignTokensError) {
+      guard let members = node.members else {
+        throw fail(node.place, path, "expected a group or a token (an object), found \(node.described)")
+      }
+      if let declared = node[reserved("$type")] { groupTypes[path] = try checkedType(declared, path) }
+      for member in members {
+        let name = member.name
+        let childPath = path + [name]
+        switch name {
+        case reserved("$type"): continue
+        case reserved("$description"), "$deprecated", "$extensions": continue
+        case "$schema" where isRoot, "$themes" where isRoot, "$metadata" where isRoot: continue
+        case "$root":
+          guard isToken(member.value) else {
+            throw fail(member.place, childPath, "$root must be a token (an object with a $value)")
+          }
+          try token(member.value, path: childPath)
+        case "$extends":
+          throw fail(
+            member.place, path,
+            "$extends (a group that extends another) is not supported; write the tokens out")
+        default:
+          if name.hasPrefix("$") {
+            throw fail(member.place, childPath, "unknown property \(ShownText.quoted(name)) in a group")
+          }
+          try checkName(name, member.place, childPath)
+          if isToken(member.value) {
+            try token(member.value, path: childPath)
+          } else {
+            try group(member.value, path: childPath, isRoot: false)
+          }
+        }
+      }
+    }
+
+    private mutating func token(_ node: JSONNode, path: [String]) throws(DMDesignTokensError) {
+      var type: String?
+      var value: JSONNode?
+      var key: String?
+      for member in node.members ?? [] {
+        switch member.name {
+        case reserved("$value"), "$ref":
+          guard value == nil else {
+            throw fail(member.place, path, "a token has either $value or $ref, not both")
+          }
+          value = member.name == "$ref" ? node : member.value
+        case reserved("$type"): type = try checkedType(member.value, path)
+        case reserved("$description"):
+          guard member.value.string != nil else {
+            throw fail(
+              member.value.place, path, "$description must be a string, found \(member.value.described)")
+          }
+        case "$deprecated":
+          switch member.value.value {
+          case .bool, .string: break
+          default:
+            throw fail(
+              member.value.place, path,
+              "$deprecated must be true, false or a string, found \(member.value.described)")
+          }
+        case "$extensions":
+          guard let vendors = member.value.members else {
+            throw fail(
+              member.value.place, path, "$extensions must be an object, found \(member.value.described)")
+          }
+          if let ours = vendors.first(where: { $0.name == DesignTokens.vendor })?.value,
+            let given = ours["key"]
+          {
+            guard let text = given.string else {
+              throw fail(
+                given.place, path, "the key in $extensions must be a string, found \(given.described)")
+            }
+            key = text
+          }
+        default:
+          throw fail(
+            member.place, path,
+            "unknown property \(ShownText.quoted(member.name)) in a token (a token has $value, $type, "
+              + "$description, $deprecated and $extensions)")
+        }
+      }
+      guard let value else { throw fail(node.place, path, "the token has no $value") }
+      found.append(Token(path: path, value: value, type: type, place: node.place, key: key, document: root))
+    }
+
+    private func checkedType(_ node: JSONNode, _ path: [String]) throws(DMDesignTokensError) -> String {
+      guard let type = node.string else {
+        throw fail(node.place, path, "$type must be a string, found \(node.described)")
+      }
+      // The unprefixed form of Tokens Studio has types of its own; only colours matter here.
+      guard unprefixed || TokenTree.types.contains(type) else {
+        throw fail(node.place, path, "unknown $type \(ShownText.quoted(type))")
+      }
+      return type
+    }
+
+    private func checkName(_ name: String, _ place: TextPlace, _ path: [String]) throws(DMDesignTokensError) {
+      if name.isEmpty { throw fail(place, path, "a token or group needs a name") }
+      if let bad = name.first(where: { "{}.".contains($0) }) {
+        throw fail(
+          place, path,
+          "the name \(ShownText.quoted(name)) holds \(ShownText.quoted(String(bad))), which names may not")
+      }
+    }
+  }
+
+  /// An error at `place` in the token or group at `path`.
+  static func fail(_ place: TextPlace, _ path: [String], _ message: String) -> DMDesignTokensError {
+    DMDesignTokensError(
+      line: place.line, column: place.column, tokenPath: path.isEmpty ? nil : path.joined(separator: "."),
+      message: message)
+  }
+
+  // MARK: Colours
+
+  /// The colour of the token at `name`, following references; `hops` bounds a chain of them.
+  func color(_ name: String, hops: Int = 0, from start: String? = nil) throws(DMDesignTokensError) -> DMColor
+  {
+    guard let token = tokens[name] else {
+      throw DMDesignTokensError(line: 0, column: 0, tokenPath: name, message: "no such token")
+    }
+    return try color(of: token.value, token: token, hops: hops, start: start ?? name)
+  }
+
+  /// The type of a token: its own, else its nearest group's, else that of the token it refers to.
+  func type(_ name: String, hops: Int = 0) -> String? {
+    guard let token = tokens[name], hops < 64 else { return nil }
+    if let type = token.type { return type }
+    for length in stride(from: token.path.count - 1, through: 0, by: -1) {
+      if let type = groupTypes[Array(token.path.prefix(length))] { return type }
+    }
+    if let target = Self.referenceTarget(token.value) { return type(target, hops: hops + 1) }
+    return nil
+  }
+
+  /// `a.b` for a value `"{a.b}"`.
+  static func referenceTarget(_ value: JSONNode) -> String? {
+    guard let text = value.string, text.count > 2, text.hasPrefix("{"), text.hasSuffix("}") else {
+      return nil
+    }
+    return String(text.dropFirst().dropLast())
+  }
+
+  private func color(of value: JSONNode, token: Token, hops: Int, start: String) throws(DMDesignTokensError)
+    -> DMColor
+  {
+    let path = token.path
+    guard hops < 64 else {
+      throw Self.fail(
+        token.place, path, "the references from \(ShownText.quoted(start)) go round in a circle")
+    }
+    if let target = Self.referenceTarget(value) {
+      guard tokens[target] != nil else {
+        throw Self.fail(value.place, path, "refers to \(ShownText.quoted(target)), which is not a token")
+      }
+      if let type = type(target), type != "color" {
+        throw Self.fail(
+          value.place, path, "refers to \(ShownText.quoted(target)), a \(type) token, not a colour")
+      }
+      return try color(target, hops: hops + 1, from: start)
+    }
+    if let pointer = value["$ref"]?.string {
+      let target = try resolve(pointer: pointer, in: token.document, place: value.place, path: path)
+      let inner = target[unprefixedValueName(target)] ?? target
+      return try color(of: inner, token: token, hops: hops + 1, start: start)
+    }
+    return try Self.parseColor(value, path: path)
+  }
+
+  private func unprefixedValueName(_ node: JSONNode) -> String {
+    node["$value"] != nil ? "$value" : "value"
+  }
+
+  /// The node a JSON Pointer (`#/a/b`) names in `document`.
+  private func resolve(pointer: String, in document: JSONNode, place: TextPlace, path: [String])
+    throws(DMDesignTokensError) -> JSONNode
+  {
+    guard pointer.hasPrefix("#/") || pointer == "#" else {
+      throw Self.fail(
+        place, path, "$ref \(ShownText.quoted(pointer)) points outside the file; only #/… is read")
+    }
+    var node = document
+    for raw in pointer.dropFirst(2).split(separator: "/", omittingEmptySubsequences: false)
+    where pointer != "#" {
+      let part = raw.replacingOccurrences(of: "~1", with: "/").replacingOccurrences(of: "~0", with: "~")
+      switch node.value {
+      case .object:
+        guard let next = node[part] else {
+          throw Self.fail(
+            place, path, "$ref \(ShownText.quoted(pointer)) names nothing: no \(ShownText.quoted(part))")
+        }
+        node = next
+      case .array(let elements):
+        guard let index = Int(part), elements.indices.contains(index) else {
+          throw Self.fail(
+            place, path,
+            "$ref \(ShownText.quoted(pointer)) names nothing: no element \(ShownText.quoted(part))")
+        }
+        node = elements[index]
+      default:
+        throw Self.fail(place, path, "$ref \(ShownText.quoted(pointer)) names nothing")
+      }
+    }
+    return node
+  }
+
+  /// A colour value: a 2025.10 colour object, or a hex string as older drafts wrote it.
+  static func parseColor(_ value: JSONNode, path: [String]) throws(DMDesignTokensError) -> DMColor {
+    if let text = value.string {
+      guard text.hasPrefix("#") else {
+        throw fail(
+          value.place, path, "bad colour \(ShownText.quoted(text)): expected #rrggbb, #rrggbbaa or #rgb")
+      }
+      do {
+        return try DMColor(hex: text)
+      } catch {
+        throw fail(
+          value.place, path,
+          "bad colour \(ShownText.quoted(text)): \((error as? DMColorError)?.reason ?? "\(error)")")
+      }
+    }
+    guard let members = value.members else {
+      throw fail(
+        value.place, path,
+        "expected a colour (an object with colorSpace and components), found \(value.described)")
+    }
+    for member in members where !["colorSpace", "components", "alpha", "hex"].contains(member.name) {
+      throw fail(member.place, path, "unknown property \(ShownText.quoted(member.name)) in a colour")
+    }
+    guard let space = value["colorSpace"]?.string else {
+      throw fail(value.place, path, "a colour needs a colorSpace (a string such as \"srgb\")")
+    }
+    var alpha = 1.0
+    if let node = value["alpha"] {
+      guard let number = node.number, (0...1).contains(number) else {
+        throw fail(node.place, path, "alpha must be a number from 0 to 1, found \(node.described)")
+      }
+      alpha = number
+    }
+    var fallback: DMColor?
+    if let node = value["hex"] {
+      guard let text = node.string, text.count == 7, text.hasPrefix("#"), let color = try? DMColor(hex: text)
+      else {
+        throw fail(node.place, path, "hex must be \"#\" and six hexadecimal digits, found \(node.described)")
+      }
+      fallback = color
+    }
+    guard let node = value["components"], case .array(let elements) = node.value, elements.count == 3 else {
+      throw fail(
+        value["components"]?.place ?? value.place, path,
+        "a colour needs components: an array of three numbers")
+    }
+    var components: [Double] = []
+    for element in elements {
+      if element.string == "none" {
+        components.append(0)
+      } else if let number = element.number {
+        components.append(number)
+      } else {
+        throw fail(
+          element.place, path, "a component must be a number or \"none\", found \(element.described)")
+      }
+    }
+    switch space {
+    case "srgb":
+      for (index, component) in components.enumerated() where !(0...1).contains(component) {
+        throw fail(
+          elements[index].place, path, "an sRGB component must be from 0 to 1, found \(component.formatted)")
+      }
+      return DMColor(red: components[0], green: components[1], blue: components[2], alpha: alpha)
+    case "srgb-linear", "hsl", "hwb", "lab", "lch", "oklab", "oklch", "display-p3", "a98-rgb", "prophoto-rgb",
+      "rec2020", "xyz-d65", "xyz-d50":
+      guard let fallback else {
+        throw fail(
+          value.place, path,
+          "a colour in \(space) needs its hex fallback here: colour tables hold sRGB colours")
+      }
+      return DMColor(red: fallback.red, green: fallback.green, blue: fallback.blue, alpha: alpha)
+    default:
+      throw fail(value["colorSpace"]!.place, path, "unknown colorSpace \(ShownText.quoted(space))")
+    }
+  }
+}

@@ -1,0 +1,272 @@
+import DarkModeKit
+import DarkModeKitTestSupport
+import DarkModeKitTools
+import Foundation
+import Testing
+
+/// Tables out as Design Tokens 2025.10 and back in, and tokens from other tools in.
+@Suite struct DesignTokensTests {
+  /// A table with every kind of column, and keys that make groups, `$root` and names of their own.
+  static let edgeTable = """
+    NORMAL   NIGHT    NORMAL:high NIGHT:high SEPIA    SOLARIZED:light SOLARIZED:dark MIDNIGHT:dark
+    #ffffff  #1c1c1e  #ffffff     #000000    #f4ecd8  #fdf6e3         #002b36        #000010  Text
+    #111111  #eeeeee  #000000     #ffffff    #5b4636  #657b83         #839496        #c0c0ff  Text.Primary
+    #00000080 #ffffff80 #000000  #ffffff    #3b2f1e66 #00000040      #ffffff40      #ffffff40 Scrim
+    #0a60d0  #5ea0ff  #0040a0     #80c0ff    #8b5a2b  #268bd2         #2aa198        #4040ff  A..B
+    #123456  #654321  #123456     #654321    #abcdef  #fedcba         #0f0f0f        #f0f0f0  A_B
+    """
+
+  static func tables() throws -> [(String, DMColorTable)] {
+    [
+      ("DKColorTable.txt", try ExampleTables.load("DKColorTable.txt")),
+      ("Palette.txt", try ExampleTables.load("Palette.txt")),
+      ("edge", try DMColorTable(string: edgeTable)),
+      ("one column", try DMColorTable(string: "NORMAL\n#ffffff BG\n")),
+      // Groups of tokens put A.y before B; the table's order comes back all the same.
+      ("interleaved", try DMColorTable(string: "NORMAL NIGHT\n#fff #000 A.x\n#eee #111 B\n#ddd #222 A.y\n")),
+    ]
+  }
+
+  /// Each theme (and the default one) in each style and contrast, as a resolver input and as a
+  /// trait collection.
+  static func inputs(_ table: DMColorTable, defaultContext: String = "default")
+    -> [([String: String], DMTraitCollection)]
+  {
+    var result: [([String: String], DMTraitCollection)] = []
+    for theme in [nil] + table.themes {
+      for (scheme, style) in [("light", DMUserInterfaceStyle.light), ("dark", .dark)] {
+        for (contrast, level) in [("normal", DMAccessibilityContrast.normal), ("more", .high)] {
+          result.append(
+            (
+              ["theme": theme?.rawValue ?? defaultContext, "color-scheme": scheme, "contrast": contrast],
+              DMTraitCollection(userInterfaceStyle: style, accessibilityContrast: level, theme: theme)
+            ))
+        }
+      }
+    }
+    return result
+  }
+
+  /// The token path of a key in the export: its parts, `$root` for a key that is also a group.
+  static func tokenPath(_ key: String, in table: DMColorTable) -> String {
+    if key.split(separator: ".", omittingEmptySubsequences: false).contains("") {
+      return key.replacingOccurrences(of: ".", with: "_")
+        + (table.keys.contains(key.replacingOccurrences(of: ".", with: "_")) ? "-2" : "")
+    }
+    return table.keys.contains { $0.hasPrefix(key + ".") } ? key + ".$root" : key
+  }
+
+  @Test func theExportFollowsTheRulesOfTheFormatAndTheResolver() throws {
+    for (name, table) in try Self.tables() {
+      let text = table.exported(as: .json, options: DMColorTableExportOptions(sourceName: name))
+      var validator = DesignTokensValidator()
+      let root = try validator.checkResolver(text)
+      #expect(validator.problems.isEmpty, "\(name): \(validator.problems.prefix(10))")
+      // Every variant a tool can choose gives the table's own colour for each key.
+      for (input, traits) in Self.inputs(table) {
+        let colors = try DesignTokensValidator.resolve(root, input: input)
+        for key in table.keys {
+          let expected = try #require(table.color(forKey: key, traitCollection: traits))
+          let hex = expected.hexString.lowercased()
+          #expect(
+            colors[Self.tokenPath(key, in: table)] == (hex.count == 7 ? hex + "ff" : hex),
+            "\(name) \(key) for \(input)")
+        }
+      }
+    }
+  }
+
+  @Test func aTableGoesOutAndComesBackTheSame() throws {
+    for (name, table) in try Self.tables() {
+      let back = try DMDesignTokens.table(from: table.exported(as: .json))
+      #expect(back.keys == table.keys, "\(name)")
+      #expect(back.columnNames == table.columnNames, "\(name)")
+      for key in table.keys {
+        for variant in table.variants {
+          #expect(
+            back.color(forKey: key, variant: variant) == table.color(forKey: key, variant: variant),
+            "\(name) \(key)")
+        }
+      }
+      // And through the table's own text.
+      let text = table.exported(as: .text)
+      let again = try DMColorTable(string: text)
+      #expect(again.exported(as: .json) == table.exported(as: .json), "\(name)")
+    }
+  }
+
+  @Test func theDKNightVersionTableAsText() throws {
+    let table = try ExampleTables.load("DKColorTable.txt")
+    #expect(
+      table.exported(as: .text) == """
+        NORMAL   NIGHT    RED
+        #ffffff  #343434  #fafafa  BG
+        #aaaaaa  #313131  #aaaaaa  SEP
+
+        """)
+  }
+
+  @Test func aTokenFileOfTodaysFormatIsOneColumn() throws {
+    let table = try DMDesignTokens.table(
+      from: """
+        {
+          "color": {
+            "$type": "color",
+            "brand": {"$value": {"colorSpace": "srgb", "components": [1, 0, 0.5], "hex": "#ff0080"}},
+            "brand-soft": {"$value": {"colorSpace": "srgb", "components": [1, 0, 0.5], "alpha": 0.5}},
+            "accent": {"$value": "{color.brand}"},
+            "wide": {"$value": {"colorSpace": "oklch", "components": [0.7, 0.1, 250], "hex": "#6b9fe0"}},
+            "pointer": {"$ref": "#/color/brand/$value"}
+          },
+          "Primary Text": {"$type": "color", "$value": {"colorSpace": "srgb", "components": ["none", 0, 0]}},
+          "spacing": {"$type": "dimension", "$value": {"value": 4, "unit": "px"}}
+        }
+        """)
+    #expect(table.columnNames == ["NORMAL"])
+    #expect(
+      table.keys == [
+        "color.brand", "color.brand-soft", "color.accent", "color.wide", "color.pointer", "Primary_Text",
+      ])
+    #expect(table.color(forKey: "color.brand", theme: .normal) == DMColor(rgb: 0xFF0080))
+    #expect(table.color(forKey: "color.brand-soft", theme: .normal)?.hexString == "#FF008080")
+    #expect(table.color(forKey: "color.accent", theme: .normal) == DMColor(rgb: 0xFF0080))
+    #expect(table.color(forKey: "color.wide", theme: .normal) == DMColor(rgb: 0x6B9FE0))
+    #expect(table.color(forKey: "color.pointer", theme: .normal) == DMColor(rgb: 0xFF0080))
+    #expect(table.color(forKey: "Primary_Text", theme: .normal) == DMColor(rgb: 0x000000))
+  }
+
+  @Test func theFormDmkitWroteBeforeAndTheUnprefixedFormAreRead() throws {
+    let before = try DMDesignTokens.table(
+      from: """
+        {
+          "NORMAL": {"bg": {"$type": "color", "$value": "#ffffff"}, "sep": {"$type": "color", "$value": "#aaa"}},
+          "NIGHT": {"bg": {"$type": "color", "$value": "#343434"}, "sep": {"$type": "color", "$value": "#313131"}},
+          "SOLARIZED:dark": {"bg": {"$type": "color", "$value": "#002b36"}, "sep": {"$type": "color", "$value": "#073642"}}
+        }
+        """)
+    #expect(before.columnNames == ["NORMAL", "NIGHT", "SOLARIZED:dark"])
+    #expect(before.keys == ["bg", "sep"])
+    #expect(before.color(forKey: "sep", variant: .normal) == DMColor(rgb: 0xAAAAAA))
+    let unprefixed = try DMDesignTokens.table(
+      from:
+        ##"{"colors": {"bg": {"value": "#102030", "type": "color"}, "gap": {"value": "8", "type": "spacing"}}}"##
+    )
+    #expect(unprefixed.keys == ["colors.bg"])
+    #expect(unprefixed.color(forKey: "colors.bg", theme: .normal) == DMColor(rgb: 0x102030))
+  }
+
+  @Test func aResolverDocumentOfAnotherToolGivesTheDefaultThemeAndItsVariants() throws {
+    let table = try DMDesignTokens.table(
+      from: """
+        {
+          "version": "2025.10",
+          "sets": {"base": {"sources": [{"color": {"$type": "color",
+            "white": {"$value": {"colorSpace": "srgb", "components": [1, 1, 1]}},
+            "black": {"$value": {"colorSpace": "srgb", "components": [0, 0, 0]}},
+            "grey": {"$value": {"colorSpace": "srgb", "components": [0.5, 0.5, 0.5]}}}}]}},
+          "modifiers": {
+            "mode": {"contexts": {
+              "light": [{"semantic": {"bg": {"$value": "{color.white}"}, "border": {"$value": "{color.grey}"}}}],
+              "dark": [{"semantic": {"bg": {"$value": "{color.black}"}, "border": {"$value": "{color.grey}"}}}]},
+              "default": "light"},
+            "contrast": {"contexts": {"normal": [], "more": [{"semantic": {"border": {"$value": "{semantic.bg}"}}}]},
+              "default": "normal"},
+            "brand": {"contexts": {"acme": [], "globex": [{"color": {"white": {"$value":
+              {"colorSpace": "srgb", "components": [1, 1, 0.8]}}}}]}, "default": "acme"}
+          },
+          "resolutionOrder": [{"$ref": "#/sets/base"}, {"$ref": "#/modifiers/brand"}, {"$ref": "#/modifiers/mode"},
+            {"$ref": "#/modifiers/contrast"}]
+        }
+        """)
+    #expect(
+      table.columnNames == [
+        "NORMAL", "NIGHT", "NORMAL:high", "NIGHT:high", "globex:light", "globex:dark", "globex:light:high",
+        "globex:dark:high",
+      ])
+    #expect(table.keys == ["color.white", "color.black", "color.grey", "semantic.bg", "semantic.border"])
+    let dark = DMTraitCollection(userInterfaceStyle: .dark, accessibilityContrast: .high)
+    #expect(table.color(forKey: "semantic.border", traitCollection: dark) == DMColor(rgb: 0x000000))
+    #expect(
+      table.color(forKey: "semantic.border", traitCollection: DMTraitCollection(userInterfaceStyle: .dark))
+        == DMColor(rgb: 0x808080))
+    #expect(table.color(forKey: "semantic.bg", variant: "globex:light") == DMColor(rgb: 0xFFFFCC))
+  }
+
+  @Test(
+    arguments: [
+      ("{\"a\": }", 1, 7, nil, "expected a value, found \"}\""),
+      (
+        "{\n  \"a\": 1,\n  \"a\": 2\n}", 3, 3, nil,
+        "the member \"a\" appears twice in one object (first at line 2, column 3)"
+      ),
+      ("{\"bg\": {\"$type\": \"color\", \"$value\": \"#12G\"}}", 1, 37, "bg", "bad colour \"#12G\""),
+      ("{\"bg\": {\"$value\": \"#123456\"}}", 1, 8, "bg", "the token has no $type"),
+      (
+        "{\"a\": {\"$type\": \"color\", \"$value\": \"{b}\"}, \"b\": {\"$type\": \"color\", \"$value\": \"{a}\"}}",
+        1, 7, "a", "go round in a circle"
+      ),
+      (
+        "{\"a\": {\"$type\": \"color\", \"$value\": \"{missing}\"}}", 1, 36, "a",
+        "refers to \"missing\", which is not a token"
+      ),
+      ("{\"a.b\": {\"$type\": \"color\", \"$value\": \"#fff\"}}", 1, 2, "a.b", "holds \".\""),
+      (
+        "{\"a\": {\"$type\": \"color\", \"$value\": \"#fff\", \"note\": 1}}", 1, 44, "a",
+        "unknown property \"note\" in a token"
+      ),
+      ("{\"a\": {\"$type\": \"colour\", \"$value\": \"#fff\"}}", 1, 17, "a", "unknown $type \"colour\""),
+      (
+        "{\"a\": {\"$type\": \"color\", \"$value\": {\"colorSpace\": \"srgb\", \"components\": [2, 0, 0]}}}",
+        1, 74, "a", "from 0 to 1"
+      ),
+      (
+        "{\"a\": {\"$type\": \"color\", \"$value\": {\"colorSpace\": \"oklch\", \"components\": [0.5, 0.1, 9]}}}",
+        1, 36, "a", "needs its hex fallback"
+      ),
+      ("{\"version\": \"2024\", \"resolutionOrder\": [{}]}", 1, 13, "version", "version must be \"2025.10\""),
+      (
+        "{\"version\": \"2025.10\", \"resolutionOrder\": [{\"$ref\": \"other.json\"}]}", 1, 53,
+        "resolutionOrder.0", "$ref must name"
+      ),
+    ] as [(String, Int, Int, String?, String)])
+  func badTokensAreNamedWithTheirPlace(text: String, line: Int, column: Int, path: String?, message: String) {
+    do {
+      _ = try DMDesignTokens.table(from: text)
+      Issue.record("no error for \(text)")
+    } catch {
+      #expect(error.line == line, "\(error)")
+      #expect(error.column == column, "\(error)")
+      #expect(error.tokenPath == path, "\(error)")
+      #expect(error.message.contains(message), "\(error)")
+    }
+  }
+
+  @Test func twoSpellingsOfOneColumnAreAnErrorNotABrokenTable() throws {
+    let text = try DMColorTable(string: "NORMAL NIGHT\n#ffffff #000000 BG\n").exported(as: .json)
+      .replacingOccurrences(of: "\"NIGHT\"\n", with: "\"NORMAL:light\"\n")
+    #expect(text.contains("NORMAL:light"))
+    do {
+      _ = try DMDesignTokens.table(from: text)
+      Issue.record("no error")
+    } catch {
+      #expect(error.message == "the columns \"NORMAL\" and \"NORMAL:light\" are the same column")
+    }
+  }
+
+  @Test func nestingAndSizeAreBounded() throws {
+    let deep = String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000)
+    #expect(throws: DMDesignTokensError.self) { try DMDesignTokens.table(from: deep) }
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tokens-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let big = folder.appendingPathComponent("big.tokens.json")
+    try Data(repeating: 0x20, count: 2_000).write(to: big)
+    do {
+      _ = try DMDesignTokens.table(contentsOf: big, maximumFileSize: 1_000)
+      Issue.record("a file over the limit was read")
+    } catch {
+      #expect(error.path == big.path)
+      #expect(error.message.contains("larger than 1000 bytes"))
+    }
+  }
+}
