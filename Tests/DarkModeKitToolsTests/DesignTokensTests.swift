@@ -253,6 +253,78 @@ import Testing
     }
   }
 
+  // Alone among the tests that measure the process's memory (`.globalState`): it allocates a lot.
+  @Test(.globalState) func setsThatNameEachOtherManyTimesAreBounded() throws {
+    // 4^16 sources, from a few hundred bytes.
+    let sets =
+      (0..<16).map { index in
+        "\"s\(index)\": {\"sources\": ["
+          + Array(repeating: "{\"$ref\": \"#/sets/s\(index + 1)\"}", count: 4).joined(separator: ", ") + "]}"
+      } + [##""s16": {"sources": [{"bg": {"$type": "color", "$value": "#ffffff"}}]}"##]
+    let text =
+      ##"{"version": "2025.10", "sets": {"## + sets.joined(separator: ", ")
+      + ##"}, "resolutionOrder": [{"$ref": "#/sets/s0"}]}"##
+    do {
+      _ = try DMDesignTokens.tableText(from: text)
+      Issue.record("no error")
+    } catch {
+      #expect(error.message == "the sets name each other into more than 100000 sources", "\(error)")
+    }
+  }
+
+  // Alone among the tests that measure the process's memory (`.globalState`): it allocates a lot.
+  @Test(.globalState) func aLongResolutionOrderIsReadInLinearTime() throws {
+    let order = Array(repeating: ##"{"$ref": "#/sets/s"}"##, count: 10_000).joined(separator: ",")
+    let text =
+      ##"{"version": "2025.10", "sets": {"s": {"sources": [{"bg": {"$type": "color", "$value": "#ffffff"}}]}}, "resolutionOrder": ["##
+      + order + "]}"
+    #expect(try DMDesignTokens.tableText(from: text) == "NORMAL\n#ffffff bg\n")
+  }
+
+  // Alone among the tests that measure the process's memory (`.globalState`): it allocates a lot.
+  @Test(.globalState) func aTableOfManyThemesComesBack() throws {
+    let table = try DMColorTable(
+      string: (0..<400).map { "T\($0)" }.joined(separator: " ") + "\n"
+        + String(repeating: "#ffffff ", count: 400)
+        + "BG\n")
+    #expect(try DMDesignTokens.table(from: table.exported(as: .json)).columnNames == table.columnNames)
+  }
+
+  @Test func aKeyOfManyPartsComesBack() throws {
+    let key = Array(repeating: "a", count: 80).joined(separator: ".")
+    let table = try DMColorTable(string: "NORMAL\n#ffffff \(key)\n#000000 a.b\n")
+    #expect(try DMDesignTokens.table(from: table.exported(as: .json)).keys == [key, "a.b"])
+  }
+
+  @Test(arguments: [
+    ##"{"SEPIA:light": {"bg": {"$type": "color", "$value": "#ffffff"}}, "NIGHT": {"bg": {"$type": "color", "$value": "#000"}}}"##,
+    ##"{"bg": {"$type": "color", "$value": {"colorSpace": "srgb", "components": [1, 1, 1], "alpha": 0.999}}}"##,
+  ])
+  func tokensReadBackAfterAnExportGiveTheSameTable(json: String) throws {
+    let table = try DMDesignTokens.table(from: json)
+    #expect(
+      try DMDesignTokens.table(from: table.exported(as: .json)).exported(as: .text)
+        == table.exported(as: .text))
+  }
+
+  @Test func aPointerTokenTakesTheTypeOfItsTarget() throws {
+    #expect(
+      try DMDesignTokens.tableText(
+        from: ##"{"a": {"$type": "color", "$value": "#ffffff"}, "b": {"$ref": "#/a/$value"}}"##)
+        == "NORMAL\n#ffffff a\n#ffffff b\n")
+  }
+
+  @Test func aTypeFromTheFileIsEscapedInTheMessage() {
+    do {
+      _ = try DMDesignTokens.tableText(
+        from: ##"{"a": {"value": "{b}", "type": "color"}, "b": {"value": "x", "type": "\u001b[31m"}}"##)
+      Issue.record("no error")
+    } catch {
+      #expect(!error.description.unicodeScalars.contains("\u{1B}"), "\(error)")
+      #expect(error.message.contains(#"a "\u{1B}[31m" token"#), "\(error)")
+    }
+  }
+
   @Test func nestingAndSizeAreBounded() throws {
     let deep = String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000)
     #expect(throws: DMDesignTokensError.self) { try DMDesignTokens.table(from: deep) }

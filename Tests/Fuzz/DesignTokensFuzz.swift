@@ -4,7 +4,7 @@
 // Properties:
 // - every error has a line in 0…(lines + 1), and a column of 0 only with a line of 0;
 // - tokens that make a table give a text that parses as a table, and that table, written out as
-//   design tokens and read back, gives the same text.
+//   design tokens and read back, is the same table (the same text once exported).
 
 import Foundation
 
@@ -37,8 +37,11 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
       require(false, "the tokens' table text does not parse: \(error)\n\(tableText)")
       return 0
     }
-    let again = try DMDesignTokens.tableText(from: table.exported(as: .json))
-    require(again == tableText, "written out and read back, the table changed:\n\(tableText)\n\(again)")
+    // The same table, whatever spelling of its columns the tokens used (`SEPIA:light`, `SEPIA`).
+    let again = try DMDesignTokens.table(from: table.exported(as: .json)).exported(as: .text)
+    require(
+      again == table.exported(as: .text),
+      "written out and read back, the table changed:\n\(tableText)\n\(again)")
   } catch {
     require((0...lines + 1).contains(error.line), "an error's line \(error.line) is outside 0…\(lines + 1)")
     require((error.line == 0) == (error.column == 0), "an error has a line without a column: \(error)")

@@ -18,6 +18,8 @@ enum DesignTokens {
   /// The groups that hold each theme's colours and each side's, between the contexts. Their
   /// names hold a space, which no key can, so they never meet a key's token.
   static let columnsGroup = "DarkModeKit columns"
+  /// The set that holds `columnsGroup`; its name goes into a `$ref`, so it has no space.
+  static let columnsSet = "columns"
   static let variantsGroup = "DarkModeKit variants"
   static let schemeGroup = "DarkModeKit scheme"
   /// The groups a table's keys are not in.
@@ -30,20 +32,26 @@ enum DesignTokens {
     ("normal", .normal), ("more", .high),
   ]
 
+  /// The most parts of a key that become nested groups: the document's own nesting around them
+  /// stays well within `JSONReader.maximumDepth`.
+  static let maximumParts = 32
+
   /// The token path of each key: its parts between dots, a key that is also a group getting
-  /// `$root` (`Text` beside `Text.Primary`); `nil` for a key with an empty part (`A..B`), which
-  /// gets a name of its own and keeps its key in `$extensions`.
+  /// `$root` (`Text` beside `Text.Primary`). A key with an empty part (`A..B`) or more than
+  /// `maximumParts` parts gets a name of its own and keeps its key in `$extensions`.
   static func paths(forKeys keys: [String]) -> [(path: [String], keepsKey: Bool)] {
     let split = keys.map { $0.split(separator: ".", omittingEmptySubsequences: false).map(String.init) }
     var groups: Set<[String]> = []
-    for parts in split where !parts.contains("") {
+    /// A key nested deeper than this gets a name of its own: the reader bounds nesting.
+    func isNested(_ parts: [String]) -> Bool { !parts.contains("") && parts.count <= maximumParts }
+    for parts in split where isNested(parts) {
       for length in 1..<max(parts.count, 1) { groups.insert(Array(parts.prefix(length))) }
     }
     let singleNames = Set(split.filter { $0.count == 1 }.map { $0[0] })
     var taken: Set<[String]> = []
     var result: [(path: [String], keepsKey: Bool)] = []
     for parts in split {
-      if !parts.contains("") {
+      if isNested(parts) {
         let path = groups.contains(parts) ? parts + ["$root"] : parts
         taken.insert(path)
         result.append((path, false))
@@ -267,7 +275,7 @@ extension DMColorTable {
         "sets",
         .object([
           (
-            DesignTokens.columnsGroup,
+            DesignTokens.columnsSet,
             .object([
               ("description", .string("The colours of each column of the table, in the header's order.")),
               ("sources", .array([.object([(DesignTokens.columnsGroup, .object(columns))])])),
@@ -279,7 +287,7 @@ extension DMColorTable {
       (
         "resolutionOrder",
         .array(
-          [.object([("$ref", .string("#/sets/" + DesignTokens.columnsGroup))])]
+          [.object([("$ref", .string("#/sets/" + DesignTokens.columnsSet))])]
             + [DesignTokens.themeModifier, DesignTokens.schemeModifier, DesignTokens.contrastModifier].map {
               .object([("$ref", .string("#/modifiers/" + $0))])
             })

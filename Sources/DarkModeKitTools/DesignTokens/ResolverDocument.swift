@@ -25,6 +25,8 @@ struct ResolverDocument {
 
   private let document: JSONNode
   private var order: [Entry] = []
+  /// Each set's sources, its references expanded, once per set however often it is named.
+  private var expandedSets: [String: [JSONNode]] = [:]
   private var modifiers: [String: Modifier] = [:]
 
   /// Whether `document` is a resolver document rather than a token file.
@@ -70,10 +72,7 @@ struct ResolverDocument {
         throw fail(reference.place, path, "$ref \(ShownText.quoted(text)) names nothing")
       }
       if kind == "sets" {
-        order.append(
-          .set(
-            sources: try sources(target["sources"], path: [collection, name, "sources"], place: target.place))
-        )
+        order.append(.set(sources: try expandedSet(name, place: reference.place, path: path)))
       } else {
         try addModifier(target, name: name, path: [collection, name])
       }
@@ -102,7 +101,7 @@ struct ResolverDocument {
 
   /// The sources of a set or a context: inline token documents, and sets of this document named
   /// by `$ref`.
-  private func sources(_ node: JSONNode?, path: [String], place: TextPlace, depth: Int = 0)
+  private mutating func sources(_ node: JSONNode?, path: [String], place: TextPlace, depth: Int = 0)
     throws(DMDesignTokensError) -> [JSONNode]
   {
     guard let node, case .array(let items) = node.value else {
@@ -124,15 +123,34 @@ struct ResolverDocument {
           "$ref \(ShownText.quoted(text)) is not read: sources are read from this document only (#/sets/NAME)"
         )
       }
-      guard depth < 16, let set = document["sets"]?[name] else {
+      result += try expandedSet(name, place: reference.place, path: path + [String(index)], depth: depth + 1)
+      // Sets that name each other several times each multiply: a few hundred bytes could name
+      // billions of sources.
+      guard result.count <= Self.maximumSources else {
         throw fail(
           reference.place, path + [String(index)],
-          "$ref \(ShownText.quoted(text)) names no set, or sets refer to each other in a circle")
+          "the sets name each other into more than \(Self.maximumSources) sources")
       }
-      result += try sources(
-        set["sources"], path: ["sets", name, "sources"], place: set.place, depth: depth + 1)
     }
     return result
+  }
+
+  /// The sources of the set `name`, its references to other sets expanded; each set is expanded
+  /// once, so sets that name each other many times cost no more than their size.
+  private mutating func expandedSet(_ name: String, place: TextPlace, path: [String], depth: Int = 0)
+    throws(DMDesignTokensError) -> [JSONNode]
+  {
+    if let known = expandedSets[name] { return known }
+    guard depth < 32, let set = document["sets"]?[name] else {
+      throw fail(
+        place, path,
+        "#/sets/\(ShownText.escaped(name)) names no set, or sets refer to each other more than 32 deep or in a circle"
+      )
+    }
+    let expanded = try sources(
+      set["sources"], path: ["sets", name, "sources"], place: set.place, depth: depth)
+    expandedSets[name] = expanded
+    return expanded
   }
 
   private mutating func addModifier(_ node: JSONNode, name: String, path: [String])
@@ -184,38 +202,55 @@ struct ResolverDocument {
 
   // MARK: Resolving
 
-  /// The tokens for one choice of context per modifier. `cache` keeps the tree after each
-  /// prefix of the resolution order, by the contexts chosen in it, so that columns that share
-  /// their first choices merge those sources once.
-  private func resolve(_ input: [String: String], cache: inout [[String]: TokenTree])
-    throws(DMDesignTokensError)
-    -> TokenTree
+  /// The tokens for one choice of context per modifier.
+  ///
+  /// `cache` keeps, for each of the first `cachedPlaces` places where a modifier comes in the
+  /// resolution order, the tree merged before it and the contexts chosen before it, the latest only:
+  /// columns that share their first choices (they come theme by theme) then merge those sources
+  /// once, and the cache holds a few trees whatever the document's size.
+  private func resolve(_ input: [String: String], cache: inout [Int: (choices: [String], tree: TokenTree)])
+    throws(DMDesignTokensError) -> TokenTree
   {
+    // The context chosen at each modifier, and the places where the cache keeps a tree.
+    var chosen: [Int: String] = [:]
+    var cachedPlaces: [Int] = []
+    for (index, entry) in order.enumerated() {
+      guard case .modifier(let name) = entry else { continue }
+      let modifier = modifiers[name]!
+      chosen[index] = input[name] ?? modifier.defaultContext ?? modifier.contexts[0].name
+      if cachedPlaces.count < Self.cachedPlaces { cachedPlaces.append(index) }
+    }
+    func choices(before place: Int) -> [String] {
+      (0..<place).compactMap { chosen[$0] }
+    }
     var tree = TokenTree()
-    var prefix: [String] = []
-    for entry in order {
-      switch entry {
-      case .set: prefix.append("")
-      case .modifier(let name):
-        let modifier = modifiers[name]!
-        prefix.append(input[name] ?? modifier.defaultContext ?? modifier.contexts[0].name)
+    var start = 0
+    for place in cachedPlaces.reversed() {
+      if let cached = cache[place], cached.choices == choices(before: place) {
+        tree = cached.tree
+        start = place
+        break
       }
-      if let cached = cache[prefix] {
-        tree = cached
-        continue
-      }
-      switch entry {
+    }
+    for index in start..<order.count {
+      if cachedPlaces.contains(index) { cache[index] = (choices(before: index), tree) }
+      switch order[index] {
       case .set(let sources):
         for source in sources { try tree.add(source, root: document) }
       case .modifier(let name):
-        for source in modifiers[name]!.contexts.first(where: { $0.name == prefix.last })?.sources ?? [] {
+        for source in modifiers[name]!.contexts.first(where: { $0.name == chosen[index] })?.sources ?? [] {
           try tree.add(source, root: document)
         }
       }
-      cache[prefix] = tree
     }
     return tree
   }
+
+  /// The most sources one set or context may come to, its references to sets expanded.
+  static let maximumSources = 100_000
+
+  /// How many places before a modifier (the first ones) keep a tree in the cache of `resolve`.
+  private static let cachedPlaces = 8
 
   /// The table's columns: each resolved for its theme, side and contrast.
   func columns() throws(DMDesignTokensError) -> [DMDesignTokens.Column] {
@@ -250,7 +285,7 @@ struct ResolverDocument {
       }
       return input
     }
-    var cache: [[String]: TokenTree] = [:]
+    var cache: [Int: (choices: [String], tree: TokenTree)] = [:]
     func column(_ name: String, _ input: [String: String]) throws(DMDesignTokensError)
       -> DMDesignTokens.Column
     {

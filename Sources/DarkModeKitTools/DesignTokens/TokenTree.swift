@@ -204,11 +204,23 @@ struct TokenTree {
   func type(_ name: String, hops: Int = 0) -> String? {
     guard let token = tokens[name], hops < 64 else { return nil }
     if let type = token.type { return type }
+    if let target = Self.referenceTarget(token.value) ?? Self.pointerTarget(token.value) {
+      return type(target, hops: hops + 1)
+    }
     for length in stride(from: token.path.count - 1, through: 0, by: -1) {
       if let type = groupTypes[Array(token.path.prefix(length))] { return type }
     }
-    if let target = Self.referenceTarget(token.value) { return type(target, hops: hops + 1) }
     return nil
+  }
+
+  /// `a.b` for a token `{"$ref": "#/a/b/$value"}` (or `#/a/b`), the token a pointer names.
+  static func pointerTarget(_ value: JSONNode) -> String? {
+    guard let pointer = value["$ref"]?.string, pointer.hasPrefix("#/") else { return nil }
+    var parts = pointer.dropFirst(2).split(separator: "/", omittingEmptySubsequences: false).map {
+      $0.replacingOccurrences(of: "~1", with: "/").replacingOccurrences(of: "~0", with: "~")
+    }
+    if parts.last == "$value" { parts.removeLast() }
+    return parts.isEmpty ? nil : parts.joined(separator: ".")
   }
 
   /// `a.b` for a value `"{a.b}"`.
@@ -233,7 +245,8 @@ struct TokenTree {
       }
       if let type = type(target), type != "color" {
         throw Self.fail(
-          value.place, path, "refers to \(ShownText.quoted(target)), a \(type) token, not a colour")
+          value.place, path,
+          "refers to \(ShownText.quoted(target)), a \(ShownText.quoted(type)) token, not a colour")
       }
       return try color(target, hops: hops + 1, from: start)
     }
@@ -280,6 +293,15 @@ struct TokenTree {
       }
     }
     return node
+  }
+
+  /// `color` with 8 bits per channel, as a table holds it: read back from the table's text, it is
+  /// the same colour.
+  private static func snapped(_ color: DMColor) -> DMColor {
+    func channel(_ value: Double) -> Double { (value * 255).rounded() / 255 }
+    return DMColor(
+      red: channel(color.red), green: channel(color.green), blue: channel(color.blue),
+      alpha: channel(color.alpha))
   }
 
   /// A colour value: a 2025.10 colour object, or a hex string as older drafts wrote it.
@@ -345,7 +367,7 @@ struct TokenTree {
         throw fail(
           elements[index].place, path, "an sRGB component must be from 0 to 1, found \(component.formatted)")
       }
-      return DMColor(red: components[0], green: components[1], blue: components[2], alpha: alpha)
+      return snapped(DMColor(red: components[0], green: components[1], blue: components[2], alpha: alpha))
     case "srgb-linear", "hsl", "hwb", "lab", "lch", "oklab", "oklch", "display-p3", "a98-rgb", "prophoto-rgb",
       "rec2020", "xyz-d65", "xyz-d50":
       guard let fallback else {
@@ -353,7 +375,7 @@ struct TokenTree {
           value.place, path,
           "a colour in \(space) needs its hex fallback here: colour tables hold sRGB colours")
       }
-      return DMColor(red: fallback.red, green: fallback.green, blue: fallback.blue, alpha: alpha)
+      return snapped(DMColor(red: fallback.red, green: fallback.green, blue: fallback.blue, alpha: alpha))
     default:
       throw fail(value["colorSpace"]!.place, path, "unknown colorSpace \(ShownText.quoted(space))")
     }
