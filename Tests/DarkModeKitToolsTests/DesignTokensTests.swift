@@ -338,7 +338,7 @@ import Testing
       Issue.record("a file over the limit was read")
     } catch {
       #expect(error.path == big.path)
-      #expect(error.message.contains("larger than 1000 bytes"))
+      #expect(error.message.contains("larger than the limit of 1000 bytes"))
     }
   }
 }

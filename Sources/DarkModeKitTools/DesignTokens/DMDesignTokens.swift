@@ -81,27 +81,18 @@ public enum DMDesignTokens {
     text.unicodeScalars.first { !" \t\r\n\u{FEFF}".unicodeScalars.contains($0) } == "{"
   }
 
-  /// Reads a file as UTF-8 text, up to `maximumFileSize` bytes.
+  /// Reads a file as UTF-8 text, up to `maximumFileSize` bytes, as colour tables are read.
   static func read(_ url: URL, maximumFileSize: Int) throws(DMDesignTokensError) -> String {
     func failure(_ message: String) -> DMDesignTokensError {
       DMDesignTokensError(line: 0, column: 0, tokenPath: nil, message: message, path: url.path)
     }
-    let values = try? url.resourceValues(forKeys: [.isRegularFileKey, .fileSizeKey])
-    guard let values, values.isRegularFile == true else {
-      throw failure("cannot read the file: it does not exist or is not a regular file")
+    let bytes: [UInt8]
+    do {
+      bytes = try BoundedFile.contents(ofPath: url.path, limit: maximumFileSize)
+    } catch {
+      throw failure("cannot read the file: \(error.reason)")
     }
-    guard (values.fileSize ?? 0) <= maximumFileSize else {
-      throw failure("the file is larger than \(maximumFileSize) bytes")
-    }
-    guard let handle = try? FileHandle(forReadingFrom: url) else { throw failure("cannot read the file") }
-    defer { try? handle.close() }
-    guard let data = try? handle.read(upToCount: maximumFileSize + 1) ?? Data() else {
-      throw failure("cannot read the file")
-    }
-    guard data.count <= maximumFileSize else {
-      throw failure("the file is larger than \(maximumFileSize) bytes")
-    }
-    guard let text = String(validating: data, as: UTF8.self) else {
+    guard let text = String(validating: bytes, as: UTF8.self) else {
       throw failure("the file is not UTF-8 text")
     }
     return text
