@@ -27,7 +27,9 @@ let package = Package(
       dependencies: ["DarkModeKit", "DarkModeKitDBus", "DarkModeKitLinux", "DarkModeKitTestSupport"]),
     .testTarget(name: "DarkModeKitDBusTests", dependencies: ["DarkModeKitDBus", "DarkModeKitTestSupport"]),
     // Runs the GTK integration (the package in GTK/) as a program; skips without the GTK headers.
-    .testTarget(name: "DarkModeKitGTKTests", dependencies: ["DarkModeKit", "DarkModeKitTestSupport"]),
+    .testTarget(
+      name: "DarkModeKitGTKTests",
+      dependencies: ["DarkModeKit", "DarkModeKitTools", "DarkModeKitTestSupport"]),
     .testTarget(
       name: "DarkModeKitToolsTests",
       dependencies: ["DarkModeKit", "DarkModeKitTools", "DarkModeKitTestSupport"]),

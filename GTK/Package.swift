@@ -14,7 +14,10 @@ let package = Package(
     .systemLibrary(name: "CGtk", pkgConfig: "libadwaita-1"),
     .target(
       name: "DarkModeKitGTK",
-      dependencies: ["CGtk", .product(name: "DarkModeKit", package: "DarkModeKit")]),
+      dependencies: [
+        "CGtk", .product(name: "DarkModeKit", package: "DarkModeKit"),
+        .product(name: "DarkModeKitTools", package: "DarkModeKit"),
+      ]),
     .executableTarget(
       name: "dmkit-gtk-demo",
       dependencies: [

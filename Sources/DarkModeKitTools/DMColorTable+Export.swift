@@ -35,6 +35,21 @@ public struct DMColorTableExportOptions: Hashable, Sendable {
   /// Each part that is not a Swift identifier is made one by the rules for keys.
   public var tableName: String?
 
+  /// Whether a Swift export nests the constants of keys that share a group, the part of the key
+  /// before its last dot, in enums named after the group's parts: `Text.Primary` is
+  /// `Text.primary`, and `Text.Link.Hover` is `Text.Link.hover`; `false`, the default, gives every
+  /// key a constant of its own at the top (`textPrimary`). A key with no dot, or with a part that
+  /// has no letter or digit, stays at the top. Names follow
+  /// ``DMColorTableExportFormat/identifier(forKey:)``, each constant made unique within its enum;
+  /// an enum whose name a constant beside it has gets `Group` appended.
+  public var nestsGroups: Bool
+
+  /// Whether a Swift export names the table's themes (other than `NORMAL` and `NIGHT`) with
+  /// `DMTheme` constants: in an extension of `DMTheme` (`DMTheme.solarized`), or in the enum
+  /// `Themes` of the ``namespace`` (`BrandColors.Themes.solarized`); `true` by default. Two
+  /// exports without a namespace into one module, with a theme in common, need it off in one.
+  public var namesThemes: Bool
+
   /// Creates export options.
   /// - Parameters:
   ///   - sourceName: The name of the file the table was read from, for the comment at the top of
@@ -43,14 +58,18 @@ public struct DMColorTableExportOptions: Hashable, Sendable {
   ///   - namespace: The enum that holds the constants in Swift output, or `nil` for an extension
   ///     of `DMDynamicColor`.
   ///   - tableName: The table the Swift constants read, or `nil` for `DMColorTable.shared`.
+  ///   - nestsGroups: Whether the Swift constants of keys in a group are nested in an enum.
+  ///   - namesThemes: Whether a Swift export has a `DMTheme` constant per theme.
   public init(
     sourceName: String? = nil, accessLevel: AccessLevel = .public, namespace: String? = nil,
-    tableName: String? = nil
+    tableName: String? = nil, nestsGroups: Bool = false, namesThemes: Bool = true
   ) {
+    self.namesThemes = namesThemes
     self.sourceName = sourceName
     self.accessLevel = accessLevel
     self.namespace = namespace
     self.tableName = tableName
+    self.nestsGroups = nestsGroups
   }
 }
 
@@ -87,6 +106,26 @@ extension DMColorTableExportOptions {
         problems.append(
           "the table \(tableName.debugDescription) starts with the namespace, which the generated enum "
             + "would hide")
+      } else if namespace != nil, namesThemes, parts[0] == "Themes",
+        table.themes.contains(where: { $0 != .normal && $0 != .night })
+      {
+        problems.append(
+          "the table \(tableName.debugDescription) starts with Themes, the enum of the table's themes, "
+            + "which would hide it in the generated code")
+      } else if nestsGroups {
+        var hidden: (key: String, isEnum: Bool)?
+        SwiftGroup(keys: table.keys, nested: true).forEachName { name, key, isEnum in
+          if hidden == nil, name == parts[0] { hidden = (key, isEnum) }
+        }
+        if let hidden {
+          let what =
+            hidden.isEnum
+            ? "the enum of the keys \(hidden.key.debugDescription)…"
+            : "the constant for the key \(hidden.key.debugDescription)"
+          problems.append(
+            "the table \(tableName.debugDescription) starts with \(parts[0]), \(what), which would hide "
+              + "it in the generated code")
+        }
       } else if let row = constants.firstIndex(of: parts[0]) {
         problems.append(
           "the table \(tableName.debugDescription) starts with \(parts[0]), the constant for the key "
@@ -108,22 +147,26 @@ extension DMColorTable {
   /// let table = try DMColorTable(string: "NORMAL NIGHT\n#ffffff #343434 BG\n")
   /// print(table.exported(as: .css))
   /// // :root {
-  /// //   --bg: #ffffff;
+  /// //   color-scheme: light dark;
+  /// //   --bg: light-dark(#ffffff, #343434);
   /// // }
   /// // …
   /// ```
   ///
-  /// - ``DMColorTableExportFormat/css``: the default theme on `:root`: its light side (`NORMAL`,
-  ///   or the first light column), and its dark side (`NIGHT`, `DARK` or the first dark column)
-  ///   inside `@media (prefers-color-scheme: dark)`; then each theme on `[data-theme="name"]`, the
-  ///   theme's name as ``DMColorTableExportFormat/identifier(forKey:)`` writes it for CSS (`NIGHT`
-  ///   → `night`, `High_Contrast` → `high-contrast`): a theme with one side shows it whatever the
-  ///   system's setting, a theme with both follows `prefers-color-scheme` as `:root` does. A
-  ///   high-contrast column is set inside `@media (prefers-contrast: more)` (and the side's
-  ///   `prefers-color-scheme` when the selector has both sides). The theme rules come last, so
-  ///   that a `data-theme` attribute on the root element wins over the system's setting. Each rule
-  ///   sets `color-scheme` too, so that form controls and scroll bars follow: `light dark` where
-  ///   the selector follows the system, else its side.
+  /// - ``DMColorTableExportFormat/css``: the default theme on `:root`, then each theme on
+  ///   `[data-theme="name"]`, the theme's name as ``DMColorTableExportFormat/identifier(forKey:)``
+  ///   writes it for CSS (`NIGHT` → `night`, `High_Contrast` → `high-contrast`). The theme rules
+  ///   come last, so that a `data-theme` attribute on the root element wins over the system's
+  ///   setting. Each rule sets `color-scheme`: `light dark` where the selector follows the system
+  ///   (the default theme with its light side, `NORMAL` or the first light column, and its dark
+  ///   side, `NIGHT`, `DARK` or the first dark column; a theme with both sides), else its one side
+  ///   (a light-only or dark-only theme shows it whatever the system's setting). Where a selector
+  ///   has both sides, each colour that differs is `light-dark(light, dark)`, so that it follows
+  ///   the `color-scheme` in force where it is used. A high-contrast column is set inside
+  ///   `@media (prefers-contrast: more)`. After the rules of each selector with both sides come,
+  ///   inside `@supports not (color: light-dark(#000, #fff))`, the same for browsers without
+  ///   `light-dark()`: the first side on the selector, the other in
+  ///   `@media (prefers-color-scheme: dark)` (or `light`).
   /// - ``DMColorTableExportFormat/json``: a Design Tokens resolver document (format 2025.10).
   ///   Each key is a colour token, named by its parts between dots (`Text.Primary` is `Primary` in
   ///   the group `Text`), resolved through three modifiers in turn: `theme` (`default`, or a
@@ -149,6 +192,7 @@ extension DMColorTable {
     let contents = contents
     switch format {
     case .css: return Self.css(contents, options: options)
+    case .gtk: return Self.gtk(contents, options: options)
     case .json: return Self.designTokens(contents, options: options)
     case .text: return Self.text(contents, options: options)
     case .swift: return Self.swift(contents, options: options, columnNames: Self.columnNames(contents))
@@ -158,57 +202,50 @@ extension DMColorTable {
   // MARK: - CSS
 
   private static func css(_ contents: Contents, options: DMColorTableExportOptions) -> String {
-    let names = DMColorTableExportFormat.css.identifiers(forKeys: contents.keys)
-    func declarations(column: Int, indent: String) -> String {
-      contents.keys.indices.map { row in
-        "\(indent)--\(names[row]): \(contents.color(row: row, column: column).cssHex);\n"
-      }.joined()
-    }
     var text = ""
     if let sourceName = options.sourceName {
       text += "/* Generated by dmkit from \(Self.commentText(sourceName)). */\n\n"
     }
     guard !contents.variants.isEmpty else { return text + ":root {\n}\n" }
-    /// One selector's rules: its first side on the selector, its other side (if it has both) in
-    /// a `prefers-color-scheme` query, and each high-contrast column in a `prefers-contrast` one.
-    func rules(_ selector: String, theme: DMTheme?, sides: [DMUserInterfaceStyle], separated: Bool) -> String
-    {
-      var text = ""
-      // Only the first rule sets `color-scheme`: the queries change colours, not the scheme.
-      func rule(_ condition: String?, _ side: DMUserInterfaceStyle, _ column: Int) {
-        if !text.isEmpty || separated { text += "\n" }
-        if let condition {
-          text += "@media \(condition) {\n  \(selector) {\n"
-          text += declarations(column: column, indent: "    ") + "  }\n}\n"
-        } else {
-          let scheme = sides.count == 2 ? "light dark" : "\(side)"
-          text +=
-            "\(selector) {\n  color-scheme: \(scheme);\n\(declarations(column: column, indent: "  "))}\n"
-        }
-      }
-      func column(_ side: DMUserInterfaceStyle, _ contrast: DMAccessibilityContrast) -> Int {
-        contents.column(
-          for: DMTraitCollection(userInterfaceStyle: side, accessibilityContrast: contrast, theme: theme))
-      }
-      for (index, side) in sides.enumerated() {
-        rule(index == 0 ? nil : "(prefers-color-scheme: \(side))", side, column(side, .normal))
-      }
-      for side in sides where column(side, .high) != column(side, .normal) {
-        let scheme = sides.count == 2 ? " and (prefers-color-scheme: \(side))" : ""
-        rule("(prefers-contrast: more)\(scheme)", side, column(side, .high))
-      }
-      return text
+    return text + CSSRules(contents).text
+  }
+
+  // MARK: - GTK
+
+  private static func gtk(_ contents: Contents, options: DMColorTableExportOptions) -> String {
+    var text = ""
+    if let sourceName = options.sourceName {
+      text += "/* Generated by dmkit from \(Self.commentText(sourceName)). */\n\n"
     }
-    let rootSides: [DMUserInterfaceStyle] =
-      contents.defaultTheme(for: .dark) != nil
-      ? (contents.defaultTheme(for: .light) != nil ? [.light, .dark] : [.dark]) : [.light]
-    text += rules(":root", theme: nil, sides: rootSides, separated: false)
-    let themeNames = DMColorTableExportFormat.css.identifiers(forKeys: contents.themes.map(\.rawValue))
-    for (theme, name) in zip(contents.themes, themeNames) {
-      let sides = contents.sides(of: theme)
-      text += rules(
-        "[data-theme=\"\(name)\"]", theme: theme,
-        sides: sides == .dark ? [.dark] : sides == .light ? [.light] : [.light, .dark], separated: true)
+    guard !contents.variants.isEmpty else { return text }
+    let columnNames = Self.columnNames(contents)
+    let columns = DMColorTableExportFormat.gtk.identifiers(forKeys: columnNames)
+    let keys = DMColorTableExportFormat.gtk.identifiers(forKeys: contents.keys)
+    let shown = contents.column(
+      for: DMTraitCollection(userInterfaceStyle: .light, accessibilityContrast: .normal))
+    text += """
+      /* Each column's colours as named colours, @dm_COLUMN_KEY. The classes dm-bg-KEY (background),
+         dm-fg-KEY (text) and dm-border-KEY (border) take the colours of the column whose class,
+         dm-column-COLUMN, the widget or its window has; without one, those of \(commentText(columnNames[shown])). */
+
+
+      """
+    for column in columns.indices {
+      for row in keys.indices {
+        let color = DMGTKStyleRules.color(contents.color(row: row, column: column))
+        text += "@define-color dm_\(columns[column])_\(keys[row]) \(color);\n"
+      }
+    }
+    text += "\n/* Outside any column's class: \(commentText(columnNames[shown])). */\n"
+    for (row, key) in contents.keys.enumerated() {
+      text += DMGTKStyleRules.rules(forKey: key, color: contents.color(row: row, column: shown), scope: nil)
+    }
+    for column in columns.indices {
+      text += "\n/* \(commentText(columnNames[column])): the class dm-column-\(columns[column]). */\n"
+      for (row, key) in contents.keys.enumerated() {
+        text += DMGTKStyleRules.rules(
+          forKey: key, color: contents.color(row: row, column: column), scope: "dm-column-\(columns[column])")
+      }
     }
     return text
   }
@@ -248,7 +285,6 @@ extension DMColorTable {
   private static func swift(
     _ contents: Contents, options: DMColorTableExportOptions, columnNames: [String]
   ) -> String {
-    let names = DMColorTableExportFormat.swift.identifiers(forKeys: contents.keys)
     let modifier =
       switch options.accessLevel {
       case .public: "public "
@@ -276,16 +312,59 @@ extension DMColorTable {
       \(container) {
 
       """
-    for (row, key) in contents.keys.enumerated() {
+    /// One constant, with a comment listing its colours.
+    func constant(row: Int, name: String, indent: String) -> String {
       let colors = contents.variants.indices.map { column in
         "\(columnNames[column]) \(contents.color(row: row, column: column).cssHex)"
       }
-      if row > 0 { text += "\n" }
-      text += "  /// `\(key)`: \(colors.joined(separator: ", ")).\n"
-      text +=
-        "  \(modifier)static let \(names[row]) = DMDynamicColor(key: \(swiftString(key))\(tableArgument))\n"
+      let key = contents.keys[row]
+      return "\(indent)/// `\(key)`: \(colors.joined(separator: ", ")).\n"
+        + "\(indent)\(modifier)static let \(name) = DMDynamicColor(key: \(swiftString(key))\(tableArgument))\n"
     }
-    return text + "}\n"
+    func body(_ group: SwiftGroup, indent: String) -> String {
+      var parts = zip(group.rows, group.constantNames).map { constant(row: $0, name: $1, indent: indent) }
+      for nested in group.groups {
+        parts.append(
+          "\(indent)\(modifier)enum \(nested.name) {\n\(body(nested, indent: indent + "  "))\(indent)}\n")
+      }
+      return parts.joined(separator: "\n")
+    }
+    let themes = options.namesThemes ? contents.themes.filter { $0 != .normal && $0 != .night } : []
+    let reserved: Set<String> = options.namespace != nil && !themes.isEmpty ? ["Themes"] : []
+    text += body(
+      SwiftGroup(keys: contents.keys, nested: options.nestsGroups, reserved: reserved), indent: "  ")
+    text += "}\n"
+    // The themes, by name, for `DMTraitCollection(theme: .solarized)`; DarkModeKit has NORMAL
+    // and NIGHT already. A namespace keeps them apart from other tables' themes.
+    guard !themes.isEmpty else { return text }
+    let themeNames = Self.themeConstantNames(themes, inExtension: options.namespace == nil)
+    text +=
+      options.namespace == nil
+      ? "\nextension DMTheme {\n"
+      : "\nextension \(DMColorTableExportFormat.swiftIdentifier(options.namespace!)) {\n"
+        + "  /// The table's themes, by name.\n  \(modifier)enum Themes {\n"
+    let themeIndent = options.namespace == nil ? "  " : "    "
+    for (index, (theme, name)) in zip(themes, themeNames).enumerated() {
+      let variants = contents.variants.indices.filter { contents.variants[$0].theme == theme }
+        .map { columnNames[$0] }
+      if index > 0 { text += "\n" }
+      let sides = contents.sides(of: theme)
+      let what = sides == [.light, .dark] ? "light and dark" : sides == .dark ? "dark only" : "light only"
+      text += "\(themeIndent)/// `\(theme.rawValue)`: \(what) (\(variants.joined(separator: ", "))).\n"
+      text += "\(themeIndent)\(modifier)static let \(name): DMTheme = \(swiftString(theme.rawValue))\n"
+    }
+    return text + (options.namespace == nil ? "}\n" : "  }\n}\n")
+  }
+
+  /// The names of the theme constants: by the rules for keys, made unique; in an extension of
+  /// `DMTheme`, a name it has already (`normal`, `night`, `declare`) gets `Theme` appended first.
+  static func themeConstantNames(_ themes: [DMTheme], inExtension: Bool) -> [String] {
+    let own: Set<String> = inExtension ? ["normal", "night", "declare"] : []
+    let natural = themes.map { theme in
+      let name = DMColorTableExportFormat.swift.identifier(forKey: theme.rawValue)
+      return own.contains(name) ? name + "Theme" : name
+    }
+    return DMColorTableExportFormat.uniqueNames(natural, separator: "", reserved: own)
   }
 
   /// A Swift string literal; keys are plain ASCII, but nothing else may break the file either.
@@ -301,6 +380,189 @@ extension DMColorTable {
       }
     }
     return result + "\""
+  }
+}
+
+/// The constants of a Swift export, and the enums that group them.
+struct SwiftGroup {
+  /// The enum's name; empty for the top.
+  var name: String
+  /// The rows of its keys, in table order, and each one's constant.
+  var rows: [Int] = []
+  var constantNames: [String] = []
+  /// The key of each constant.
+  var constantKeys: [String] = []
+  var groups: [SwiftGroup] = []
+  /// Its first key, for messages.
+  var firstKey = ""
+
+  /// The top of the export: with `nested`, the keys of a group in an enum of each part of the
+  /// group; else every key at the top. Groups whose names come out alike share an enum. An enum
+  /// named like a constant beside it, like one of `reserved` at the top, or with a name no enum
+  /// may have (``DMColorTableExportFormat/isUnusableTypeName(_:)``), gets `Group` appended; then
+  /// the enums of one scope are made unique, from each other and from its constants.
+  init(keys: [String], nested: Bool, reserved: Set<String> = []) {
+    final class Node {
+      var rows: [Int] = []
+      var leaves: [String] = []
+      var children: [(name: String, node: Node)] = []
+      var indexOfChild: [String: Int] = [:]
+    }
+    let root = Node()
+    for (row, key) in keys.enumerated() {
+      let parts = key.split(separator: ".", omittingEmptySubsequences: false)
+      let grouped =
+        nested && parts.count > 1
+        && parts.allSatisfy { $0.unicodeScalars.contains(where: \.isASCIILetterOrDigit) }
+      var node = root
+      for part in grouped ? parts.dropLast() : [] {
+        let name = DMColorTableExportFormat.swiftTypeName(forGroup: String(part))
+        if let index = node.indexOfChild[name] {
+          node = node.children[index].node
+        } else {
+          let child = Node()
+          node.indexOfChild[name] = node.children.count
+          node.children.append((name, child))
+          node = child
+        }
+      }
+      node.rows.append(row)
+      node.leaves.append(grouped ? String(parts.last!) : key)
+    }
+    func group(_ node: Node, name: String, reserved: Set<String>) -> SwiftGroup {
+      var result = SwiftGroup(name: name)
+      result.rows = node.rows
+      result.constantKeys = node.rows.map { keys[$0] }
+      result.constantNames = DMColorTableExportFormat.swift.identifiers(forKeys: node.leaves)
+      let taken = Set(result.constantNames.map(\.trimmingBackticks)).union(reserved)
+      let natural = node.children.map { child in
+        taken.contains(child.name) || DMColorTableExportFormat.isUnusableTypeName(child.name)
+          ? child.name + "Group" : child.name
+      }
+      let names = DMColorTableExportFormat.uniqueNames(natural, separator: "", reserved: taken)
+      result.groups = zip(node.children, names).map { group($0.node, name: $1, reserved: []) }
+      result.firstKey = node.rows.first.map { keys[$0] } ?? result.groups.first?.firstKey ?? ""
+      return result
+    }
+    self = group(root, name: "", reserved: reserved)
+  }
+
+  private init(name: String) { self.name = name }
+
+  /// Every name the export declares in any enum, with the key it stands for (an enum's first)
+  /// and whether it is an enum: a table name that starts with one of them is hidden where the
+  /// name is in scope.
+  func forEachName(_ body: (_ name: String, _ key: String, _ isEnum: Bool) -> Void) {
+    for (name, key) in zip(constantNames, constantKeys) { body(name.trimmingBackticks, key, false) }
+    for group in groups {
+      body(group.name, group.firstKey, true)
+      group.forEachName(body)
+    }
+  }
+}
+
+/// The CSS rules of a table, one selector at a time: `:root` for the default theme, then
+/// `[data-theme="name"]` for each theme, so that an attribute on the root element wins over the
+/// system's setting.
+private struct CSSRules {
+  struct Selector {
+    var text: String
+    /// The theme whose columns it shows, `nil` for the default theme.
+    var theme: DMTheme?
+    /// The sides it shows, light first: both when it follows the system.
+    var sides: [DMUserInterfaceStyle]
+  }
+
+  let contents: DMColorTable.Contents
+  /// Each key's custom property, without the leading `--`.
+  let names: [String]
+  let selectors: [Selector]
+
+  init(_ contents: DMColorTable.Contents) {
+    self.contents = contents
+    names = DMColorTableExportFormat.css.identifiers(forKeys: contents.keys)
+    let rootSides: [DMUserInterfaceStyle] =
+      contents.defaultTheme(for: .dark) != nil
+      ? (contents.defaultTheme(for: .light) != nil ? [.light, .dark] : [.dark]) : [.light]
+    var selectors = [Selector(text: ":root", theme: nil, sides: rootSides)]
+    let themeNames = DMColorTableExportFormat.css.identifiers(forKeys: contents.themes.map(\.rawValue))
+    for (theme, name) in zip(contents.themes, themeNames) {
+      let sides = contents.sides(of: theme)
+      selectors.append(
+        Selector(
+          text: "[data-theme=\"\(name)\"]", theme: theme,
+          sides: sides == .dark ? [.dark] : sides == .light ? [.light] : [.light, .dark]))
+    }
+    self.selectors = selectors
+  }
+
+  /// Every selector's rules in turn. A selector that shows both sides gives each colour as
+  /// `light-dark(light, dark)`, which follows the `color-scheme` it sets, then the same for
+  /// browsers without `light-dark()` inside `@supports not`: its first side on the selector and
+  /// its other side in a `prefers-color-scheme` query. These come right after the selector's own
+  /// rules, so that a later selector wins in every browser. A high-contrast column is set inside
+  /// `prefers-contrast: more`.
+  var text: String {
+    var blocks: [String] = []
+    var explained = false
+    for selector in selectors {
+      blocks += self.blocks(of: selector, lightDark: true, indent: "")
+      guard selector.sides.count == 2 else { continue }
+      let comment = explained ? "" : "/* Browsers without light-dark(): each side in a rule of its own. */\n"
+      explained = true
+      blocks.append(
+        comment + "@supports not (color: light-dark(#000, #fff)) {\n"
+          + self.blocks(of: selector, lightDark: false, indent: "  ").joined(separator: "\n") + "}\n")
+    }
+    return blocks.joined(separator: "\n")
+  }
+
+  private func blocks(of selector: Selector, lightDark: Bool, indent: String) -> [String] {
+    func column(_ side: DMUserInterfaceStyle, _ contrast: DMAccessibilityContrast) -> Int {
+      contents.column(
+        for: DMTraitCollection(
+          userInterfaceStyle: side, accessibilityContrast: contrast, theme: selector.theme))
+    }
+    // `columns` holds one column, or a light and a dark one for `light-dark()`.
+    func rule(_ conditions: [String], scheme: String?, columns: [Int]) -> String {
+      var text = ""
+      var inner = indent
+      if !conditions.isEmpty {
+        text += "\(indent)@media \(conditions.joined(separator: " and ")) {\n"
+        inner += "  "
+      }
+      text += "\(inner)\(selector.text) {\n"
+      if let scheme { text += "\(inner)  color-scheme: \(scheme);\n" }
+      for row in contents.keys.indices {
+        let colors = columns.map { contents.color(row: row, column: $0).cssHex }
+        let value =
+          colors.count == 2 && colors[0] != colors[1] ? "light-dark(\(colors[0]), \(colors[1]))" : colors[0]
+        text += "\(inner)  --\(names[row]): \(value);\n"
+      }
+      text += "\(inner)}\n"
+      if !conditions.isEmpty { text += "\(indent)}\n" }
+      return text
+    }
+    let sides = selector.sides
+    // Only the first rule sets `color-scheme`: the queries change colours, not the scheme.
+    let scheme = sides.count == 2 ? "light dark" : "\(sides[0])"
+    let normal = sides.map { column($0, .normal) }
+    let high = sides.map { column($0, .high) }
+    if lightDark {
+      var blocks = [rule([], scheme: scheme, columns: normal)]
+      if high != normal { blocks.append(rule(["(prefers-contrast: more)"], scheme: nil, columns: high)) }
+      return blocks
+    }
+    var blocks = sides.indices.map { index in
+      rule(
+        index == 0 ? [] : ["(prefers-color-scheme: \(sides[index]))"], scheme: index == 0 ? scheme : nil,
+        columns: [normal[index]])
+    }
+    for index in sides.indices where high[index] != normal[index] {
+      let side = sides.count == 2 ? ["(prefers-color-scheme: \(sides[index]))"] : []
+      blocks.append(rule(["(prefers-contrast: more)"] + side, scheme: nil, columns: [high[index]]))
+    }
+    return blocks
   }
 }
 

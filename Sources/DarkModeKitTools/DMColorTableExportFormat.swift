@@ -3,6 +3,7 @@ import DarkModeKit
 /// A format that ``DarkModeKit/DMColorTable/exported(as:options:)`` writes a colour table in.
 ///
 /// - ``css``: CSS custom properties, for the web.
+/// - ``gtk``: a GTK 4 stylesheet of named colours and classes, for GTK apps.
 /// - ``json``: Design Tokens (the W3C Design Tokens Community Group format 2025.10), for design
 ///   tools.
 /// - ``swift``: a Swift source file with one `DMDynamicColor` constant per key, so that the
@@ -12,11 +13,17 @@ import DarkModeKit
 /// Each format turns the table's keys into names of its own with ``identifiers(forKeys:)``;
 /// `Docs/dmkit.md` describes the rules.
 public enum DMColorTableExportFormat: String, CaseIterable, Hashable, Sendable {
-  /// CSS custom properties: the default theme's light side on `:root` and its dark side under
-  /// `@media (prefers-color-scheme: dark)`, every theme under `[data-theme="name"]` (its name in
-  /// lower case) with its sides, high-contrast columns under `@media (prefers-contrast: more)`,
-  /// each selector with its `color-scheme`.
+  /// CSS custom properties: the default theme on `:root`, every theme under
+  /// `[data-theme="name"]` (its name in lower case), each with its `color-scheme`, colours with
+  /// both sides as `light-dark(light, dark)`, high-contrast columns under
+  /// `@media (prefers-contrast: more)`, and the same rules with `prefers-color-scheme` queries
+  /// for browsers without `light-dark()`.
   case css
+  /// A GTK 4 stylesheet: each column's colours as named colours (`@dm_night_bg`) and as the
+  /// classes `dm-bg-KEY`, `dm-fg-KEY` and `dm-border-KEY` inside a column's class
+  /// (`dm-column-night`), with the default theme's light side outside any; the same rules that
+  /// DarkModeKitGTK loads (``DMGTKStyleRules``).
+  case gtk
   /// A Design Tokens resolver document (format 2025.10): one colour token per key, named by the
   /// key's parts between dots, under three modifiers, `theme`, `color-scheme` (light, dark) and
   /// `contrast` (normal, more), so that a tool that reads the format gets every variant.
@@ -31,9 +38,10 @@ public enum DMColorTableExportFormat: String, CaseIterable, Hashable, Sendable {
 
   /// The name a key gets in this format, on its own, without making it unique among other keys.
   ///
-  /// - ``css``: the key in lower case, with every character other than an ASCII letter, a digit
-  ///   or `-` turned into `-`: `Text.Primary` → `text-primary`, `BG` → `bg`. The CSS custom
-  ///   property is this name after `--`.
+  /// - ``css`` and ``gtk``: the key in lower case, with every character other than an ASCII
+  ///   letter, a digit or `-` turned into `-`: `Text.Primary` → `text-primary`, `BG` → `bg`. The
+  ///   CSS custom property is this name after `--`; the GTK named colour is this name after
+  ///   `dm_COLUMN_` (the column's name by the same rule). GTK's classes hold the key as it is.
   /// - ``json`` and ``text``: the key as it is; in JSON, its parts between dots are nested groups
   ///   (`Text.Primary` is the token `Primary` in the group `Text`).
   /// - ``swift``: lowerCamelCase words, split at `.`, `_`, `-` and any other character that is
@@ -47,7 +55,7 @@ public enum DMColorTableExportFormat: String, CaseIterable, Hashable, Sendable {
   /// - Returns: The name for the key in this format.
   public func identifier(forKey key: String) -> String {
     switch self {
-    case .css: Self.tokenName(forKey: key)
+    case .css, .gtk: Self.tokenName(forKey: key)
     case .json, .text: key
     case .swift: Self.swiftName(forKey: key)
     }
@@ -68,22 +76,27 @@ public enum DMColorTableExportFormat: String, CaseIterable, Hashable, Sendable {
   /// - Parameter keys: Colour-table keys, in file order.
   /// - Returns: One name per key, in the same order, no two alike.
   public func identifiers(forKeys keys: [String]) -> [String] {
-    let natural = keys.map(identifier(forKey:))
-    // Compare Swift names without their backticks: `default` and default are the same name.
+    Self.uniqueNames(keys.map(identifier(forKey:)), separator: self == .swift ? "" : "-")
+  }
+
+  /// `natural` made unique, in order: each name keeps its place, the first of several alike keeps
+  /// the name, and each later one gets the smallest suffix from 2 up (after `separator`) that makes
+  /// a name none of `natural` or `reserved` has. A name in `reserved` gets a suffix too. Swift
+  /// names compare without their backticks: `default` and default are the same name.
+  static func uniqueNames(_ natural: [String], separator: String, reserved: Set<String> = []) -> [String] {
     let bare = natural.map { $0.trimmingBackticks }
-    let taken = Set(bare)
-    var assigned: Set<String> = []
+    let taken = Set(bare).union(reserved)
+    var assigned = reserved
     // The next suffix to try for each name, so that many keys with one name do not each try
     // every suffix the earlier ones took.
     var nextSuffix: [String: Int] = [:]
     var result: [String] = []
-    result.reserveCapacity(keys.count)
+    result.reserveCapacity(natural.count)
     for (index, name) in natural.enumerated() {
       if assigned.insert(bare[index]).inserted {
         result.append(name)
         continue
       }
-      let separator = self == .swift ? "" : "-"
       var suffix = nextSuffix[bare[index]] ?? 2
       while taken.contains(bare[index] + separator + String(suffix))
         || assigned.contains(bare[index] + separator + String(suffix))
@@ -108,6 +121,21 @@ public enum DMColorTableExportFormat: String, CaseIterable, Hashable, Sendable {
     guard let first = text.unicodeScalars.first, !("0"..."9").contains(first) else { return false }
     return text.unicodeScalars.allSatisfy { $0.isASCIILetterOrDigit || $0 == "_" }
       && !keywords.contains(text) && !unusableMemberNames.contains(text)
+  }
+
+  /// The name of the enum that holds a group of keys in a Swift export with
+  /// ``DMColorTableExportOptions/nestsGroups``, before it is made unique: the group's name by the
+  /// rules for keys, in UpperCamelCase (`text` → `Text`, `url-color` → `UrlColor`).
+  static func swiftTypeName(forGroup group: String) -> String {
+    let name = swiftName(forKey: group).trimmingBackticks
+    return name.prefix(1).uppercased() + name.dropFirst()
+  }
+
+  /// Whether an enum may not be named `name`: a keyword, `Type`, `Protocol` or `Self`, or a name
+  /// that hides DarkModeKit's own (`DarkModeKit`, a name starting with `DM`).
+  static func isUnusableTypeName(_ name: String) -> Bool {
+    name == "DarkModeKit" || name.hasPrefix("DM") || keywords.contains(name)
+      || unusableMemberNames.contains(name)
   }
 
   /// `text` as it is when it is an identifier, else made one by the rules for keys.
@@ -180,13 +208,13 @@ public enum DMColorTableExportFormat: String, CaseIterable, Hashable, Sendable {
 }
 
 extension Unicode.Scalar {
-  fileprivate var isASCIILetterOrDigit: Bool {
+  var isASCIILetterOrDigit: Bool {
     ("a"..."z").contains(self) || ("A"..."Z").contains(self) || ("0"..."9").contains(self)
   }
 }
 
 extension String {
-  fileprivate var trimmingBackticks: String {
+  var trimmingBackticks: String {
     hasPrefix("`") ? String(dropFirst().dropLast()) : self
   }
 }

@@ -1,5 +1,6 @@
 import DarkModeKit
 import DarkModeKitTestSupport
+import DarkModeKitTools
 import Foundation
 import Testing
 
@@ -244,5 +245,39 @@ import Testing
     #expect(try probe.send("override dark -") == "ok")
     try Self.expectTableColors(probe, "A", Self.dark)
     #expect(!probe.warnings.contains("CRITICAL"), "\(probe.warnings)")
+  }
+
+  /// `dmkit export --format gtk` loaded by GTK as an app's stylesheet: without a column's class
+  /// the default light colours, with one on the window that column's, and the named colours.
+  @Test(.enabled(if: GTKProbe.missing == nil)) func theGTKExportStylesEachColumnsClassesAndNamesItsColours()
+    throws
+  {
+    let table = try DMColorTable(string: Self.tableText + "\n#804020  #102040  #ff8000  #00ff80  Named\n")
+    let files = try Files()
+    let stylesheet = files.folder.appendingPathComponent("colors.css").path
+    try (table.exported(as: .gtk) + ".dm-test-named { background-color: @dm_solarized-dark_named; }\n")
+      .write(toFile: stylesheet, atomically: true, encoding: .utf8)
+    let probe = try GTKProbe([])
+    defer { probe.stop() }
+    #expect(try probe.send("window A") == "ok")
+    #expect(try probe.send("stylesheet \(stylesheet)") == "ok")
+    // The part `classed` has the class dm-bg-Separator.Line.
+    #expect(try probe.pixel("A", "classed") == table.color(forKey: "Separator.Line", theme: "NORMAL"))
+    let columns = DMColorTableExportFormat.gtk.identifiers(forKeys: table.columnNames)
+    #expect(columns == ["normal", "night", "solarized-light", "solarized-dark"])
+    for (column, variant) in zip(columns, table.variants) {
+      #expect(try probe.send("class A window +dm-column-\(column)") == "ok")
+      #expect(
+        try probe.pixel("A", "classed") == table.color(forKey: "Separator.Line", variant: variant),
+        "\(column)")
+      #expect(try probe.send("class A window -dm-column-\(column)") == "ok")
+    }
+    // A widget's own column wins over its window's, which the stylesheet writes later.
+    #expect(try probe.send("class A window +dm-column-solarized-dark") == "ok")
+    #expect(try probe.send("class A classed +dm-column-normal") == "ok")
+    #expect(try probe.pixel("A", "classed") == table.color(forKey: "Separator.Line", theme: "NORMAL"))
+    #expect(try probe.send("class A plain +dm-test-named") == "ok")
+    #expect(try probe.pixel("A", "plain") == DMColor(rgb: 0x00FF80))
+    #expect(!probe.warnings.contains("Theme parser"), "\(probe.warnings)")
   }
 }

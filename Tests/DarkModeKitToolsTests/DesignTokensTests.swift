@@ -206,6 +206,11 @@ import Testing
         1, 7, "a", "go round in a circle"
       ),
       (
+        "{" + (0..<70).map { "\"t\($0)\": {\"$type\": \"color\", \"$value\": \"{t\($0 + 1)}\"}, " }.joined()
+          + "\"t70\": {\"$type\": \"color\", \"$value\": \"#fff\"}}", 1, 2934, "t64",
+        "the references from \"t0\" go more than 64 deep"
+      ),
+      (
         "{\"a\": {\"$type\": \"color\", \"$value\": \"{missing}\"}}", 1, 36, "a",
         "refers to \"missing\", which is not a token"
       ),

@@ -1,5 +1,6 @@
 import CGtk
 import DarkModeKit
+import DarkModeKitTools
 
 /// The colours DarkModeKit gives one GTK widget, which DarkModeKit's stylesheet shows; reached
 /// through the properties of ``DMGTKStyled``.
@@ -327,51 +328,16 @@ final class StyleSheet {
     for (className, rule) in rules {
       switch rule {
       case .look(let look):
-        var declarations = ""
-        if let color = look.background { declarations += background(color) }
-        if let color = look.foreground { declarations += " color: \(cssColor(color));" }
-        if let color = look.border { declarations += " border-color: \(cssColor(color));" }
+        let declarations = DMGTKStyleRules.declarations(
+          background: look.background, foreground: look.foreground, border: look.border)
         css += ".\(className) {\(declarations) }\n"
       case .table(let look):
-        let scope = ".\(className)"
         for entry in look.colors {
           guard let color = entry.color else { continue }
-          let name = cssIdentifier(entry.key)
-          css += "\(scope).dm-bg-\(name), \(scope) .dm-bg-\(name) {\(background(color)) }\n"
-          css += "\(scope).dm-fg-\(name), \(scope) .dm-fg-\(name) { color: \(cssColor(color)); }\n"
-          css +=
-            "\(scope).dm-border-\(name), \(scope) .dm-border-\(name) { border-color: \(cssColor(color)); }\n"
+          css += DMGTKStyleRules.rules(forKey: entry.key, color: color, scope: className)
         }
       }
     }
     return css
   }
-
-  private static func background(_ color: DMColor) -> String {
-    " background-color: \(cssColor(color)); background-image: none;"
-  }
-}
-
-/// A colour as CSS: `rgba(R, G, B, A)` with 0–255 components; a component that is not a finite
-/// number (a colour decoded from bad data) counts as 0.
-func cssColor(_ color: DMColor) -> String {
-  func unit(_ value: Double) -> Double { value.isFinite ? min(max(value, 0), 1) : 0 }
-  func channel(_ value: Double) -> Int { Int((unit(value) * 255).rounded()) }
-  return "rgba(\(channel(color.red)),\(channel(color.green)),\(channel(color.blue)),\(unit(color.alpha)))"
-}
-
-/// A colour-table key as part of a CSS class name: letters, digits, `-` and `_` as they are, any
-/// other character escaped, so that no key can end the rule. An escape is a backslash and six hex
-/// digits, the form that needs no space after it.
-func cssIdentifier(_ key: String) -> String {
-  var name = ""
-  for scalar in key.unicodeScalars {
-    switch scalar {
-    case "a"..."z", "A"..."Z", "0"..."9", "-", "_": name.unicodeScalars.append(scalar)
-    default:
-      let digits = String(scalar.value, radix: 16)
-      name += "\\" + String(repeating: "0", count: max(0, 6 - digits.count)) + digits
-    }
-  }
-  return name
 }

@@ -17,6 +17,9 @@ import Foundation
 //   reload PATH                     reloads the shared colour table
 //   pixel NAME PART                 → "pixel #rrggbb"; parts: bound, accent, classed, drawing,
 //                                   picture, plain, swatch
+//   stylesheet PATH                 loads the CSS file as an app's stylesheet
+//   class NAME PART +CLASS|-CLASS   adds or removes a class of a part, or of the window (PART
+//                                   window)
 //   colors NAME COUNT               sets the swatch's background to COUNT colours in turn, each
 //                                   shown at once
 //   rules                           → "rules N", the CSS rules in DarkModeKit's stylesheet
@@ -229,6 +232,30 @@ enum Probe {
     switch (command, words.count) {
     case ("window", 2):
       windows[words[1]] = ProbeWindow(name: words[1], images: images)
+      settle()
+      return "ok"
+    case ("stylesheet", 2):
+      // A stylesheet of the app's own, below DarkModeKit's; GTK warns of each error it finds.
+      guard let css = try? String(contentsOfFile: words[1], encoding: .utf8),
+        let display = gdk_display_get_default()
+      else { return "error no stylesheet" }
+      let provider = gtk_css_provider_new()
+      gtk_css_provider_load_from_data(provider, css, -1)
+      gtk_style_context_add_provider_for_display(
+        display, OpaquePointer(provider), guint(GTK_STYLE_PROVIDER_PRIORITY_APPLICATION))
+      settle()
+      return "ok"
+    case ("class", 4):
+      guard let probe = windows[words[1]] else { return "error no window" }
+      guard let widget = words[2] == "window" ? probe.window.widget : probe.parts[words[2]] else {
+        return "error no part"
+      }
+      let name = String(words[3].dropFirst())
+      if words[3].hasPrefix("+") {
+        gtk_widget_add_css_class(widget, name)
+      } else {
+        gtk_widget_remove_css_class(widget, name)
+      }
       settle()
       return "ok"
     case ("override", 3...5):

@@ -202,7 +202,7 @@ struct TokenTree {
 
   /// The type of a token: its own, else its nearest group's, else that of the token it refers to.
   func type(_ name: String, hops: Int = 0) -> String? {
-    guard let token = tokens[name], hops < 64 else { return nil }
+    guard let token = tokens[name], hops < Self.maximumReferenceDepth else { return nil }
     if let type = token.type { return type }
     if let target = Self.referenceTarget(token.value) ?? Self.pointerTarget(token.value) {
       return type(target, hops: hops + 1)
@@ -235,9 +235,9 @@ struct TokenTree {
     -> DMColor
   {
     let path = token.path
-    guard hops < 64 else {
+    guard hops < Self.maximumReferenceDepth else {
       throw Self.fail(
-        token.place, path, "the references from \(ShownText.quoted(start)) go round in a circle")
+        token.place, path, "the references from \(ShownText.quoted(start)) \(referenceTrouble(start))")
     }
     if let target = Self.referenceTarget(value) {
       guard tokens[target] != nil else {
@@ -256,6 +256,21 @@ struct TokenTree {
       return try color(of: inner, token: token, hops: hops + 1, start: start)
     }
     return try Self.parseColor(value, path: path)
+  }
+
+  /// How many references a colour may go through.
+  static let maximumReferenceDepth = 64
+
+  /// Why the references from `start` went too deep: a circle, when following them by name comes
+  /// back to a token already seen, else a chain longer than the limit.
+  private func referenceTrouble(_ start: String) -> String {
+    var seen: Set<String> = []
+    var name: String? = start
+    while let current = name {
+      guard seen.insert(current).inserted else { return "go round in a circle" }
+      name = tokens[current].flatMap { Self.referenceTarget($0.value) ?? Self.pointerTarget($0.value) }
+    }
+    return "go more than \(Self.maximumReferenceDepth) deep"
   }
 
   private func unprefixedValueName(_ node: JSONNode) -> String {

@@ -2,30 +2,35 @@ import DarkModeKit
 import DarkModeKitTools
 import Foundation
 
-/// `dmkit export FILE --format css|json|swift|text [--output PATH] [--access LEVEL]
-/// [--namespace NAME] [--table NAME]`: the table (or design tokens) as CSS custom properties,
-/// Design Tokens JSON, Swift constants, or a colour table.
+/// `dmkit export FILE --format css|gtk|json|swift|text [--output PATH] [--access LEVEL]
+/// [--namespace NAME] [--table NAME] [--nested] [--no-themes]`: the table (or design tokens) as CSS custom
+/// properties, a GTK stylesheet, Design Tokens JSON, Swift constants, or a colour table.
 @MainActor
 enum ExportCommand {
   static let spec = CommandSpec(
     name: "export",
-    summary: "Write a colour table (or design tokens) as CSS, Design Tokens, Swift, or a table.",
+    summary: "Write a colour table (or design tokens) as CSS, GTK CSS, Design Tokens, Swift, or a table.",
     usage: """
-      USAGE: dmkit export FILE --format css|json|swift|text [--output PATH] [--access LEVEL]
-                          [--namespace NAME] [--table NAME]
+      USAGE: dmkit export FILE --format css|gtk|json|swift|text [--output PATH] [--access LEVEL]
+                          [--namespace NAME] [--table NAME] [--nested] [--no-themes]
 
       Writes the colour table in another format, to standard output or to a file. FILE may be
       design tokens (named *.json or *.tokens), which are read as a table first.
-        css    custom properties: the first theme on :root, the NIGHT (or DARK) theme under
-               @media (prefers-color-scheme: dark), every theme under [data-theme="name"]
-               (the theme's name in lower case, _ as -), with color-scheme set
+        css    custom properties: the default theme on :root, every theme under
+               [data-theme="name"] (the theme's name in lower case, _ as -), each with its
+               color-scheme; light-dark(light, dark) where both sides differ, high contrast
+               under @media (prefers-contrast: more), and the same with
+               prefers-color-scheme queries for browsers without light-dark()
+        gtk    a GTK 4 stylesheet: named colours @dm_COLUMN_KEY, and the classes
+               dm-bg-KEY, dm-fg-KEY, dm-border-KEY inside a column's class dm-column-COLUMN
         json   Design Tokens 2025.10: a resolver document whose modifiers theme,
                color-scheme and contrast choose every variant of each key's colour token
-        swift  one DMDynamicColor constant per key, so the compiler checks the keys you use
+        swift  one DMDynamicColor constant per key, so the compiler checks the keys you use,
+               and one DMTheme constant per theme
         text   the colour table's own format
 
       OPTIONS:
-        --format FORMAT   css, json, swift or text (required).
+        --format FORMAT   css, gtk, json, swift or text (required).
         --output PATH     Write to PATH instead of standard output: a file is replaced at once
                           and keeps its permissions (through a link, the file it points to);
                           a FIFO or a device is written to; a directory is refused.
@@ -35,12 +40,18 @@ enum ExportCommand {
                           DMDynamicColor; give each table exported into one module its own.
         --table NAME      The table the Swift constants read, such as Tables.brand
                           (default: DMColorTable.shared).
+        --nested          Nest the Swift constants of keys in a group in enums: Text.Primary
+                          is Text.primary instead of textPrimary.
+        --no-themes       Leave out the DMTheme constants of the table's themes (for a
+                          second export without a namespace that shares a theme).
 
       Exit status: 0 on success, 1 for a bad table or an unwritable output, 2 for a bad command
       line.
 
       """,
-    options: ["--format", "--output", "--access", "--namespace", "--table"], positionals: 1...1)
+    flags: ["--nested", "--no-themes"],
+    options: ["--format", "--output", "--access", "--namespace", "--table"],
+    positionals: 1...1)
 
   static func run(_ arguments: ParsedArguments, console: Console) -> Int32 {
     let formats = DMColorTableExportFormat.allCases.map(\.rawValue).joined(separator: ", ")
@@ -54,13 +65,15 @@ enum ExportCommand {
       return 2
     }
     var options = DMColorTableExportOptions()
-    for option in ["--access", "--namespace", "--table"]
-    where format != .swift && arguments.value(option) != nil {
+    for option in ["--access", "--namespace", "--table", "--nested", "--no-themes"]
+    where format != .swift && (arguments.value(option) != nil || arguments.flags.contains(option)) {
       console.error("error: \(option) applies only to --format swift\n")
       return 2
     }
     options.namespace = arguments.value("--namespace")
     options.tableName = arguments.value("--table")
+    options.nestsGroups = arguments.flags.contains("--nested")
+    options.namesThemes = !arguments.flags.contains("--no-themes")
     if let access = arguments.value("--access") {
       guard let level = DMColorTableExportOptions.AccessLevel(rawValue: access) else {
         let levels = DMColorTableExportOptions.AccessLevel.allCases.map(\.rawValue).joined(separator: ", ")
