@@ -25,7 +25,8 @@ struct Benchmarks {
     localCases()
     resolveCases()
     parseCase()
-    if !ScaleCases(quick: quick, runs: runs).run() || !tableMemoryIsLinear {
+    let hierarchyIsLinear = HierarchyScaleCases(runs: runs).run()
+    if !ScaleCases(quick: quick, runs: runs).run() || !tableMemoryIsLinear || !hierarchyIsLinear {
       print("dmbench: a case grew faster than its input")
       exit(1)
     }

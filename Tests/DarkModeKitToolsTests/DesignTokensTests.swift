@@ -215,6 +215,7 @@ import Testing
         "refers to \"missing\", which is not a token"
       ),
       ("{\"a.b\": {\"$type\": \"color\", \"$value\": \"#fff\"}}", 1, 2, "a.b", "holds \".\""),
+      ("{\"a.\u{301}\": {\"$type\": \"color\", \"$value\": \"#fff\"}}", 1, 2, "a.\u{301}", "holds \".\""),
       (
         "{\"a\": {\"$type\": \"color\", \"$value\": \"#fff\", \"note\": 1}}", 1, 44, "a",
         "unknown property \"note\" in a token"

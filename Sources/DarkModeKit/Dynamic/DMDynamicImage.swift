@@ -1,9 +1,12 @@
+import Foundation
+
 /// An image that depends on traits: a light/dark pair held in memory, or images kept by name and
 /// loaded only when needed.
 ///
-/// The by-name form keeps only the names. It loads an image the first time its name is resolved,
-/// does not load again while the same name keeps being resolved, and holds at most the image it
-/// resolved last, so switching themes frees the previous theme's image once nothing else holds it.
+/// The by-name form keeps only the names. It loads an image the first time its name is resolved
+/// in a pass, once however many views resolve it, does not load again while the same name keeps
+/// being resolved, and holds only the images of the last pass, so switching themes frees the
+/// previous theme's images once nothing else holds them.
 ///
 /// ```swift
 /// let logo = DMDynamicImage(names: [.normal: "logo", .night: "logo-night"]) { name in
@@ -97,20 +100,50 @@ public struct DMDynamicImage<Image: Sendable>: Sendable {
   }
 }
 
-/// The image a by-name ``DMDynamicImage`` resolved last, and its name.
+/// The images a by-name ``DMDynamicImage`` resolved, by name, each with the pass that last
+/// resolved it: each name is loaded at most once per pass, however many environments with
+/// whatever traits resolve it, and an image that the running pass has not resolved (yet) is let go
+/// of when the pass loads another. Outside passes, only the image resolved last is kept.
 final class NamedImageCache<Image: Sendable>: Sendable {
+  private struct Entry {
+    var image: Image?
+    /// The pass that last resolved it; `nil` outside passes.
+    var pass: UInt64?
+  }
+
   private let loader: @Sendable (String) -> Image?
-  private let last = Locked<(name: String, image: Image?)?>(nil)
+  private let images = Locked<[String: Entry]>([:])
 
   init(loader: @escaping @Sendable (String) -> Image?) {
     self.loader = loader
   }
 
   func image(named name: String) -> Image? {
-    if let cached = last.withLock({ $0 }), cached.name == name { return cached.image }
+    let pass = Self.runningPass()
+    let cached: Image?? = images.withLock { images in
+      guard images[name] != nil else { return nil }
+      images[name]!.pass = pass
+      return images[name]!.image
+    }
+    if let cached { return cached }
     // Load outside the lock: a slow loader must not block other readers.
     let image = loader(name)
-    last.withLock { $0 = (name, image) }
+    images.withLock { images in
+      if let pass {
+        images = images.filter { $0.value.pass == pass }
+      } else {
+        images = [:]
+      }
+      images[name] = Entry(image: image, pass: pass)
+    }
     return image
+  }
+
+  /// The number of the running pass, if the caller is on the main actor and one runs.
+  private static func runningPass() -> UInt64? {
+    guard MainActorCheck.isOnMainActor else { return nil }
+    return MainActor.assumeIsolated {
+      TraitPropagator.shared.isRunning ? TraitPropagator.shared.passNumber : nil
+    }
   }
 }

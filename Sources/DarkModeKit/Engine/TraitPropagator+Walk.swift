@@ -218,19 +218,63 @@ extension TraitPropagator {
 
   /// The collection of a node that is in no visible window (or not yet reached): its ancestors'
   /// overrides over the nearest attached ancestor, or over the global collection.
+  ///
+  /// Outside a pass, a walk of more than `checkpointSpacing` environments leaves checkpoints
+  /// along the chain (see `DMResponder.Extras`), so that resolving every environment of a long
+  /// chain costs a bounded walk each; any event makes them stale.
   func resolveDetached(_ node: DMResponder) -> DMTraitCollection {
+    // During a pass, collections change as the walk goes: no checkpoints.
+    let version = isRunning ? nil : resolutionVersion
+    let sides = ThemeCatalog.generation
     var overrides: [DMTraitCollection] = []
     var base = propagatedGlobal
+    var steps = 0
     var cursor: DMResponder? = node
     while let current = cursor {
       if current !== node, current.isAttached, let reported = current.reported {
         base = reported
         break
       }
+      if let version, let extras = current.extras, extras.detachedVersion == version,
+        extras.detachedSides == sides, let traits = extras.detachedTraits
+      {
+        base = traits
+        break
+      }
       if let applied = current.appliedOverride { overrides.append(applied) }
+      steps += 1
       cursor = current.traitParent
     }
+    let start = base
     for applied in overrides.reversed() { base = base.resolved(under: applied) }
+    if let version, steps > Self.checkpointSpacing {
+      placeCheckpoints(below: start, from: node, steps: steps, version: version, sides: sides)
+    }
     return base
+  }
+
+  /// How many environments apart the checkpoints of a long chain are.
+  static let checkpointSpacing = 32
+
+  /// Stores the collection of every `checkpointSpacing`-th of the `steps` environments from
+  /// `node` up, counted from the top, resolved over `start`.
+  private func placeCheckpoints(
+    below start: DMTraitCollection, from node: DMResponder, steps: Int, version: UInt64, sides: UInt64
+  ) {
+    var chain: [DMResponder] = []
+    chain.reserveCapacity(steps)
+    var cursor: DMResponder? = node
+    while let current = cursor, chain.count < steps {
+      chain.append(current)
+      cursor = current.traitParent
+    }
+    var traits = start
+    for (index, current) in chain.reversed().enumerated() {
+      if let applied = current.appliedOverride { traits = traits.resolved(under: applied) }
+      guard (index + 1).isMultiple(of: Self.checkpointSpacing), current !== node else { continue }
+      current.extrasBox.detachedTraits = traits
+      current.extrasBox.detachedVersion = version
+      current.extrasBox.detachedSides = sides
+    }
   }
 }

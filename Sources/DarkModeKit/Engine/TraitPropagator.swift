@@ -34,8 +34,14 @@ final class TraitPropagator {
   /// How many nodes passes have visited since launch; tests read it to check what a pass touches.
   @exclusivity(unchecked) var visitCount = 0
 
-  /// Counts structural changes, so that a walk checks each entry's parent only after one.
+  /// Counts structural changes, so that a walk checks each entry's parent only after one, and the
+  /// root checkpoints of `DMView.window` know when they are stale.
   @exclusivity(unchecked) var structureVersion: UInt64 = 0
+  /// Counts events and passes: anything that may change how an environment outside visible
+  /// windows resolves makes the checkpoints of `resolveDetached(_:)` stale.
+  @exclusivity(unchecked) var resolutionVersion: UInt64 = 0
+  /// Counts passes: what a pass does once per pass (load an image by name) it does for this number.
+  @exclusivity(unchecked) var passNumber: UInt64 = 0
   @exclusivity(unchecked) var isRunning = false
   @exclusivity(unchecked) var events: [Event] = []
   @exclusivity(unchecked) var stack: [Entry] = []
@@ -106,6 +112,13 @@ final class TraitPropagator {
     perform(.position(.passUnretained(node)))
   }
 
+  /// Nodes lost their parent without a move: a view or controller was freed while its subviews
+  /// or children live on.
+  func parentsWereFreed() {
+    structureVersion &+= 1
+    resolutionVersion &+= 1
+  }
+
   /// A node's trait parent may have changed (moved, a window shown or hidden, a root view swapped).
   func positionDidChange(_ node: DMResponder) {
     structureVersion &+= 1
@@ -118,10 +131,12 @@ final class TraitPropagator {
   }
 
   private func perform(_ event: Event) {
+    resolutionVersion &+= 1
     if case .position(let node) = event { pin(node.takeUnretainedValue()) }
     events.append(event)
     guard !isRunning else { return }
     isRunning = true
+    passNumber &+= 1
     var index = 0
     while index < events.count {
       let event = events[index]
@@ -145,6 +160,7 @@ final class TraitPropagator {
 
   @inline(__always)
   private func endPass() {
+    resolutionVersion &+= 1
     events.removeAll(keepingCapacity: true)
     // Move out what the pass kept before letting go of it: a deinitializer run by the release
     // may start a pass of its own, which must find the propagator idle and its lists free.

@@ -52,6 +52,19 @@ open class DMResponder: DMTraitEnvironment {
     var applied: DMTraitCollection?
     /// The registrations made with ``DMTraitEnvironment/registerForTraitChanges(_:handler:)``, in order.
     var observers: [DMTraitChangeRegistration] = []
+    /// A checkpoint of a long chain outside visible windows, kept at every
+    /// `TraitPropagator.checkpointSpacing`-th environment so that the environments below it
+    /// resolve without walking to the top: the collection resolved here, valid while the
+    /// propagator's `resolutionVersion` is `detachedVersion`.
+    var detachedTraits: DMTraitCollection?
+    var detachedVersion: UInt64 = 0
+    /// `ThemeCatalog.generation` when `detachedTraits` was resolved: a side declared on another
+    /// thread makes it stale at once.
+    var detachedSides: UInt64 = 0
+    /// A checkpoint of a long superview chain, as above: the view at its top, valid while the
+    /// propagator's `structureVersion` is `rootVersion`.
+    weak var root: DMView?
+    var rootVersion: UInt64 = 0
   }
 
   @exclusivity(unchecked) final var extras: Extras?

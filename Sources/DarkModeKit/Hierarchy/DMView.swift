@@ -22,7 +22,9 @@ open class DMView: DMResponder {
   /// The view this one is a subview of.
   public private(set) weak var superview: DMView?
   /// The views this one contains, back to front.
-  @exclusivity(unchecked) public private(set) var subviews: [DMView] = []
+  public var subviews: [DMView] { subviewList.elements }
+  /// The subviews, with holes where views were removed (see ``ObjectList``).
+  @exclusivity(unchecked) final var subviewList = ObjectList<SubviewList>()
   /// The controller whose root view this is; it sits between this view and its superview.
   weak var owningController: DMViewController? {
     didSet { isRootViewOfController = owningController != nil }
@@ -30,6 +32,8 @@ open class DMView: DMResponder {
   /// Whether ``owningController`` is set, read on the propagation path instead of the weak
   /// reference, which costs more to load.
   @exclusivity(unchecked) private final var isRootViewOfController = false
+  /// Where this view was put in its superview's ``subviews``: removing it looks there first.
+  @exclusivity(unchecked) final var indexInSuperview: Int32 = 0
 
   /// Creates a view with no superview and no subviews.
   public override init() {}
@@ -38,21 +42,48 @@ open class DMView: DMResponder {
   // deinitializer per level (see `releaseWithoutRecursion`). Isolated, as the subviews are
   // main-actor state; a view freed elsewhere is finished on the main actor.
   isolated deinit {
-    guard !subviews.isEmpty else { return }
+    guard !subviewList.isEmpty else { return }
     releaseWithoutRecursion(takeSubviews()) { $0.takeSubviews() }
   }
 
   /// Empties ``subviews`` and returns what it held.
   private func takeSubviews() -> [DMView] {
-    defer { subviews = [] }
-    return subviews
+    let taken = subviewList.takeAll()
+    if !taken.isEmpty { TraitPropagator.shared.parentsWereFreed() }
+    return taken
   }
 
   /// The window at the root of this view's superview chain, or `nil` when the root is not a window.
+  ///
+  /// A walk up a long chain leaves checkpoints on its way (see `DMResponder.Extras`), so that
+  /// asking every view of a deep tree costs a bounded walk each.
   public var window: DMWindow? {
+    let version = TraitPropagator.shared.structureVersion
     var view: DMView = self
-    while let parent = view.superview { view = parent }
-    return view as? DMWindow
+    var steps = 0
+    var root: DMView?
+    while root == nil {
+      if let extras = view.extras, extras.rootVersion == version, let known = extras.root {
+        root = known
+      } else if let parent = view.superview {
+        view = parent
+        steps += 1
+      } else {
+        root = view
+      }
+    }
+    if steps > TraitPropagator.checkpointSpacing {
+      var cursor: DMView? = self
+      for index in 0..<steps {
+        guard let current = cursor else { break }
+        if index > 0, (steps - index).isMultiple(of: TraitPropagator.checkpointSpacing) {
+          current.extrasBox.root = root
+          current.extrasBox.rootVersion = version
+        }
+        cursor = current.superview
+      }
+    }
+    return root as? DMWindow
   }
 
   /// Adds a view at the end of ``subviews`` (in front of the others).
@@ -72,9 +103,9 @@ open class DMView: DMResponder {
   ///   - view: The view to insert.
   ///   - index: The position in ``subviews``; `0` is the back.
   public func insertSubview(_ view: DMView, at index: Int) {
-    guard view !== self, view.subviews.isEmpty || !isDescendant(of: view) else { return }
-    view.superview?.subviews.removeAll { $0 === view }
-    subviews.insert(view, at: min(max(index, 0), subviews.count))
+    guard !isSelfOrAncestor(view) else { return }
+    view.superview?.subviewList.remove(view)
+    subviewList.insert(view, at: index)
     view.superview = self
     TraitPropagator.shared.positionDidChange(view.traitNode)
   }
@@ -83,9 +114,36 @@ open class DMView: DMResponder {
   /// and gets no calls until it is in a visible window again.
   public func removeFromSuperview() {
     guard let superview else { return }
-    superview.subviews.removeAll { $0 === self }
+    superview.subviewList.remove(self)
     self.superview = nil
     TraitPropagator.shared.positionDidChange(traitNode)
+  }
+
+  /// Whether `view` is this view or one of its ancestors, where adding it would make a cycle.
+  ///
+  /// Walks up from this view and through `view`'s subtree in turn, a node at a time each, and
+  /// stops when either ends: the check costs the smaller of the two, so attaching small subtrees
+  /// at the bottom of a deep tree stays cheap, and so does attaching a large one near the top.
+  private func isSelfOrAncestor(_ view: DMView) -> Bool {
+    if view === self { return true }
+    // Only a view with subviews can be an ancestor.
+    if view.subviewList.isEmpty { return false }
+    var ancestor = superview
+    // The subtree's views still to go through, each with the next of its subviews to visit.
+    var pending: [(view: DMView, next: Int)] = [(view, 0)]
+    while let current = ancestor {
+      if current === view { return true }
+      ancestor = current.superview
+      guard var top = pending.popLast() else { return false }
+      if top.next < top.view.subviews.count {
+        let child = top.view.subviews[top.next]
+        top.next += 1
+        pending.append(top)
+        if child === self { return true }
+        if !child.subviewList.isEmpty { pending.append((child, 0)) }
+      }
+    }
+    return false
   }
 
   /// Whether `view` is this view or one of its ancestors.
@@ -113,10 +171,8 @@ open class DMView: DMResponder {
     // Neither the views nor this one are retained for the entries (see `TraitPropagator.Entry`);
     // a controller, which the tree holds only weakly, is pinned for the pass.
     let parent = Unmanaged<DMResponder>.passUnretained(self)
-    var index = subviews.count
-    while index > 0 {
-      index -= 1
-      unowned(unsafe) let view = subviews[index]
+    subviewList.forEachUnretained(reversed: true) { unretained in
+      unowned(unsafe) let view = unretained.takeUnretainedValue()
       if view.isRootViewOfController, let controller = view.owningController {
         TraitPropagator.shared.pin(controller)
         stack.append(TraitPropagator.Entry(node: controller, parent: self))
@@ -124,5 +180,14 @@ open class DMView: DMResponder {
         stack.append(TraitPropagator.Entry(node: Unmanaged.passUnretained(view), parent: parent))
       }
     }
+  }
+}
+
+/// How a view keeps its subviews.
+enum SubviewList: ObjectListKind {
+  static let hole = DMView()
+  static func position(of element: DMView) -> Int { Int(element.indexInSuperview) }
+  static func setPosition(_ position: Int, of element: DMView) {
+    element.indexInSuperview = Int32(truncatingIfNeeded: position)
   }
 }

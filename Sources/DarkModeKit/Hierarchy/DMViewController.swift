@@ -18,21 +18,25 @@ open class DMViewController: DMResponder {
   /// The controller this one is a child of.
   public private(set) weak var parent: DMViewController?
   /// The child controllers, in the order they were added.
-  public private(set) var children: [DMViewController] = []
+  public var children: [DMViewController] { childList.elements }
+  private var childList = ObjectList<ChildControllerList>()
+  /// Where this controller was put in its parent's ``children``: removing it looks there first.
+  fileprivate var indexInParent = 0
 
   /// Creates a controller; its view is made on first access.
   public override init() {}
 
   // A deep chain of child controllers is freed one at a time, as `DMView` frees its subviews.
   isolated deinit {
-    guard !children.isEmpty else { return }
+    // Its view, if it lives on, now inherits from its superview.
+    if loadedView != nil { TraitPropagator.shared.parentsWereFreed() }
+    guard !childList.isEmpty else { return }
     releaseWithoutRecursion(takeChildren()) { $0.takeChildren() }
   }
 
   /// Empties ``children`` and returns what it held.
   private func takeChildren() -> [DMViewController] {
-    defer { children = [] }
-    return children
+    childList.takeAll()
   }
 
   /// The controller's root view, made by ``loadView()`` on first access.
@@ -83,13 +87,13 @@ open class DMViewController: DMResponder {
   public func addChild(_ child: DMViewController) {
     guard child !== self else { return }
     child.removeFromParent()
-    children.append(child)
+    childList.insert(child, at: .max)
     child.parent = self
   }
 
   /// Removes this controller from its parent's ``children``.
   public func removeFromParent() {
-    parent?.children.removeAll { $0 === self }
+    parent?.childList.remove(self)
     parent = nil
   }
 
@@ -98,4 +102,11 @@ open class DMViewController: DMResponder {
   override func appendTraitChildren(to stack: inout [TraitPropagator.Entry]) {
     if let loadedView { stack.append(TraitPropagator.Entry(node: loadedView, parent: self)) }
   }
+}
+
+/// How a controller keeps its children.
+enum ChildControllerList: ObjectListKind {
+  static let hole = DMViewController()
+  static func position(of element: DMViewController) -> Int { element.indexInParent }
+  static func setPosition(_ position: Int, of element: DMViewController) { element.indexInParent = position }
 }

@@ -45,6 +45,10 @@ open class DMWindow: DMView {
   /// Whether the window is shown.
   final var isVisible: Bool { !isHidden }
 
+  /// Whether the window is in ``DMApplication/windows``, and where it was put there.
+  final var isListed = false
+  final var indexInWindows = 0
+
   /// The propagator's count of colour-table reloads when this window was last brought up to date
   /// with them; a window shown again after missing one is reported to the window handler.
   final var seenBindingSourcesVersion: UInt64 = 0

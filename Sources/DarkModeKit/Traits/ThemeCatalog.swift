@@ -10,6 +10,8 @@ enum ThemeCatalog {
     /// Indexed by theme number: bit 0 light, bit 1 dark.
     var sides: [UInt8] = []
     var listener: Listener?
+    /// Counts declarations that added a side, on any thread.
+    var generation: UInt64 = 0
   }
 
   private static let state: Locked<State> = {
@@ -43,9 +45,16 @@ enum ThemeCatalog {
     let listener = state.withLock { state -> Listener?? in
       var changed = false
       for variant in variants where insert(variant, into: &state.sides) { changed = true }
+      if changed { state.generation &+= 1 }
       return changed ? .some(state.listener) : nil
     }
     if case .some(.some(let listener)) = listener { listener() }
+  }
+
+  /// Counts the declarations that added a side, so that what was resolved with the sides before
+  /// knows it may be stale, even before the listener's update reaches the main actor.
+  static var generation: UInt64 {
+    state.withLock { $0.generation }
   }
 
   /// Makes `listener` the one told of every added side from now on.

@@ -174,7 +174,8 @@ struct TokenTree {
 
     private func checkName(_ name: String, _ place: TextPlace, _ path: [String]) throws(DMDesignTokensError) {
       if name.isEmpty { throw fail(place, path, "a token or group needs a name") }
-      if let bad = name.first(where: { "{}.".contains($0) }) {
+      // By scalar: a combining mark after a dot makes one character that is not a dot.
+      if let bad = name.unicodeScalars.first(where: { "{}.".unicodeScalars.contains($0) }) {
         throw fail(
           place, path,
           "the name \(ShownText.quoted(name)) holds \(ShownText.quoted(String(bad))), which names may not")
