@@ -179,6 +179,50 @@ extension GlobalStateTests {
       #expect(chain.allSatisfy { $0.dmTraitCollection.userInterfaceStyle == .dark })
     }
 
+    final class Values: DMView {
+      var values = Array(repeating: -1.0, count: 200)
+    }
+
+    @Test func manyBindingsOfOneViewSurviveUnbindingAndRebindingInAnyOrder() {
+      let window = DMWindow()
+      let view = Values()
+      window.addSubview(view)
+      window.makeKeyAndVisible()
+      DMTraitCollection.setOverride(.light, animated: false)
+      let keyPaths = (0..<200).map { \Values.values[$0] }
+      for (index, keyPath) in keyPaths.enumerated() {
+        view.dm.bind(keyPath, to: DMDynamic(light: Double(index), dark: Double(-index)))
+      }
+      // Unbound: every third, from the front, and the last ten from the end; rebound: every
+      // ninth, to a new value.
+      var bound = Set(0..<200)
+      for index in stride(from: 0, to: 200, by: 3) { view.dm.unbind(keyPaths[index]) }
+      for index in (190..<200).reversed() { view.dm.unbind(keyPaths[index]) }
+      bound.subtract(stride(from: 0, to: 200, by: 3))
+      bound.subtract(190..<200)
+      for index in stride(from: 0, to: 200, by: 9) {
+        view.dm.bind(keyPaths[index], to: DMDynamic(light: 1000.0, dark: -1000.0))
+        bound.insert(index)
+      }
+      #expect(keyPaths.indices.filter { view.dm.isBound(keyPaths[$0]) } == bound.sorted())
+      view.values = Array(repeating: 7, count: 200)
+      DMTraitCollection.setOverride(.dark, animated: false)
+      for index in 0..<200 {
+        let expected = !bound.contains(index) ? 7 : index.isMultiple(of: 9) ? -1000 : Double(-index)
+        #expect(view.values[index] == expected, "value \(index)")
+      }
+      // Changes made inside a pass, from a callback: new storage, the pass unharmed.
+      let changer = LoggingView("changer", log: CallLog())
+      window.addSubview(changer)
+      changer.onChange = { _ in
+        for index in 0..<50 { view.dm.unbind(keyPaths[index]) }
+      }
+      DMTraitCollection.setOverride(.light, animated: false)
+      #expect((0..<50).allSatisfy { !view.dm.isBound(keyPaths[$0]) })
+      #expect(view.values[100] == 100)
+      window.isHidden = true
+    }
+
     @Test func anImageByNameLoadsOncePerNameInAPassOverAlternatingTraits() {
       let loader = ImageLoader()
       let logo = DMDynamicImage(names: [.normal: "logo", .night: "logo-night"]) { loader.load($0) }

@@ -16,6 +16,12 @@ struct Binding {
   let source: AnyObject
 
   var keyPath: AnyKeyPath { property.keyPath }
+
+  /// What an unbound property leaves in a list until the list is compacted: it sets nothing, and
+  /// its key path is no property's.
+  static let tombstone = Binding(property: .tombstone, source: BoundProperty.tombstone)
+
+  var isTombstone: Bool { property === BoundProperty.tombstone }
 }
 
 /// How one property is set on objects of one class: its key path, where it lives in the object,
@@ -50,6 +56,15 @@ final class BoundProperty {
   /// A key path with subscript arguments keeps them alive here, so a program that binds through
   /// ever new subscript arguments (`\.[token]`) grows this table.
   private static var known: [Key: BoundProperty] = [:]
+
+  /// The key path of no property, for ``Binding/tombstone``.
+  private final class Unbound {
+    var nothing = 0
+  }
+
+  /// The property of ``Binding/tombstone``: setting it does nothing.
+  static let tombstone = BoundProperty(
+    keyPath: \Unbound.nothing, offset: StoredProperty.throughSetter, store: { _, _, _, _, _ in })
 
   /// A description of `keyPath` for one binding alone, whose `store` calls a setter given with
   /// it (`bind(_:to:set:)`): that setter may hold what it captured for that one object.

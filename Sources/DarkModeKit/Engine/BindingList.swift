@@ -1,9 +1,15 @@
 /// The bindings of one object, at most one per key path, in the order they were made.
 ///
-/// The bindings live in one immutable, tail-allocated ``BindingStorage``: binding or unbinding
-/// builds a new one of exactly the new size (most objects bind a few properties once), so a list
-/// has value semantics without copy-on-write checks, and a pass can read a list in place while a
-/// setter changes it.
+/// The bindings live in one tail-allocated ``BindingStorage``; most objects bind a few properties
+/// once, and their storage holds exactly those. Outside a pass, a list that alone holds its
+/// storage changes it in place: a new binding goes into spare room at the end (from four
+/// bindings on, the storage grows by half again when full), a replaced one takes its old place,
+/// and an unbound one leaves a tombstone, a binding that sets nothing, until tombstones are half
+/// the storage. A large storage finds a key path through an index. So binding, asking about and
+/// unbinding k properties of one object cost time in proportion to k.
+///
+/// A pass reads a list in place, without retaining it: during a pass, a change builds new
+/// storage instead, and the propagator keeps the old one until the pass ends.
 @MainActor
 struct BindingList {
   private var storage: BindingStorage?
@@ -13,33 +19,29 @@ struct BindingList {
   var isEmpty: Bool { storage == nil }
 
   mutating func set(_ binding: Binding) {
-    let old = storage
-    let oldCount = old?.count ?? 0
-    let index = old?.index(of: binding.keyPath)
-    replaceStorage(
-      with: BindingStorage.make(count: index == nil ? oldCount + 1 : oldCount) { elements in
-        for position in 0..<oldCount {
-          (elements + position).initialize(to: position == index ? binding : old.unsafelyUnwrapped[position])
-        }
-        if index == nil { (elements + oldCount).initialize(to: binding) }
-      })
+    let index = storage?.index(of: binding.keyPath)
+    if canChangeInPlace, let storage {
+      if let index { return storage.replace(at: index, with: binding) }
+      if storage.appendInPlace(binding) { return }
+    }
+    replaceStorage(with: BindingStorage.copy(of: storage, replacing: index, with: binding))
   }
 
   mutating func remove(_ keyPath: AnyKeyPath) {
-    guard let old = storage, let index = old.index(of: keyPath) else { return }
-    let count = old.count - 1
-    replaceStorage(
-      with: count == 0
-        ? nil
-        : BindingStorage.make(count: count) { elements in
-          for position in 0..<count {
-            (elements + position).initialize(to: old[position < index ? position : position + 1])
-          }
-        })
+    guard let index = storage?.index(of: keyPath) else { return }
+    if storage?.liveCount == 1 { return replaceStorage(with: nil) }
+    // Checked before anything else holds the storage.
+    if canChangeInPlace { return storage.unsafelyUnwrapped.removeInPlace(at: index) }
+    replaceStorage(with: BindingStorage.copy(of: storage, removing: index))
   }
 
   func contains(_ keyPath: AnyKeyPath) -> Bool {
     storage?.index(of: keyPath) != nil
+  }
+
+  /// Whether the storage may change in place: outside a pass, when this list alone holds it.
+  private var canChangeInPlace: Bool {
+    mutating get { !TraitPropagator.shared.isRunning && isKnownUniquelyReferenced(&storage) }
   }
 
   /// Whether the binding of `keyPath` writes its value straight into the object; `nil` when the
@@ -86,19 +88,65 @@ struct BindingList {
   }
 }
 
-/// A binding list's bindings, with their count, in one allocation; never changed once made.
-final class BindingStorage: ManagedBuffer<Int, Binding> {
-  /// Makes storage for `count` bindings; `initialize` must initialize all of them.
+/// The slots in use of a ``BindingStorage``, tombstones included, and how many are tombstones.
+struct BindingStorageHeader {
+  var count: Int32
+  var tombstones: Int32
+}
+
+/// A binding list's bindings in one allocation: the slots in use (tombstones included), and
+/// how many of them are tombstones. Changed in place only outside passes (see ``BindingList``).
+final class BindingStorage: ManagedBuffer<BindingStorageHeader, Binding> {
+  typealias Header = BindingStorageHeader
+
+  /// From this capacity on, a storage finds key paths through an index.
+  static let indexedCapacity = 32
+
+  /// The room a storage for `count` bindings gets: exactly that for a few, half again more from
+  /// four on.
+  static func capacity(for count: Int) -> Int {
+    count < 4 ? count : count + count / 2
+  }
+
+  /// Makes storage for `count` bindings with room for `capacity`; `initialize` must initialize
+  /// the first `count`.
   static func make(
-    count: Int, _ initialize: (UnsafeMutablePointer<Binding>) -> Void
+    count: Int, capacity: Int? = nil, _ initialize: (UnsafeMutablePointer<Binding>) -> Void
   ) -> BindingStorage {
     let storage = unsafeDowncast(
-      BindingStorage.create(minimumCapacity: count) { _ in count }, to: BindingStorage.self)
+      BindingStorage.create(minimumCapacity: capacity ?? count) { _ in
+        Header(count: Int32(count), tombstones: 0)
+      }, to: BindingStorage.self)
     storage.withUnsafeMutablePointerToElements(initialize)
     return storage
   }
 
-  var count: Int { header }
+  /// New storage with the live bindings of `old`, in order, except the one at `removing`, with
+  /// `binding` in place of the one at `replacing`, or after the others.
+  @MainActor
+  static func copy(
+    of old: BindingStorage?, replacing: Int? = nil, with binding: Binding? = nil, removing: Int? = nil
+  ) -> BindingStorage {
+    let count =
+      (old?.liveCount ?? 0) - (removing == nil ? 0 : 1) + (replacing == nil && binding != nil ? 1 : 0)
+    return make(count: count, capacity: capacity(for: count)) { elements in
+      var position = 0
+      old?.withElements { oldElements, oldCount in
+        for slot in 0..<oldCount where slot != removing && !oldElements[slot].isTombstone {
+          (elements + position).initialize(to: slot == replacing ? binding! : oldElements[slot])
+          position += 1
+        }
+      }
+      if replacing == nil, let binding { (elements + position).initialize(to: binding) }
+    }
+  }
+
+  var count: Int { Int(header.count) }
+
+  /// The bindings that are not tombstones.
+  var liveCount: Int { Int(header.count - header.tombstones) }
+
+  private var isIndexed: Bool { capacity >= Self.indexedCapacity }
 
   subscript(position: Int) -> Binding {
     withUnsafeMutablePointerToElements { $0[position] }
@@ -106,10 +154,87 @@ final class BindingStorage: ManagedBuffer<Int, Binding> {
 
   @MainActor
   func index(of keyPath: AnyKeyPath) -> Int? {
-    withElements { elements, count in
-      (0..<count).first { elements[$0].keyPath == keyPath }
+    guard isIndexed else {
+      return withElements { elements, count in
+        (0..<count).first { elements[$0].keyPath == keyPath }
+      }
+    }
+    let id = ObjectIdentifier(self)
+    return Self.indexes.withLock { indexes in
+      if indexes[id] == nil { indexes[id] = keyPathIndex() }
+      return indexes[id]![keyPath]
     }
   }
+
+  /// Puts `binding` in place of the one at `index`, for the same key path.
+  @MainActor
+  func replace(at index: Int, with binding: Binding) {
+    withUnsafeMutablePointerToElements { $0[index] = binding }
+  }
+
+  /// Adds `binding` after the others if there is room; whether there was.
+  @MainActor
+  func appendInPlace(_ binding: Binding) -> Bool {
+    guard count < capacity else { return false }
+    let slot = count
+    withUnsafeMutablePointers { header, elements in
+      (elements + slot).initialize(to: binding)
+      header.pointee.count += 1
+    }
+    if isIndexed { Self.indexes.withLock { $0[ObjectIdentifier(self)]?[binding.keyPath] = slot } }
+    return true
+  }
+
+  /// Takes out the binding at `index`: the last one goes, any other leaves a tombstone, and the
+  /// tombstones go once they are half the storage.
+  @MainActor
+  func removeInPlace(at index: Int) {
+    let keyPath = self[index].keyPath
+    withUnsafeMutablePointers { header, elements in
+      if index == Int(header.pointee.count) - 1 {
+        (elements + index).deinitialize(count: 1)
+        header.pointee.count -= 1
+      } else {
+        elements[index] = Binding.tombstone
+        header.pointee.tombstones += 1
+      }
+    }
+    if isIndexed { Self.indexes.withLock { _ = $0[ObjectIdentifier(self)]?.removeValue(forKey: keyPath) } }
+    if header.tombstones * 2 > header.count { compact() }
+  }
+
+  /// Moves the live bindings together, in order, and lets the tombstones go.
+  @MainActor
+  private func compact() {
+    withUnsafeMutablePointers { header, elements in
+      var kept = 0
+      for slot in 0..<Int(header.pointee.count) {
+        if elements[slot].isTombstone {
+          (elements + slot).deinitialize(count: 1)
+        } else {
+          if kept != slot { (elements + kept).moveInitialize(from: elements + slot, count: 1) }
+          kept += 1
+        }
+      }
+      header.pointee = Header(count: Int32(kept), tombstones: 0)
+    }
+    if isIndexed { Self.indexes.withLock { $0[ObjectIdentifier(self)] = nil } }
+  }
+
+  /// The slot of each live binding, by key path.
+  @MainActor
+  private func keyPathIndex() -> [AnyKeyPath: Int] {
+    withElements { elements, count in
+      var index: [AnyKeyPath: Int] = [:]
+      index.reserveCapacity(count)
+      for slot in 0..<count where !elements[slot].isTombstone { index[elements[slot].keyPath] = slot }
+      return index
+    }
+  }
+
+  /// The key-path indexes of large storages, made when first needed and kept up to date by the
+  /// changes in place; a storage's goes with it.
+  private static let indexes = Locked<[ObjectIdentifier: [AnyKeyPath: Int]]>([:])
 
   /// Runs `body` with the bindings in place and their count.
   ///
@@ -117,10 +242,16 @@ final class BindingStorage: ManagedBuffer<Int, Binding> {
   /// running on the main actor each time it is called.
   @inline(__always)
   func withElements<Result>(_ body: (UnsafeMutablePointer<Binding>, Int) -> Result) -> Result {
-    withUnsafeMutablePointers { count, elements in body(elements, count.pointee) }
+    withUnsafeMutablePointers { header, elements in body(elements, Int(header.pointee.count)) }
   }
 
   deinit {
-    withUnsafeMutablePointers { count, elements in _ = elements.deinitialize(count: count.pointee) }
+    if capacity >= Self.indexedCapacity {
+      let id = ObjectIdentifier(self)
+      Self.indexes.withLock { _ = $0.removeValue(forKey: id) }
+    }
+    withUnsafeMutablePointers { header, elements in
+      _ = elements.deinitialize(count: Int(header.pointee.count))
+    }
   }
 }

@@ -170,9 +170,15 @@ open class DMView: DMResponder {
   override func appendTraitChildren(to stack: inout [TraitPropagator.Entry]) {
     // Neither the views nor this one are retained for the entries (see `TraitPropagator.Entry`);
     // a controller, which the tree holds only weakly, is pinned for the pass.
+    // The list's storage read directly, as a pass does for every view: holes, where views were
+    // removed, are skipped.
     let parent = Unmanaged<DMResponder>.passUnretained(self)
-    subviewList.forEachUnretained(reversed: true) { unretained in
-      unowned(unsafe) let view = unretained.takeUnretainedValue()
+    let hasHoles = subviewList.hasHoles
+    var index = subviewList.storage.count
+    while index > 0 {
+      index -= 1
+      unowned(unsafe) let view = subviewList.storage[index]
+      if hasHoles, view === SubviewList.hole { continue }
       if view.isRootViewOfController, let controller = view.owningController {
         TraitPropagator.shared.pin(controller)
         stack.append(TraitPropagator.Entry(node: controller, parent: self))

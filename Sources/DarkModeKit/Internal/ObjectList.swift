@@ -83,29 +83,8 @@ struct ObjectList<Kind: ObjectListKind> {
     return true
   }
 
-  /// Calls `body` with each element, in order (or from the last), skipping holes, without
-  /// retaining them; `body` must not change the list.
-  @inline(__always)
-  func forEachUnretained(reversed: Bool = false, _ body: (Unmanaged<Element>) -> Void) {
-    // Without holes, nothing to compare: the walks of a pass take this path.
-    let hole = holes == 0 ? nil : ObjectIdentifier(Kind.hole)
-    storage.withUnsafeBufferPointer { buffer in
-      func visit(_ index: Int) {
-        let element = Unmanaged.passUnretained(buffer[index])
-        if let hole, ObjectIdentifier(element.takeUnretainedValue()) == hole { return }
-        body(element)
-      }
-      if reversed {
-        var index = buffer.count
-        while index > 0 {
-          index -= 1
-          visit(index)
-        }
-      } else {
-        for index in buffer.indices { visit(index) }
-      }
-    }
-  }
+  /// Whether removed elements left holes in ``storage``; walks that read ``storage`` skip them.
+  var hasHoles: Bool { holes > 0 }
 
   /// Empties the list and returns its elements.
   mutating func takeAll() -> [Element] {

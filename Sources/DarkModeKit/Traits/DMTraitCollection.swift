@@ -153,7 +153,7 @@ public struct DMTraitCollection: Sendable, Hashable, Codable, CustomStringConver
   ///   - lhs: A collection.
   ///   - rhs: Another collection.
   /// - Returns: `true` when every trait is the same.
-  @inlinable
+  @inlinable @inline(__always)
   public static func == (lhs: DMTraitCollection, rhs: DMTraitCollection) -> Bool {
     lhs.userInterfaceStyle == rhs.userInterfaceStyle && lhs.accessibilityContrast == rhs.accessibilityContrast
       && lhs.userInterfaceLevel == rhs.userInterfaceLevel && lhs.theme == rhs.theme
