@@ -214,7 +214,9 @@ enum DBusSocket {
         }
         let code = errno
         if result < 0 && code == EINTR { continue }
-        if result == 0 { return .endOfFile }
+        // A bus that ends while data it has not read waits for it resets the connection instead
+        // of closing it: either way, the bus closed the connection.
+        if result == 0 || code == ECONNRESET { return .endOfFile }
         if code == EAGAIN || code == EWOULDBLOCK { return .wouldBlock }
         throw DBusError.disconnected(reason: "recv: \(describe(code))")
       }

@@ -2,6 +2,10 @@ import Testing
 
 @testable import DarkModeKitDBus
 
+#if canImport(Glibc)
+  import Glibc
+#endif
+
 /// Encodes `values` and decodes them again with their own types.
 private func roundTrip(_ values: [DBusValue]) throws -> [DBusValue] {
   var encoder = DBusEncoder()
@@ -574,5 +578,21 @@ private func richMessage() throws -> [UInt8] {
         == ["a": .variant(true)])
     #expect(DBusValue.string("s").stringValue == "s")
     #expect(DBusValue.uint64(.max).integerValue == nil)
+  }
+}
+
+/// Reading from a bus that went away.
+@Suite struct DBusSocketEndTests {
+  /// A peer that closes with data of ours it has not read resets the connection (`ECONNRESET`),
+  /// as a bus that crashes does: that is the end of the connection, as a clean close is.
+  @Test func aResetConnectionEndsLikeAClosedOne() throws {
+    var ends: [Int32] = [-1, -1]
+    #expect(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &ends) == 0)
+    defer { close(ends[1]) }
+    let message: [UInt8] = [1, 2, 3, 4]
+    #expect(send(ends[1], message, message.count, 0) == message.count)
+    close(ends[0])
+    var buffer: [UInt8] = []
+    #expect(try DBusSocket.receive(ends[1], into: &buffer) == .endOfFile)
   }
 }

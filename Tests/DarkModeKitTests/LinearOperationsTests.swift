@@ -223,6 +223,53 @@ extension GlobalStateTests {
       window.isHidden = true
     }
 
+    /// Runs `onDeinit` when it is freed.
+    final class Token {
+      let onDeinit: () -> Void
+      init(_ onDeinit: @escaping () -> Void) { self.onDeinit = onDeinit }
+      deinit { onDeinit() }
+    }
+
+    @Test func aBindingWhoseReleaseChangesTheSameListLeavesItWhole() {
+      let window = DMWindow()
+      let view = Values()
+      window.addSubview(view)
+      window.makeKeyAndVisible()
+      DMTraitCollection.setOverride(.light, animated: false)
+      let slot = (0..<4).map { \Values.values[$0] }
+      view.dm.bind(slot[0], to: DMDynamic(light: 1.0, dark: 2.0))
+      do {
+        // The setter holds the only reference to a token whose release binds another property.
+        let token = Token { [weak view] in
+          MainActor.assumeIsolated { view?.dm.bind(slot[2], to: DMDynamic(light: 5.0, dark: 6.0)) }
+        }
+        view.dm.bind(slot[1], to: DMDynamic(light: 3.0, dark: 4.0)) { view, value in
+          withExtendedLifetime(token) { view.values[1] = value }
+        }
+      }
+      view.dm.unbind(slot[1])
+      #expect(view.dm.isBound(slot[0]) && !view.dm.isBound(slot[1]) && view.dm.isBound(slot[2]))
+      DMTraitCollection.setOverride(.dark, animated: false)
+      #expect(view.values[0] == 2 && view.values[1] == 3 && view.values[2] == 6)
+
+      // The first of three, whose release unbinds the last: a tombstone, then the list shrinks.
+      do {
+        let token = Token { [weak view] in MainActor.assumeIsolated { view?.dm.unbind(slot[3]) } }
+        view.dm.bind(slot[3], to: DMDynamic(light: 7.0, dark: 8.0))
+        view.dm.bind(slot[0], to: DMDynamic(light: 1.0, dark: 2.0)) { view, value in
+          withExtendedLifetime(token) { view.values[0] = value }
+        }
+      }
+      view.dm.unbind(slot[0])
+      #expect(!view.dm.isBound(slot[0]) && view.dm.isBound(slot[2]) && !view.dm.isBound(slot[3]))
+      view.dm.unbind(slot[2])
+      #expect((0..<4).allSatisfy { !view.dm.isBound(slot[$0]) })
+      view.values = Array(repeating: 0, count: 200)
+      DMTraitCollection.setOverride(.light, animated: false)
+      #expect(view.values.prefix(4) == [0, 0, 0, 0])
+      window.isHidden = true
+    }
+
     @Test func anImageByNameLoadsOncePerNameInAPassOverAlternatingTraits() {
       let loader = ImageLoader()
       let logo = DMDynamicImage(names: [.normal: "logo", .night: "logo-night"]) { loader.load($0) }

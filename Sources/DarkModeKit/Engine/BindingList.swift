@@ -187,20 +187,27 @@ final class BindingStorage: ManagedBuffer<BindingStorageHeader, Binding> {
 
   /// Takes out the binding at `index`: the last one goes, any other leaves a tombstone, and the
   /// tombstones go once they are half the storage.
+  ///
+  /// The removed binding is let go of last, once the storage is consistent again: letting it go
+  /// may run an object's deinitializer (a setter's captures), which may bind or unbind properties
+  /// of the same object.
   @MainActor
   func removeInPlace(at index: Int) {
-    let keyPath = self[index].keyPath
-    withUnsafeMutablePointers { header, elements in
+    let removed = withUnsafeMutablePointers { header, elements -> Binding in
+      let removed = (elements + index).move()
       if index == Int(header.pointee.count) - 1 {
-        (elements + index).deinitialize(count: 1)
         header.pointee.count -= 1
       } else {
-        elements[index] = Binding.tombstone
+        (elements + index).initialize(to: Binding.tombstone)
         header.pointee.tombstones += 1
       }
+      return removed
     }
-    if isIndexed { Self.indexes.withLock { _ = $0[ObjectIdentifier(self)]?.removeValue(forKey: keyPath) } }
+    if isIndexed {
+      Self.indexes.withLock { _ = $0[ObjectIdentifier(self)]?.removeValue(forKey: removed.keyPath) }
+    }
     if header.tombstones * 2 > header.count { compact() }
+    withExtendedLifetime(removed) {}
   }
 
   /// Moves the live bindings together, in order, and lets the tombstones go.
