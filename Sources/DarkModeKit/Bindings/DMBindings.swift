@@ -151,21 +151,26 @@ public struct DMBindings<Root: AnyObject> {
       ? BoundProperty.own(keyPath: keyPath, store: store)
       : BoundProperty.shared(keyPath: keyPath, objectType: type(of: object), offset: offset, store: store)
     let binding = Binding(property: property, source: source)
+    // What the change lets go of goes after the access to the list (see `BindingList.Released`).
+    let released: BindingList.Released
     if let responder = object as? DMResponder {
-      responder.bindings.set(binding)
+      released = responder.bindings.set(binding)
     } else {
-      ThemableRegistry.shared.bind(object, binding)
+      released = ThemableRegistry.shared.bind(object, binding)
     }
+    withExtendedLifetime(released) {}
   }
 
   /// Removes the binding of a property; the property keeps its current value.
   /// - Parameter keyPath: The bound property.
   public func unbind<Value>(_ keyPath: ReferenceWritableKeyPath<Root, Value>) {
+    let released: BindingList.Released
     if let responder = object as? DMResponder {
-      responder.bindings.remove(keyPath)
+      released = responder.bindings.remove(keyPath)
     } else {
-      ThemableRegistry.shared.unbind(object, keyPath)
+      released = ThemableRegistry.shared.unbind(object, keyPath)
     }
+    withExtendedLifetime(released) {}
   }
 
   /// Sets a property once to the value resolved for the object's traits now, without following

@@ -18,21 +18,31 @@ struct BindingList {
 
   var isEmpty: Bool { storage == nil }
 
-  mutating func set(_ binding: Binding) {
-    let index = storage?.index(of: binding.keyPath)
-    if canChangeInPlace, let storage {
-      if let index { return storage.replace(at: index, with: binding) }
-      if storage.appendInPlace(binding) { return }
-    }
-    replaceStorage(with: BindingStorage.copy(of: storage, replacing: index, with: binding))
+  /// What a change of a list lets go of: the caller lets go of it only once its access to the
+  /// list is over, because letting go of a binding may run a deinitializer (of what a setter
+  /// captured) that binds or unbinds properties of the same object.
+  struct Released {
+    var binding: Binding?
+    var storage: BindingStorage?
   }
 
-  mutating func remove(_ keyPath: AnyKeyPath) {
-    guard let index = storage?.index(of: keyPath) else { return }
+  @discardableResult
+  mutating func set(_ binding: Binding) -> Released {
+    let index = storage?.index(of: binding.keyPath)
+    if canChangeInPlace, let storage {
+      if let index { return Released(binding: storage.replace(at: index, with: binding)) }
+      if storage.appendInPlace(binding) { return Released() }
+    }
+    return replaceStorage(with: BindingStorage.copy(of: storage, replacing: index, with: binding))
+  }
+
+  @discardableResult
+  mutating func remove(_ keyPath: AnyKeyPath) -> Released {
+    guard let index = storage?.index(of: keyPath) else { return Released() }
     if storage?.liveCount == 1 { return replaceStorage(with: nil) }
     // Checked before anything else holds the storage.
-    if canChangeInPlace { return storage.unsafelyUnwrapped.removeInPlace(at: index) }
-    replaceStorage(with: BindingStorage.copy(of: storage, removing: index))
+    if canChangeInPlace { return Released(binding: storage.unsafelyUnwrapped.removeInPlace(at: index)) }
+    return replaceStorage(with: BindingStorage.copy(of: storage, removing: index))
   }
 
   func contains(_ keyPath: AnyKeyPath) -> Bool {
@@ -82,9 +92,11 @@ struct BindingList {
 
   /// Puts `new` in place of the current storage, which a running pass may still be reading: the
   /// propagator keeps it until the pass ends.
-  private mutating func replaceStorage(with new: BindingStorage?) {
-    if let old = storage { TraitPropagator.shared.keepUntilPassEnds(old) }
+  private mutating func replaceStorage(with new: BindingStorage?) -> Released {
+    let old = storage
+    if let old { TraitPropagator.shared.keepUntilPassEnds(old) }
     storage = new
+    return Released(storage: old)
   }
 }
 
@@ -168,8 +180,13 @@ final class BindingStorage: ManagedBuffer<BindingStorageHeader, Binding> {
 
   /// Puts `binding` in place of the one at `index`, for the same key path.
   @MainActor
-  func replace(at index: Int, with binding: Binding) {
-    withUnsafeMutablePointerToElements { $0[index] = binding }
+  /// - Returns: The binding it replaced, for the caller to let go of.
+  func replace(at index: Int, with binding: Binding) -> Binding {
+    withUnsafeMutablePointerToElements { elements in
+      let old = (elements + index).move()
+      (elements + index).initialize(to: binding)
+      return old
+    }
   }
 
   /// Adds `binding` after the others if there is room; whether there was.
@@ -188,11 +205,12 @@ final class BindingStorage: ManagedBuffer<BindingStorageHeader, Binding> {
   /// Takes out the binding at `index`: the last one goes, any other leaves a tombstone, and the
   /// tombstones go once they are half the storage.
   ///
-  /// The removed binding is let go of last, once the storage is consistent again: letting it go
-  /// may run an object's deinitializer (a setter's captures), which may bind or unbind properties
-  /// of the same object.
+  /// The removed binding is returned rather than let go of: letting it go may run an object's
+  /// deinitializer (a setter's captures), which may bind or unbind properties of the same object
+  /// (see `BindingList.Released`).
+  /// - Returns: The binding it removed, for the caller to let go of.
   @MainActor
-  func removeInPlace(at index: Int) {
+  func removeInPlace(at index: Int) -> Binding {
     let removed = withUnsafeMutablePointers { header, elements -> Binding in
       let removed = (elements + index).move()
       if index == Int(header.pointee.count) - 1 {
@@ -207,7 +225,7 @@ final class BindingStorage: ManagedBuffer<BindingStorageHeader, Binding> {
       Self.indexes.withLock { _ = $0[ObjectIdentifier(self)]?.removeValue(forKey: removed.keyPath) }
     }
     if header.tombstones * 2 > header.count { compact() }
-    withExtendedLifetime(removed) {}
+    return removed
   }
 
   /// Moves the live bindings together, in order, and lets the tombstones go.

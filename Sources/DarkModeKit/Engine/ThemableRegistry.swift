@@ -17,20 +17,23 @@ final class ThemableRegistry {
 
   private init() {}
 
-  func bind(_ object: AnyObject, _ binding: Binding) {
+  /// - Returns: What the change let go of, for the caller to let go of after it.
+  func bind(_ object: AnyObject, _ binding: Binding) -> BindingList.Released {
     let id = ObjectIdentifier(object)
     if entries[id]?.object !== object {
       if entries.count >= sweepThreshold { sweep() }
       entries[id] = Entry(object: object)
     }
-    entries[id]?.bindings.set(binding)
+    return entries[id]?.bindings.set(binding) ?? BindingList.Released()
   }
 
-  func unbind(_ object: AnyObject, _ keyPath: AnyKeyPath) {
+  /// - Returns: What the change let go of, for the caller to let go of after it.
+  func unbind(_ object: AnyObject, _ keyPath: AnyKeyPath) -> BindingList.Released {
     let id = ObjectIdentifier(object)
-    guard entries[id]?.object === object else { return }
-    entries[id]?.bindings.remove(keyPath)
+    guard entries[id]?.object === object else { return BindingList.Released() }
+    let released = entries[id]?.bindings.remove(keyPath) ?? BindingList.Released()
     if entries[id]?.bindings.isEmpty == true { entries[id] = nil }
+    return released
   }
 
   func isBound(_ object: AnyObject, _ keyPath: AnyKeyPath) -> Bool {
