@@ -7,7 +7,7 @@
 #endif
 
 /// Thin wrappers over the POSIX socket calls the connection needs, each bounded by a deadline.
-enum DBusSocket {
+package enum DBusSocket {
   typealias Instant = ContinuousClock.Instant
 
   /// Milliseconds from now until `deadline`, rounded up, for `poll`; 0 once it has passed.
@@ -132,16 +132,28 @@ enum DBusSocket {
     }
   }
 
-  /// Creates a non-blocking, close-on-exec pipe used to wake the reader thread.
-  static func makeWakePipe() throws -> (read: Int32, write: Int32) {
-    var fds: [Int32] = [0, 0]
-    guard pipe(&fds) == 0 else {
-      throw DBusError.connectionFailed(address: "wake pipe", reason: describe(errno))
-    }
-    for fd in fds {
-      _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
-      _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL, 0) | O_NONBLOCK)
-    }
+  /// Creates a pair of connected descriptors that wake a thread polling the first: a byte written
+  /// to `write` makes `read` readable. Both are non-blocking, so a write to a full pair (which
+  /// already means "wake up") returns at once, even in a signal handler.
+  ///
+  /// Both are close-on-exec from the start: a program that another thread starts at the same
+  /// moment does not inherit them.
+  package static func makeWakePipe() throws -> (read: Int32, write: Int32) {
+    var fds: [Int32] = [-1, -1]
+    #if canImport(Glibc) || canImport(Musl)
+      let type = Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue)
+      guard socketpair(AF_UNIX, type, 0, &fds) == 0 else {
+        throw DBusError.connectionFailed(address: "wake pipe", reason: describe(errno))
+      }
+    #else
+      guard pipe(&fds) == 0 else {
+        throw DBusError.connectionFailed(address: "wake pipe", reason: describe(errno))
+      }
+      for fd in fds {
+        _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL, 0) | O_NONBLOCK)
+      }
+    #endif
     return (fds[0], fds[1])
   }
 

@@ -595,4 +595,22 @@ private func richMessage() throws -> [UInt8] {
     var buffer: [UInt8] = []
     #expect(try DBusSocket.receive(ends[1], into: &buffer) == .endOfFile)
   }
+
+  /// The pair that wakes a connection's reader is close-on-exec, so a program the app starts does
+  /// not inherit it, and non-blocking, so waking never blocks.
+  @Test func theWakePipeIsCloseOnExecAndNonBlocking() throws {
+    let (read, write) = try DBusSocket.makeWakePipe()
+    defer {
+      close(read)
+      close(write)
+    }
+    for fd in [read, write] {
+      #expect(fcntl(fd, F_GETFD) & FD_CLOEXEC != 0)
+      #expect(fcntl(fd, F_GETFL) & O_NONBLOCK != 0)
+    }
+    var byte: UInt8 = 1
+    #expect(Glibc.write(write, &byte, 1) == 1)
+    var entry = pollfd(fd: read, events: Int16(POLLIN), revents: 0)
+    #expect(poll(&entry, 1, 1000) == 1)
+  }
 }

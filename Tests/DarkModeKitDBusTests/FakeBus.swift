@@ -22,6 +22,7 @@ import Testing
       Thread {
         let client = accept(fd, nil, nil)
         guard client >= 0 else { return }
+        _ = fcntl(client, F_SETFD, FD_CLOEXEC)
         try? script(Peer(fd: client))
         _ = Glibc.close(client)
       }.start()

@@ -42,19 +42,39 @@ import Testing
       #expect(try await getID(connection) == ["0123"])
     }
 
-    @Test func aPeerThatGoesAwayInTheMiddleOfAMessageEndsTheConnectionWithTheReason() async throws {
-      let bus = try FakeBus { peer in
+    /// A bus that answers the first call with half a reply and closes the connection.
+    private func busThatGoesAwayInTheMiddleOfAReply() throws -> FakeBus {
+      try FakeBus { peer in
         try peer.acceptClient()
         let call = try peer.readMessage()
         let reply = try peer.reply(to: call, body: ["0123"])
         peer.write(Array(reply.prefix(reply.count / 2)))
       }
+    }
+
+    @Test func aPeerThatGoesAwayInTheMiddleOfAMessageEndsTheConnectionWithTheReason() async throws {
+      let bus = try busThatGoesAwayInTheMiddleOfAReply()
       defer { bus.close() }
       let connection = try await DBusConnection.connect(to: bus.address)
       await #expect(throws: DBusError.disconnected(reason: "the bus closed the connection")) {
         _ = try await getID(connection)
       }
       #expect(!connection.isConnected)
+    }
+
+    /// A program that another test starts while a peer is open must not keep the peer's end of the
+    /// connection alive: the end of the connection would reach the client only when that program
+    /// ends (a browser that another test runs for a minute).
+    @Test func aProgramStartedMeanwhileDoesNotKeepAClosedPeerOpen() async throws {
+      let bus = try busThatGoesAwayInTheMiddleOfAReply()
+      defer { bus.close() }
+      let connection = try await DBusConnection.connect(to: bus.address)
+      // The peer's end is open now: it answered Hello and waits for the call.
+      let bystander = try ChildProcess("/bin/sleep", ["60"], environment: [:])
+      defer { bystander.stop() }
+      await #expect(throws: DBusError.disconnected(reason: "the bus closed the connection")) {
+        _ = try await getID(connection, timeout: .seconds(20))
+      }
     }
 
     @Test func aReplyThatArrivesAfterItsDeadlineIsATimeout() async throws {

@@ -95,7 +95,7 @@ import Testing
 
   /// A Unix socket bound to `path` and listening, for a test's own server.
   func listeningSocket(at path: String, backlog: Int32) throws -> Int32 {
-    let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+    let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
     var storage = sockaddr_un()
     storage.sun_family = sa_family_t(AF_UNIX)
     withUnsafeMutableBytes(of: &storage.sun_path) { raw in

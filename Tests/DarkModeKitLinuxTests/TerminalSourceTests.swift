@@ -226,6 +226,19 @@ func query(_ pty: PseudoTerminal, timeout: Int = 1_000, answer: @escaping @Senda
     return (begun, asked, elapsed)
   }
 
+  /// A program the app starts while it follows its terminal does not inherit the follower's own
+  /// descriptors: they are close-on-exec.
+  @Test func aProgramStartedWhileFollowingDoesNotInheritTheFollowersDescriptors() async throws {
+    let pty = try PseudoTerminal()
+    let e = Self.escape
+    let (begun, _, _) = await begin(pty, answer: "\(e)[?997;1n\(e)[?62;c")
+    let (follower, _) = try #require(begun)
+    for fd in [follower.wakeUp.read, follower.wakeUp.write] {
+      #expect(fcntl(fd, F_GETFD) & FD_CLOEXEC != 0, "descriptor \(fd) would reach a child")
+    }
+    follower.stop(isRunning: false)
+  }
+
   @Test func aTerminalThatAnnouncesChangesIsFollowedAndPutBackWhenTheFollowingStops() async throws {
     let pty = try PseudoTerminal()
     let before = pty.settings

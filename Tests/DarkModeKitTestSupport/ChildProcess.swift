@@ -56,6 +56,10 @@ public final class ChildProcess: Sendable {
       posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
     }
     posix_spawn_file_actions_addopen(&actions, 2, errorPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+    // The child gets standard input, output and error only. A descriptor that another test opened
+    // without close-on-exec (the server's end of a test bus, say) would otherwise stay open in the
+    // child, and the other test would not see it close until the child ends.
+    _ = closeFrom?(&actions, 3)
     // Threads of the test process may block signals; the child starts with none blocked.
     var attributes = posix_spawnattr_t()
     posix_spawnattr_init(&attributes)
@@ -208,3 +212,14 @@ public struct ChildProcessError: Error, CustomStringConvertible {
   /// An error that says `description`.
   public init(_ description: String) { self.description = description }
 }
+
+/// `posix_spawn_file_actions_addclosefrom_np` (glibc 2.34), which the C module does not show to
+/// Swift; `nil` where the C library lacks it.
+private let closeFrom: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32)? =
+  {
+    guard let symbol = dlsym(dlopen(nil, RTLD_NOW), "posix_spawn_file_actions_addclosefrom_np") else {
+      return nil
+    }
+    return unsafeBitCast(
+      symbol, to: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32).self)
+  }()

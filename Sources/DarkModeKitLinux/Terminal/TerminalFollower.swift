@@ -1,4 +1,5 @@
 import DarkModeKit
+import DarkModeKitDBus
 import Foundation
 
 #if canImport(Glibc)
@@ -26,7 +27,8 @@ final class TerminalFollower: @unchecked Sendable {
   private let input: Int32
   private let output: Int32
   /// Written to by `stop()` and `restoreAll()`; the reading loop polls it with the input.
-  private let wakeUp: (read: Int32, write: Int32)
+  /// Wakes `run` to end it; close-on-exec, so programs the app starts do not inherit it.
+  let wakeUp: (read: Int32, write: Int32)
 
   private struct State {
     /// The settings to put back; `nil` until the terminal was changed.
@@ -57,9 +59,8 @@ final class TerminalFollower: @unchecked Sendable {
     TerminalFollower, DMUserInterfaceStyle
   )? {
     guard isatty(input) == 1, isatty(output) == 1 else { return nil }
-    var pipeEnds: [Int32] = [-1, -1]
-    guard pipe(&pipeEnds) == 0 else { return nil }
-    let follower = TerminalFollower(input: input, output: output, wakeUp: (pipeEnds[0], pipeEnds[1]))
+    guard let wakeUp = try? DBusSocket.makeWakePipe() else { return nil }
+    let follower = TerminalFollower(input: input, output: output, wakeUp: wakeUp)
     Self.exitHandlerIsInstalled
     active.withLock { $0.append(follower) }
     guard follower.enterRawMode() else {
