@@ -17,9 +17,12 @@ let package = Package(
     .target(name: "DarkModeKitLinux", dependencies: ["DarkModeKit", "DarkModeKitDBus"]),
     .target(name: "DarkModeKitTools", dependencies: ["DarkModeKit"]),
     .executableTarget(name: "dmkit", dependencies: ["DarkModeKit", "DarkModeKitLinux", "DarkModeKitTools"]),
-    .executableTarget(name: "dmbench", dependencies: ["DarkModeKit", "DarkModeKitTools"]),
+    .executableTarget(
+      name: "dmbench",
+      dependencies: ["DarkModeKit", "DarkModeKitDBus", "DarkModeKitLinux", "DarkModeKitTools"]),
     .target(
-      name: "DarkModeKitTestSupport", dependencies: ["DarkModeKit"], path: "Tests/DarkModeKitTestSupport",
+      name: "DarkModeKitTestSupport", dependencies: ["DarkModeKit", "DarkModeKitDBus"],
+      path: "Tests/DarkModeKitTestSupport",
       exclude: ["Fixtures"]),
     .testTarget(name: "DarkModeKitTests", dependencies: ["DarkModeKit", "DarkModeKitTestSupport"]),
     .testTarget(

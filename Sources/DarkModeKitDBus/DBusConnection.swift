@@ -266,6 +266,20 @@ public final class DBusConnection: Sendable {
       member: member, arguments: [.string(rule.description)], timeout: timeout)
   }
 
+  /// Calls `handler` on the connection's reader thread with each signal that matches `rule`, as
+  /// soon as it is read: the least a client can do to receive a signal, for measurements. The
+  /// subscription lasts as long as the connection.
+  package func onSignals(
+    matching rule: DBusMatchRule, timeout: Duration = DBusConnection.defaultTimeout,
+    handler: @escaping @Sendable (DBusMessage) -> Void
+  ) async throws {
+    try rule.validate()
+    _ = try core.subscribe(rule) { event in
+      if case .signal(let message) = event { handler(message) }
+    }
+    try await addMatch(rule, timeout: timeout)
+  }
+
   /// Subscribes to the signals that match `rule`.
   ///
   /// The match is added on the bus before this returns, so no signal sent afterwards is missed.

@@ -45,8 +45,31 @@ enum Baselines {
     }
   }
 
-  /// The floor: a plain loop writing one property of each view.
-  static func floor(_ views: [BenchView], _ value: Double) {
-    for view in views { view.opacity = value }
+  /// The floor: a plain loop writing the three values a switch sets, resolved beforehand, into
+  /// each object.
+  static func floor<Object: ThreeProperties>(_ objects: [Object], _ traits: DMTraitCollection) {
+    let background = Theme.background.resolved(with: traits)
+    let border = Theme.border.resolved(with: traits)
+    let opacity = Theme.opacity.resolved(with: traits)
+    for object in objects {
+      object.background = background
+      object.border = border
+      object.opacity = opacity
+    }
+  }
+
+  /// The broadcast model for objects outside the hierarchy: every object observes a notification
+  /// and re-applies its three properties when it is posted.
+  static func observe(_ layers: [BenchLayer]) -> [any NSObjectProtocol] {
+    layers.map { layer in
+      NotificationCenter.default.addObserver(forName: themeDidChange, object: nil, queue: nil) {
+        [unowned layer] _ in
+        MainActor.assumeIsolated {
+          layer.background = Theme.background.resolved(with: traits)
+          layer.border = Theme.border.resolved(with: traits)
+          layer.opacity = Theme.opacity.resolved(with: traits)
+        }
+      }
+    }
   }
 }

@@ -1,14 +1,48 @@
 import DarkModeKit
 
+/// An object with the three themed properties of the benchmarks.
+@MainActor
+protocol ThreeProperties: AnyObject {
+  var background: DMColor { get set }
+  var border: DMColor { get set }
+  var opacity: Double { get set }
+}
+
 /// A view with three themed properties and a callback that counts, as in an app.
-final class BenchView: DMView {
-  var background = DMColor.clear
-  var border = DMColor.clear
-  var opacity = 1.0
+final class BenchView: DMView, ThreeProperties {
+  // Written without dynamic exclusivity checks, as bindings write them, so that the floor (a
+  // plain loop writing them) is a floor.
+  @exclusivity(unchecked) var background = DMColor.clear
+  @exclusivity(unchecked) var border = DMColor.clear
+  @exclusivity(unchecked) var opacity = 1.0
   var changes = 0
 
   override func dmTraitCollectionDidChange(_ previousTraitCollection: DMTraitCollection?) {
     changes &+= 1
+  }
+}
+
+/// An object outside the hierarchy with the same three themed properties, bound through
+/// `DMThemable` (a layer, a cell's style, a terminal program's palette).
+final class BenchLayer: DMThemable, ThreeProperties {
+  // Written without dynamic exclusivity checks, as bindings write them, so that the floor (a
+  // plain loop writing them) is a floor.
+  @exclusivity(unchecked) var background = DMColor.clear
+  @exclusivity(unchecked) var border = DMColor.clear
+  @exclusivity(unchecked) var opacity = 1.0
+
+  /// `count` layers, each with its three properties bound.
+  @MainActor
+  static func bound(count: Int) -> [BenchLayer] {
+    (0..<count).map { _ in
+      // Bound through the concrete type, whose stored properties bindings write in place (a key
+      // path through the protocol's requirement would go through its accessors).
+      let layer = BenchLayer()
+      layer.dm.bind(\.background, to: Theme.background)
+      layer.dm.bind(\.border, to: Theme.border)
+      layer.dm.bind(\.opacity, to: Theme.opacity)
+      return layer
+    }
   }
 }
 

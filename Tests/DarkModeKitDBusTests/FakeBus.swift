@@ -36,8 +36,9 @@ import Testing
       unlink(path)
     }
 
-    /// The server's side of the connection, with blocking reads bounded to 30 seconds (generous, so
-    /// that a client slowed down by the thread sanitizer on a loaded machine still answers in time).
+    /// The server's side of the connection, with blocking reads bounded to 120 seconds: generous,
+    /// because the client's test task may wait long for one of the concurrency pool's few threads
+    /// while other tests hold them, under the thread sanitizer on a loaded machine.
     struct Peer {
       let fd: Int32
 
@@ -55,7 +56,7 @@ import Testing
         var bytes: [UInt8] = []
         while bytes.count < count {
           var entry = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-          guard poll(&entry, 1, 30_000) > 0 else { throw BusError("fake bus: read timed out") }
+          guard poll(&entry, 1, 120_000) > 0 else { throw BusError("fake bus: read timed out") }
           var byte: UInt8 = 0
           guard read(fd, &byte, 1) == 1 else { throw BusError("fake bus: client went away") }
           bytes.append(byte)

@@ -114,18 +114,47 @@ public final class ChildProcess: Sendable {
     guard let output else { return nil }
     let deadline = Date().addingTimeInterval(seconds)
     var bytes: [UInt8] = []
-    var chunk = [UInt8](repeating: 0, count: 64 * 1024)
     while Date() < deadline {
+      if let end = Self.readAvailable(output, into: &bytes, waitingMilliseconds: 50) { return end }
+    }
+    return nil
+  }
+
+  /// Reads standard output to its end, waiting at most `seconds`, without holding a thread while
+  /// it waits: the tests that run meanwhile on the few threads of the concurrency pool go on.
+  /// `nil` when it did not end in time.
+  public func readToEnd(seconds: Double) async -> String? {
+    guard let output else { return nil }
+    let deadline = Date().addingTimeInterval(seconds)
+    var bytes: [UInt8] = []
+    while Date() < deadline {
+      if let end = Self.readAvailable(output, into: &bytes, waitingMilliseconds: 0) { return end }
+      try? await Task.sleep(for: .milliseconds(10))
+    }
+    return nil
+  }
+
+  /// Reads what `output` has, waiting at most `milliseconds` for it; the whole output once it
+  /// ended, `.some(nil)` when reading failed, `nil` while more may come.
+  private static func readAvailable(
+    _ output: Int32, into bytes: inout [UInt8], waitingMilliseconds milliseconds: Int32
+  )
+    -> String??
+  {
+    var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+    while true {
       var entry = pollfd(fd: output, events: Int16(POLLIN), revents: 0)
-      guard poll(&entry, 1, 50) > 0 else { continue }
-      let count = chunk.withUnsafeMutableBytes { read(output, $0.baseAddress, $0.count) }
+      guard poll(&entry, 1, milliseconds) > 0 else { return nil }
+      let count = chunk.withUnsafeMutableBytes { Glibc.read(output, $0.baseAddress, $0.count) }
       if count == 0 { return String(decoding: bytes, as: UTF8.self) }
       // A pseudo-terminal's emulator end reports the end as EIO once every writer closed it.
       if count < 0 && errno == EIO { return String(decoding: bytes, as: UTF8.self) }
-      if count < 0 { guard errno == EINTR else { return nil }; continue }
+      if count < 0 {
+        guard errno == EINTR else { return .some(nil) }
+        continue
+      }
       bytes.append(contentsOf: chunk[0..<count])
     }
-    return nil
   }
 
   /// Reads one line of standard output, waiting at most `seconds`.

@@ -1,4 +1,5 @@
 import DarkModeKit
+import DarkModeKitDBus
 import Foundation
 
 #if canImport(Glibc)
@@ -97,7 +98,7 @@ public final class DesktopSession: Sendable {
       configuration = nil
     } else {
       configuration = folder.appendingPathComponent("bus.conf").path
-      try Self.isolatedBusConfiguration(address: address).write(
+      try PrivateBusConfiguration.text(listeningAt: address).write(
         toFile: configuration!, atomically: true, encoding: .utf8)
     }
     self.configuration = configuration
@@ -108,23 +109,6 @@ public final class DesktopSession: Sendable {
       display?.stop()
       throw error
     }
-  }
-
-  private static func isolatedBusConfiguration(address: String) -> String {
-    """
-    <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
-     "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
-    <busconfig>
-      <type>session</type>
-      <listen>\(address)</listen>
-      <auth>EXTERNAL</auth>
-      <policy context="default">
-        <allow send_destination="*" eavesdrop="true"/>
-        <allow eavesdrop="true"/>
-        <allow own="*"/>
-      </policy>
-    </busconfig>
-    """
   }
 
   private static func startBus(address: String, configuration: String?, environment: [String: String]) throws

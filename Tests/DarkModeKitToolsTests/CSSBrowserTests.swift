@@ -39,7 +39,8 @@ enum Chromium {
 
   /// Runs the browser on `page` with `preferences` and `action` (`--dump-dom`, `--screenshot=…`),
   /// each run with a profile of its own; returns what it printed.
-  static func run(_ page: String, _ preferences: Preferences, action: String, in folder: URL) throws -> String
+  static func run(_ page: String, _ preferences: Preferences, action: String, in folder: URL) async throws
+    -> String
   {
     let file = folder.appendingPathComponent("page-\(UUID().uuidString).html")
     try page.write(to: file, atomically: true, encoding: .utf8)
@@ -53,7 +54,7 @@ enum Chromium {
     let browser = try ChildProcess(
       path, arguments, environment: ["HOME": folder.path, "PATH": "/usr/bin:/bin"], capturesOutput: true)
     defer { browser.stop() }
-    guard let output = browser.readToEnd(seconds: 60) else {
+    guard let output = await browser.readToEnd(seconds: 60) else {
       throw ChildProcessError("chromium did not finish in 60 s; \(browser.errorOutput)")
     }
     return output
@@ -154,7 +155,9 @@ enum Chromium {
   }
 
   @Test(.enabled(if: Chromium.missing == nil), arguments: [0, 1, 2], [true, false])
-  func theBrowserShowsTheTablesColourForEachSchemeContrastAndTheme(table index: Int, lightDark: Bool) throws {
+  func theBrowserShowsTheTablesColourForEachSchemeContrastAndTheme(table index: Int, lightDark: Bool)
+    async throws
+  {
     let (name, load) = Self.tables[index]
     let table = try load()
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
@@ -164,7 +167,7 @@ enum Chromium {
     let exported = table.exported(as: .css)
     let css = lightDark ? exported : Self.withoutLightDark(exported)
     for preferences in Self.preferences {
-      let output = try Chromium.run(
+      let output = try await Chromium.run(
         Self.page(css: css, table: table), preferences, action: "--dump-dom", in: folder)
       // The script's lines, inside the `pre` element of the page as it stands after the script.
       let start = output.range(of: "<pre id=\"out\">")?.upperBound ?? output.endIndex
@@ -209,7 +212,7 @@ enum Chromium {
   /// What a person sees: a screenshot of a page whose background is the table's `BG`, its pixels
   /// read with ImageMagick, light and dark.
   @Test(.enabled(if: Chromium.missing == nil && access("/usr/bin/convert", X_OK) == 0))
-  func aScreenshotShowsTheBackgroundOfEachScheme() throws {
+  func aScreenshotShowsTheBackgroundOfEachScheme() async throws {
     let table = try ExampleTables.load("DKColorTable.txt")
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
       "dmkit-css-\(UUID().uuidString)")
@@ -221,13 +224,13 @@ enum Chromium {
       """
     for style in [DMUserInterfaceStyle.light, .dark] {
       let picture = folder.appendingPathComponent("\(style).png")
-      _ = try Chromium.run(
+      _ = try await Chromium.run(
         page, Chromium.Preferences(style: style, contrast: .normal), action: "--screenshot=\(picture.path)",
         in: folder)
       let convert = try ChildProcess(
         "/usr/bin/convert", [picture.path, "-format", "%[hex:p{200,150}]", "info:"], environment: [:],
         capturesOutput: true)
-      let pixel = convert.readToEnd(seconds: 30)?.trimmingCharacters(in: .whitespacesAndNewlines)
+      let pixel = await convert.readToEnd(seconds: 30)?.trimmingCharacters(in: .whitespacesAndNewlines)
       let expected = table.color(forKey: "BG", traitCollection: DMTraitCollection(userInterfaceStyle: style))!
       #expect(pixel.map { "#" + $0.prefix(6) } == expected.hexString, "\(style): \(convert.errorOutput)")
     }

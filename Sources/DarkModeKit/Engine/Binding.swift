@@ -12,8 +12,9 @@ struct Binding {
     ) -> Void
 
   let property: BoundProperty
-  /// The dynamic value's storage.
-  let source: AnyObject
+  /// The dynamic value's storage. Read off the main actor only for its identity, by a shared
+  /// list's deinitializer (see `BindingShapes`).
+  nonisolated(unsafe) let source: AnyObject
 
   var keyPath: AnyKeyPath { property.keyPath }
 

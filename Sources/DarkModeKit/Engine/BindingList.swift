@@ -1,12 +1,18 @@
 /// The bindings of one object, at most one per key path, in the order they were made.
 ///
-/// The bindings live in one tail-allocated ``BindingStorage``; most objects bind a few properties
-/// once, and their storage holds exactly those. Outside a pass, a list that alone holds its
-/// storage changes it in place: a new binding goes into spare room at the end (from four
-/// bindings on, the storage grows by half again when full), a replaced one takes its old place,
-/// and an unbound one leaves a tombstone, a binding that sets nothing, until tombstones are half
-/// the storage. A large storage finds a key path through an index. So binding, asking about and
-/// unbinding k properties of one object cost time in proportion to k.
+/// The bindings live in one tail-allocated ``BindingStorage``. Most objects bind a few properties
+/// to values that many objects share (palette colours), in the same order: a list of up to
+/// ``BindingStorage/sharedLimit`` bindings through key paths is shared by every object with the
+/// same bindings (see ``BindingShapes``), so that each of them holds one pointer, and a pass
+/// reads the same storage for all of them. A shared storage never changes; a change of the list
+/// gives it other storage.
+///
+/// A longer list has storage of its own, which changes in place outside a pass when the list
+/// alone holds it: a new binding goes into spare room at the end (the storage grows by half again
+/// when full), a replaced one takes its old place, and an unbound one leaves a tombstone, a
+/// binding that sets nothing, until tombstones are half the storage. A large storage finds a key
+/// path through an index. So binding, asking about and unbinding k properties of one object cost
+/// time in proportion to k.
 ///
 /// A pass reads a list in place, without retaining it: during a pass, a change builds new
 /// storage instead, and the propagator keeps the old one until the pass ends.
@@ -33,7 +39,8 @@ struct BindingList {
       if let index { return Released(binding: storage.replace(at: index, with: binding)) }
       if storage.appendInPlace(binding) { return Released() }
     }
-    return replaceStorage(with: BindingStorage.copy(of: storage, replacing: index, with: binding))
+    return replaceStorage(
+      with: BindingShapes.shared(BindingStorage.copy(of: storage, replacing: index, with: binding)))
   }
 
   @discardableResult
@@ -42,17 +49,23 @@ struct BindingList {
     if storage?.liveCount == 1 { return replaceStorage(with: nil) }
     // Checked before anything else holds the storage.
     if canChangeInPlace { return Released(binding: storage.unsafelyUnwrapped.removeInPlace(at: index)) }
-    return replaceStorage(with: BindingStorage.copy(of: storage, removing: index))
+    return replaceStorage(with: BindingShapes.shared(BindingStorage.copy(of: storage, removing: index)))
   }
 
   func contains(_ keyPath: AnyKeyPath) -> Bool {
     storage?.index(of: keyPath) != nil
   }
 
-  /// Whether the storage may change in place: outside a pass, when this list alone holds it.
+  /// Whether the storage may change in place: outside a pass, when it is not shared and this list
+  /// alone holds it.
   private var canChangeInPlace: Bool {
-    mutating get { !TraitPropagator.shared.isRunning && isKnownUniquelyReferenced(&storage) }
+    mutating get {
+      !TraitPropagator.shared.isRunning && storage?.isShared != true && isKnownUniquelyReferenced(&storage)
+    }
   }
+
+  /// The storage, for tests: lists with the same bindings share it.
+  var storageIdentity: ObjectIdentifier? { storage.map(ObjectIdentifier.init) }
 
   /// Whether the binding of `keyPath` writes its value straight into the object; `nil` when the
   /// key path is not bound. For tests.
@@ -100,10 +113,12 @@ struct BindingList {
   }
 }
 
-/// The slots in use of a ``BindingStorage``, tombstones included, and how many are tombstones.
+/// The slots in use of a ``BindingStorage``, tombstones included, how many are tombstones, and
+/// whether the storage is shared (see ``BindingShapes``).
 struct BindingStorageHeader {
   var count: Int32
   var tombstones: Int32
+  var isShared = false
 }
 
 /// A binding list's bindings in one allocation: the slots in use (tombstones included), and
@@ -127,7 +142,7 @@ final class BindingStorage: ManagedBuffer<BindingStorageHeader, Binding> {
   ) -> BindingStorage {
     let storage = unsafeDowncast(
       BindingStorage.create(minimumCapacity: capacity ?? count) { _ in
-        Header(count: Int32(count), tombstones: 0)
+        Header(count: Int32(count), tombstones: 0, isShared: false)
       }, to: BindingStorage.self)
     storage.withUnsafeMutablePointerToElements(initialize)
     return storage
@@ -154,6 +169,12 @@ final class BindingStorage: ManagedBuffer<BindingStorageHeader, Binding> {
   }
 
   var count: Int { Int(header.count) }
+
+  /// Whether lists with the same bindings share this storage, which then never changes.
+  var isShared: Bool { header.isShared }
+
+  /// The longest list whose storage is shared.
+  static let sharedLimit = 8
 
   /// The bindings that are not tombstones.
   var liveCount: Int { Int(header.count - header.tombstones) }
@@ -241,7 +262,8 @@ final class BindingStorage: ManagedBuffer<BindingStorageHeader, Binding> {
           kept += 1
         }
       }
-      header.pointee = Header(count: Int32(kept), tombstones: 0)
+      header.pointee.count = Int32(kept)
+      header.pointee.tombstones = 0
     }
     if isIndexed { Self.indexes.withLock { $0[ObjectIdentifier(self)] = nil } }
   }
@@ -271,12 +293,82 @@ final class BindingStorage: ManagedBuffer<BindingStorageHeader, Binding> {
   }
 
   deinit {
+    if header.isShared { BindingShapes.forget(self) }
     if capacity >= Self.indexedCapacity {
       let id = ObjectIdentifier(self)
       Self.indexes.withLock { _ = $0.removeValue(forKey: id) }
     }
     withUnsafeMutablePointers { header, elements in
       _ = elements.deinitialize(count: Int(header.pointee.count))
+    }
+  }
+}
+
+/// The shared storages of binding lists, by their bindings: an object that binds the same
+/// properties to the same values, in the same order, as another gets the other's storage.
+///
+/// The table does not keep a storage alive: a shared storage takes itself out when it goes (and
+/// its deinitializer runs on the main actor, as the objects whose lists hold it are freed there).
+/// A storage whose bindings hash like another's with other bindings stays unshared.
+enum BindingShapes {
+  private static let table = Locked<[Int: Unmanaged<BindingStorage>]>([:])
+
+  /// The shared storage with the bindings of `made`, a new storage that nothing else holds yet:
+  /// one found in the table, or `made` itself, now shared; `made` as it is when it cannot be
+  /// shared (a binding through a setter of its own, which no other list can have, or more than
+  /// ``BindingStorage/sharedLimit`` bindings).
+  static func shared(_ made: BindingStorage?) -> BindingStorage? {
+    guard let made, made.count <= BindingStorage.sharedLimit, let hash = shapeHash(of: made) else {
+      return made
+    }
+    return table.withLock { table in
+      if let found = table[hash] {
+        // Retained while the lock keeps its deinitializer from taking it out.
+        let existing = found.takeUnretainedValue()
+        return hasSameBindings(existing, made) ? existing : made
+      }
+      made.header.isShared = true
+      table[hash] = .passUnretained(made)
+      return made
+    }
+  }
+
+  /// Takes a shared storage out of the table, from its deinitializer.
+  static func forget(_ storage: BindingStorage) {
+    guard let hash = shapeHash(of: storage) else { return }
+    table.withLock { table in
+      if table[hash]?.toOpaque() == Unmanaged.passUnretained(storage).toOpaque() { table[hash] = nil }
+    }
+  }
+
+  /// The number of shared storages, for tests.
+  static var count: Int { table.withLock { $0.count } }
+
+  /// A hash of the bindings' properties and values, in order; `nil` when one of them is a
+  /// tombstone or sets its property through a setter of its own.
+  private static func shapeHash(of storage: BindingStorage) -> Int? {
+    storage.withElements { elements, count in
+      var hasher = Hasher()
+      for index in 0..<count {
+        let binding = elements[index]
+        guard binding.property.offset != StoredProperty.throughSetter else { return nil }
+        hasher.combine(ObjectIdentifier(binding.property))
+        hasher.combine(ObjectIdentifier(binding.source))
+      }
+      hasher.combine(count)
+      return hasher.finalize()
+    }
+  }
+
+  private static func hasSameBindings(_ first: BindingStorage, _ second: BindingStorage) -> Bool {
+    first.withElements { firstElements, firstCount in
+      second.withElements { secondElements, secondCount in
+        firstCount == secondCount
+          && (0..<firstCount).allSatisfy {
+            firstElements[$0].property === secondElements[$0].property
+              && firstElements[$0].source === secondElements[$0].source
+          }
+      }
     }
   }
 }

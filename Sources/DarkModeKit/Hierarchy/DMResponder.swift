@@ -65,6 +65,8 @@ open class DMResponder: DMTraitEnvironment {
     /// propagator's `structureVersion` is `rootVersion`.
     weak var root: DMView?
     var rootVersion: UInt64 = 0
+    /// The controller whose root view this view is (`DMView.owningController`).
+    weak var owningController: DMViewController?
   }
 
   @exclusivity(unchecked) final var extras: Extras?
@@ -95,6 +97,10 @@ open class DMResponder: DMTraitEnvironment {
 
   /// Creates an environment with no overrides.
   public init() {}
+
+  // On the main actor, as the rest of its state: its binding list may be shared with other
+  // objects (see `BindingShapes`).
+  isolated deinit {}
 
   /// The environment's resolved traits.
   ///

@@ -26,8 +26,14 @@ open class DMView: DMResponder {
   /// The subviews, with holes where views were removed (see ``ObjectList``).
   @exclusivity(unchecked) final var subviewList = ObjectList<SubviewList>()
   /// The controller whose root view this is; it sits between this view and its superview.
-  weak var owningController: DMViewController? {
-    didSet { isRootViewOfController = owningController != nil }
+  ///
+  /// Kept out of line (see `DMResponder.Extras`): few views are a controller's root view.
+  var owningController: DMViewController? {
+    get { isRootViewOfController ? extras?.owningController : nil }
+    set {
+      if newValue != nil || extras != nil { extrasBox.owningController = newValue }
+      isRootViewOfController = newValue != nil
+    }
   }
   /// Whether ``owningController`` is set, read on the propagation path instead of the weak
   /// reference, which costs more to load.

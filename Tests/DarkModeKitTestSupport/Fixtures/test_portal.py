@@ -12,13 +12,15 @@ replies. Usage (with DBUS_SESSION_BUS_ADDRESS set):
 MODE is one of: normal, silent (never answers reads), malformed (answers reads with a string),
 exit-after-read (leaves the bus once both settings were read).
 It prints "ready" once it owns the name. org.dmkit.TestPortal.Set(s key, v value) changes an
-appearance setting and emits SettingChanged, SetIn(s namespace, s key, v value) one of any
+appearance setting and emits SettingChanged; SetTimed(s key, v value) does the same and returns when
+it emitted the signal (CLOCK_MONOTONIC, in nanoseconds), for latency measurements; SetIn(s namespace, s key, v value) one of any
 namespace (GNOME's high-contrast is org.gnome.desktop.a11y.interface high-contrast); org.dmkit.TestPortal.SendBadSignal() emits a malformed one;
 org.dmkit.TestPortal.Flood(u count) emits `count` changes as fast as it can: the contrast flipping
 back and forth, then color-scheme "prefer dark" last.
 """
 import argparse
 import sys
+import time
 
 from gi.repository import Gio, GLib
 
@@ -67,6 +69,7 @@ XML = """
   </interface>
   <interface name="org.dmkit.TestPortal">
     <method name="Set"><arg type="s" direction="in"/><arg type="v" direction="in"/></method>
+    <method name="SetTimed"><arg type="s" direction="in"/><arg type="v" direction="in"/><arg type="t" direction="out"/></method>
     <method name="SetIn"><arg type="s" direction="in"/><arg type="s" direction="in"/><arg type="v" direction="in"/></method>
     <method name="SendBadSignal"/>
     <method name="Flood"><arg type="u" direction="in"/></method>
@@ -115,6 +118,13 @@ def on_call(connection, sender, path, interface, method, parameters, invocation)
             values[key] = value
             invocation.return_value(None)
             emit(connection, key, value)
+        elif method == "SetTimed":
+            key, value = parameters.unpack()[0], parameters.get_child_value(1).get_variant()
+            values[key] = value
+            emitted = time.clock_gettime_ns(time.CLOCK_MONOTONIC)
+            emit(connection, key, value)
+            connection.flush_sync(None)
+            invocation.return_value(GLib.Variant("(t)", (emitted,)))
         else:
             invocation.return_value(None)
             connection.emit_signal(None, "/org/freedesktop/portal/desktop", "org.freedesktop.portal.Settings",
