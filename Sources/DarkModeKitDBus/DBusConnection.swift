@@ -267,8 +267,10 @@ public final class DBusConnection: Sendable {
   }
 
   /// Calls `handler` on the connection's reader thread with each signal that matches `rule`, as
-  /// soon as it is read: the least a client can do to receive a signal, for measurements. The
-  /// subscription lasts as long as the connection.
+  /// soon as it is read, without a hop through a task: for a client that must act on each signal at
+  /// once, and for measuring the least time a client takes to receive one. The handler must
+  /// return soon, as no other message is read meanwhile. The subscription lasts as long as the
+  /// connection.
   package func onSignals(
     matching rule: DBusMatchRule, timeout: Duration = DBusConnection.defaultTimeout,
     handler: @escaping @Sendable (DBusMessage) -> Void

@@ -14,8 +14,9 @@ public final class OutputTranscript {
 
   /// Waits until `needle` comes after the last text found (or, `anywhere`, anywhere in the
   /// output, without moving on), reading more for at most `seconds` each time; returns whether it
-  /// came.
-  public func read(until needle: String, anywhere: Bool = false, seconds: Double = 15) -> Bool {
+  /// came. The default is generous: under a sanitizer, with the whole suite running on two cores,
+  /// a program that answers at once here may take many seconds.
+  public func read(until needle: String, anywhere: Bool = false, seconds: Double = 30) -> Bool {
     while true {
       if let range = text.range(of: needle, range: (anywhere ? text.startIndex : checked)..<text.endIndex) {
         if !anywhere { checked = range.upperBound }

@@ -101,6 +101,112 @@ extension GlobalStateTests {
       #expect(BindingShapes.count == before)
     }
 
+    /// Values of every plain size, optional and not, and a value that is not plain bytes.
+    final class Mixed: DMView {
+      var flag = false
+      var level: Float = 0
+      var tint: DMColor? = nil
+      var fill = DMColor.clear
+      var label = ""
+    }
+
+    @Test func aPassCopiesEachEnvironmentsOwnValuesIntoObjectsBoundAlike() {
+      let table = try! DMColorTable(string: "NORMAL NIGHT SEPIA\n#ffffff #000000 #f4ecd8 BG\n")
+      let flag = DMDynamic(light: false, dark: true)
+      let level = DMDynamic<Float>(light: 0.25, dark: 0.75)
+      let tint = DMDynamicColor(light: DMColor(rgb: 0x0000FF), dark: DMColor(rgb: 0x00FF00))
+      let fill = DMDynamicColor(key: "BG", in: table)
+      let label = DMDynamic(light: "day", dark: "night")
+      let window = DMWindow()
+      let plain = DMView()
+      let overridden = DMView()
+      let themed = DMView()
+      overridden.overrideUserInterfaceStyle = .dark
+      themed.traitOverrides.theme = "SEPIA"
+      var cells: [(Mixed, DMView)] = []
+      for (index, parent) in [plain, overridden, themed].enumerated() {
+        window.addSubview(parent)
+        for _ in 0..<(5 + index) {
+          let cell = Mixed()
+          cell.dm.bind(\.flag, to: flag)
+          cell.dm.bind(\.level, to: level)
+          cell.dm.bind(\.tint, to: tint)
+          cell.dm.bind(\.fill, to: fill)
+          cell.dm.bind(\.label, to: label)
+          parent.addSubview(cell)
+          cells.append((cell, parent))
+        }
+      }
+      window.makeKeyAndVisible()
+      for style in [DMUserInterfaceStyle.dark, .light, .dark] {
+        DMTraitCollection.setOverride(DMTraitCollection(userInterfaceStyle: style), animated: false)
+        for (cell, parent) in cells {
+          // Each bound property holds its value resolved for the cell's own traits.
+          let traits = cell.dmTraitCollection
+          if parent !== themed {
+            #expect(traits.userInterfaceStyle == (parent === overridden ? .dark : style))
+          }
+          #expect(cell.flag == flag.resolved(with: traits) && cell.level == level.resolved(with: traits))
+          #expect(cell.tint == tint.resolved(with: traits))
+          #expect(cell.fill == fill.resolved(with: traits))
+          #expect(cell.label == label.resolved(with: traits))
+        }
+        #expect(cells.map { $0.0.flag }.contains(true))
+      }
+      #expect(cells.map { $0.0.fill }.contains(DMColor(rgb: 0xF4ECD8)))
+    }
+
+    /// A themable object whose computed property's setter runs the app's code during a switch.
+    @MainActor final class Relay: DMThemable {
+      var fill = DMColor.clear
+      var stored = DMColor.clear
+      var onTint: (@MainActor () -> Void)?
+      var tint: DMColor {
+        get { stored }
+        set {
+          stored = newValue
+          onTint?()
+        }
+      }
+    }
+
+    @Test func aThemableObjectRebindOrUnboundByASetterDuringASwitchKeepsWhatTheSetterDid() {
+      let blue = DMDynamicColor(light: DMColor(rgb: 0x0000FF), dark: DMColor(rgb: 0x000080))
+      let (first, second, third) = (Relay(), Relay(), Relay())
+      first.dm.bind(\.tint, to: Self.red)
+      second.dm.bind(\.fill, to: blue)
+      third.dm.bind(\.fill, to: blue)
+      first.onTint = {
+        second.dm.bind(\.fill, to: Self.red)
+        third.dm.unbind(\.fill)
+        third.fill = DMColor(rgb: 0x123456)
+      }
+      DMTraitCollection.setOverride(DMTraitCollection(userInterfaceStyle: .dark), animated: false)
+      #expect(second.fill == DMColor(rgb: 0x800000))
+      #expect(third.fill == DMColor(rgb: 0x123456))
+      #expect(!third.dm.isBound(\.fill))
+    }
+
+    /// Two dynamic values of different types bound into the same optional property of two objects
+    /// of one class: each keeps its own way of reading its value.
+    @Test func anOptionalPropertyBoundToAnOptionalAndToAPlainDynamicValueGetsEach() {
+      let plain = DMDynamicColor(light: DMColor(rgb: 0x111111), dark: DMColor(rgb: 0x222222))
+      let optional = DMDynamic<DMColor?>(light: DMColor(rgb: 0x333333), dark: nil)
+      let window = DMWindow()
+      let (first, second) = (Mixed(), Mixed())
+      first.dm.bind(\.tint, to: plain)
+      second.dm.bind(\.tint, to: optional)
+      window.addSubview(first)
+      window.addSubview(second)
+      window.makeKeyAndVisible()
+      for (style, expected) in [(DMUserInterfaceStyle.dark, (0x222222, nil)), (.light, (0x111111, 0x333333))]
+      {
+        DMTraitCollection.setOverride(DMTraitCollection(userInterfaceStyle: style), animated: false)
+        #expect(first.tint == DMColor(rgb: UInt32(expected.0)))
+        #expect(second.tint == expected.1.map { DMColor(rgb: UInt32($0)) })
+      }
+    }
+
     @Test func themableObjectsBoundAlikeFollowAndOneUnboundStops() {
       let layers = (0..<3).map { _ in
         let layer = Layer()

@@ -3,7 +3,7 @@ import Testing
 @testable import DarkModeKit
 
 /// The engine reads walk entries and binding lists without retaining them, under rules stated
-/// where it does (`TraitPropagator.Entry`, `BindingList.apply(to:traits:)`). A debug build checks
+/// where it does (`TraitPropagator.Entry`, `BindingList.apply(to:traits:plans:)`). A debug build checks
 /// each rule: breaking one stops the program with the rule's message instead of reading freed
 /// memory. Each test breaks a rule in a child process and expects it to stop.
 #if DEBUG
@@ -46,7 +46,9 @@ import Testing
         await MainActor.run {
           let view = Dial()
           view.dm.bind(\.level, to: DMDynamic(light: 1, dark: 2))
-          view.bindings.apply(to: view, traits: DMTraitCollection(userInterfaceStyle: .dark))
+          view.bindings.apply(
+            to: view, traits: DMTraitCollection(userInterfaceStyle: .dark),
+            plans: TraitPropagator.shared.plans)
         }
       }
       #expect(stops(result, saying: "bindings are read in place only during a pass"))

@@ -51,7 +51,16 @@ public struct DMBindings<Root: AnyObject> {
     }
     // The closure captures nothing (once specialized for `Root` and `Conversion`), so a binding
     // costs no allocation of its own: what it needs travels in the shared `BoundProperty`.
-    register(keyPath: keyPath, source: dynamic.storage, offset: offset ?? -1) {
+    register(
+      keyPath: keyPath, source: dynamic.storage, offset: offset ?? -1,
+      valueSize: _isPOD(Conversion.Property.self) ? MemoryLayout<Conversion.Property>.size : 0,
+      resolve: { source, traits, destination in
+        destination.assumingMemoryBound(to: Conversion.Property.self).initialize(
+          to: Conversion.property(
+            from: Unmanaged<DMDynamic<Conversion.Value>.Storage>.fromOpaque(source.toOpaque())
+              .borrow { storage in storage.passCache.resolved(storage, with: traits) }))
+      }
+    ) {
       object, source, offset, keyPath, traits in
       let value = Conversion.property(
         from: Unmanaged<DMDynamic<Conversion.Value>.Storage>.fromOpaque(source.toOpaque())
@@ -142,35 +151,44 @@ public struct DMBindings<Root: AnyObject> {
   }
 
   /// Keeps a binding that has already set its property once.
+  ///
+  /// - Parameters:
+  ///   - keyPath: The bound property; it names the binding.
+  ///   - source: The dynamic value's storage.
+  ///   - offset: Where the property is stored in the object, -1 to set it through `keyPath`, or
+  ///     `StoredProperty.throughSetter`.
+  ///   - valueSize: The size of the property's value when it is plain bytes, else 0.
+  ///   - resolve: Resolves the value into a buffer, for a property stored at `offset` whose value
+  ///     is plain bytes.
+  ///   - store: Sets the property of an object to the value resolved for traits.
   @usableFromInline
   func register(
-    keyPath: AnyKeyPath, source: AnyObject, offset: Int, store: @escaping Binding.Store
+    keyPath: AnyKeyPath, source: AnyObject, offset: Int, valueSize: Int = 0,
+    resolve: @escaping Binding.Resolve = { _, _, _ in }, store: @escaping Binding.Store
   ) {
     let property =
       offset == StoredProperty.throughSetter
       ? BoundProperty.own(keyPath: keyPath, store: store)
-      : BoundProperty.shared(keyPath: keyPath, objectType: type(of: object), offset: offset, store: store)
+      : BoundProperty.shared(
+        keyPath: keyPath, objectType: type(of: object), sourceType: type(of: source), offset: offset,
+        store: store, valueSize: valueSize, resolve: resolve)
     let binding = Binding(property: property, source: source)
     // What the change lets go of goes after the access to the list (see `BindingList.Released`).
-    let released: BindingList.Released
     if let responder = object as? DMResponder {
-      released = responder.bindings.set(binding)
+      withExtendedLifetime(responder.bindings.set(binding)) {}
     } else {
-      released = ThemableRegistry.shared.bind(object, binding)
+      withExtendedLifetime(ThemableRegistry.shared.bind(object, binding)) {}
     }
-    withExtendedLifetime(released) {}
   }
 
   /// Removes the binding of a property; the property keeps its current value.
   /// - Parameter keyPath: The bound property.
   public func unbind<Value>(_ keyPath: ReferenceWritableKeyPath<Root, Value>) {
-    let released: BindingList.Released
     if let responder = object as? DMResponder {
-      released = responder.bindings.remove(keyPath)
+      withExtendedLifetime(responder.bindings.remove(keyPath)) {}
     } else {
-      released = ThemableRegistry.shared.unbind(object, keyPath)
+      withExtendedLifetime(ThemableRegistry.shared.unbind(object, keyPath)) {}
     }
-    withExtendedLifetime(released) {}
   }
 
   /// Sets a property once to the value resolved for the object's traits now, without following

@@ -11,6 +11,15 @@ struct Binding {
       _ keyPath: Unmanaged<AnyKeyPath>, _ traits: DMTraitCollection
     ) -> Void
 
+  /// Resolves `source` for `traits` and writes the property's value, as the property stores it,
+  /// to `destination`; for a property whose type is plain bytes (see
+  /// `BoundProperty/valueSize`).
+  @usableFromInline
+  typealias Resolve =
+    @MainActor (
+      _ source: Unmanaged<AnyObject>, _ traits: DMTraitCollection, _ destination: UnsafeMutableRawPointer
+    ) -> Void
+
   let property: BoundProperty
   /// The dynamic value's storage. Read off the main actor only for its identity, by a shared
   /// list's deinitializer (see `BindingShapes`).
@@ -40,16 +49,32 @@ final class BoundProperty {
   /// `StoredProperty.throughSetter`.
   let offset: Int
   let store: Binding.Store
+  /// The size of the property's value when it is plain bytes (no references, nothing to do on a
+  /// copy) and the property is stored at ``offset``: a pass may then copy a value resolved once
+  /// into every object bound alike (see `BindingPlans`). 0 otherwise.
+  let valueSize: Int
+  /// Resolves the value into a buffer; `nil` when ``valueSize`` is 0.
+  let resolve: Binding.Resolve?
 
-  private init(keyPath: AnyKeyPath, offset: Int, store: @escaping Binding.Store) {
+  private init(
+    keyPath: AnyKeyPath, offset: Int, store: @escaping Binding.Store, valueSize: Int = 0,
+    resolve: Binding.Resolve? = nil
+  ) {
     self.keyPath = keyPath
     self.offset = offset
     self.store = store
+    let copies = offset >= 0 && resolve != nil && valueSize > 0
+    self.valueSize = copies ? valueSize : 0
+    self.resolve = copies ? resolve : nil
   }
 
+  /// What identifies a shared description: its store function reads values of the dynamic
+  /// value's own type, so one bound through `DMDynamic<V>` and one through `DMDynamic<V?>` into the
+  /// same optional property differ.
   private struct Key: Hashable {
     let keyPath: AnyKeyPath
     let objectType: ObjectIdentifier
+    let sourceType: ObjectIdentifier
     let offset: Int
   }
 
@@ -74,15 +99,20 @@ final class BoundProperty {
     return BoundProperty(keyPath: keyPath, offset: StoredProperty.throughSetter, store: store)
   }
 
-  /// The shared description of `keyPath` on objects of `objectType`, made on first use.
+  /// The shared description of `keyPath` on objects of `objectType` bound to dynamic values whose
+  /// storage is of `sourceType`, made on first use.
   static func shared(
-    keyPath: AnyKeyPath, objectType: AnyObject.Type, offset: Int, store: @escaping Binding.Store
+    keyPath: AnyKeyPath, objectType: AnyObject.Type, sourceType: AnyObject.Type, offset: Int,
+    store: @escaping Binding.Store, valueSize: Int, resolve: @escaping Binding.Resolve
   ) -> BoundProperty {
-    let key = Key(keyPath: keyPath, objectType: ObjectIdentifier(objectType), offset: offset)
+    let key = Key(
+      keyPath: keyPath, objectType: ObjectIdentifier(objectType), sourceType: ObjectIdentifier(sourceType),
+      offset: offset)
     if let property = known[key] { return property }
     // Bound values may come from colour tables, whose reloads must then reach the binding.
     BindingRefresh.isListening
-    let property = BoundProperty(keyPath: keyPath, offset: offset, store: store)
+    let property = BoundProperty(
+      keyPath: keyPath, offset: offset, store: store, valueSize: valueSize, resolve: resolve)
     known[key] = property
     return property
   }

@@ -85,11 +85,32 @@ struct BindingList {
   /// The rule: only a pass reads a list in place, because only a pass keeps a replaced list alive
   /// until it is done with it. A debug build checks it.
   @inline(__always)
-  func apply(to object: AnyObject, traits: DMTraitCollection) {
+  func apply(to object: AnyObject, traits: DMTraitCollection, plans: BindingPlans) {
+    guard let storage else { return }
+    Self.apply(Unmanaged.passUnretained(storage).toOpaque(), to: object, traits: traits, plans: plans)
+  }
+
+  /// Sets every bound property of `object` for `traits`, from the list at `list`, read in place:
+  /// a pass reads the list of each object it visits where the object holds it, as a copy would
+  /// retain and release its storage.
+  @inline(__always)
+  static func apply(
+    at list: UnsafeMutablePointer<BindingList>, to object: AnyObject, traits: DMTraitCollection,
+    plans: BindingPlans
+  ) {
+    // A list is its storage's reference: its address, read as such.
+    guard let address = UnsafeMutableRawPointer(list).load(as: UnsafeMutableRawPointer?.self) else { return }
+    apply(address, to: object, traits: traits, plans: plans)
+  }
+
+  /// Sets every bound property of `object` for `traits`, from the storage at `address`.
+  @inline(__always)
+  private static func apply(
+    _ address: UnsafeMutableRawPointer, to object: AnyObject, traits: DMTraitCollection, plans: BindingPlans
+  ) {
     assert(TraitPropagator.shared.isRunning, "bindings are read in place only during a pass")
-    let unretained: Unmanaged<BindingStorage>
-    if let storage { unretained = .passUnretained(storage) } else { return }
-    unretained.borrow { storage in
+    if plans.apply(address, to: object, traits: traits) { return }
+    Unmanaged<BindingStorage>.fromOpaque(address).borrow { storage in
       storage.withElements { elements, count in
         for index in 0..<count {
           let binding = elements + index
@@ -119,6 +140,9 @@ struct BindingStorageHeader {
   var count: Int32
   var tombstones: Int32
   var isShared = false
+  /// Whether a pass may copy the bindings' values, resolved once, into each object that holds
+  /// this shared storage (see `BindingPlans`).
+  var isPlanned = false
 }
 
 /// A binding list's bindings in one allocation: the slots in use (tombstones included), and
@@ -142,7 +166,7 @@ final class BindingStorage: ManagedBuffer<BindingStorageHeader, Binding> {
   ) -> BindingStorage {
     let storage = unsafeDowncast(
       BindingStorage.create(minimumCapacity: capacity ?? count) { _ in
-        Header(count: Int32(count), tombstones: 0, isShared: false)
+        Header(count: Int32(count), tombstones: 0)
       }, to: BindingStorage.self)
     storage.withUnsafeMutablePointerToElements(initialize)
     return storage
@@ -293,7 +317,13 @@ final class BindingStorage: ManagedBuffer<BindingStorageHeader, Binding> {
   }
 
   deinit {
-    if header.isShared { BindingShapes.forget(self) }
+    if header.isShared {
+      // The table hands out shared storages on the main actor; one freed elsewhere at the same
+      // time could be handed out as it goes. Every list that holds storage lives on the main
+      // actor (`DMResponder` has an isolated deinitializer).
+      assert(MainActorCheck.isOnMainActor, "a shared binding list was freed off the main actor")
+      BindingShapes.forget(self)
+    }
     if capacity >= Self.indexedCapacity {
       let id = ObjectIdentifier(self)
       Self.indexes.withLock { _ = $0.removeValue(forKey: id) }
@@ -317,17 +347,20 @@ enum BindingShapes {
   /// one found in the table, or `made` itself, now shared; `made` as it is when it cannot be
   /// shared (a binding through a setter of its own, which no other list can have, or more than
   /// ``BindingStorage/sharedLimit`` bindings).
+  @MainActor
   static func shared(_ made: BindingStorage?) -> BindingStorage? {
     guard let made, made.count <= BindingStorage.sharedLimit, let hash = shapeHash(of: made) else {
       return made
     }
+    let isPlanned = BindingPlans.canPlan(made)
     return table.withLock { table in
       if let found = table[hash] {
-        // Retained while the lock keeps its deinitializer from taking it out.
+        // Alive: shared storages go on the main actor, which this is (see `deinit`).
         let existing = found.takeUnretainedValue()
         return hasSameBindings(existing, made) ? existing : made
       }
       made.header.isShared = true
+      made.header.isPlanned = isPlanned
       table[hash] = .passUnretained(made)
       return made
     }

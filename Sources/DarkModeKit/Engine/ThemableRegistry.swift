@@ -10,7 +10,7 @@
 final class ThemableRegistry {
   static let shared = ThemableRegistry()
 
-  private struct Entry {
+  struct Entry {
     weak var object: AnyObject?
     var bindings = BindingList()
     /// Whether the object is a ``DMTraitEnvironment``, whose bindings follow its own collection.
@@ -21,6 +21,8 @@ final class ThemableRegistry {
   /// Where each object's entry is in `entries`.
   private var places: [ObjectIdentifier: Int] = [:]
   private var sweepThreshold = 64
+  /// Counts the changes of the registry, so that a switch knows when a setter changed it.
+  private var version: UInt64 = 0
 
   private init() {}
 
@@ -32,26 +34,35 @@ final class ThemableRegistry {
     return place
   }
 
-  /// - Returns: What the change let go of, for the caller to let go of after it.
-  func bind(_ object: AnyObject, _ binding: Binding) -> BindingList.Released {
-    if let place = place(of: object) { return entries[place].bindings.set(binding) }
-    if entries.count >= sweepThreshold { sweep() }
-    // An entry of a freed object whose address this one reuses goes first. (The place of a freed
-    // object's entry may since hold another entry, or none: entries move when others go.)
-    if let stale = places[ObjectIdentifier(object)], stale < entries.count, entries[stale].object == nil {
-      remove(at: stale)
-    }
-    places[ObjectIdentifier(object)] = entries.count
-    entries.append(Entry(object: object, hasOwnTraits: object is any DMTraitEnvironment))
-    return entries[entries.count - 1].bindings.set(binding)
+  /// What a change of the registry lets go of: the caller lets go of it after the change, as
+  /// letting go of bindings may run deinitializers that change the registry again.
+  struct Released {
+    var list: BindingList.Released
+    var entries: [Entry] = []
   }
 
   /// - Returns: What the change let go of, for the caller to let go of after it.
-  func unbind(_ object: AnyObject, _ keyPath: AnyKeyPath) -> BindingList.Released {
-    guard let place = place(of: object) else { return BindingList.Released() }
+  func bind(_ object: AnyObject, _ binding: Binding) -> Released {
+    version &+= 1
+    if let place = place(of: object) { return Released(list: entries[place].bindings.set(binding)) }
+    var dropped = entries.count >= sweepThreshold ? sweep() : []
+    // An entry of a freed object whose address this one reuses goes first. (The place of a freed
+    // object's entry may since hold another entry, or none: entries move when others go.)
+    if let stale = places[ObjectIdentifier(object)], stale < entries.count, entries[stale].object == nil {
+      dropped.append(remove(at: stale))
+    }
+    places[ObjectIdentifier(object)] = entries.count
+    entries.append(Entry(object: object, hasOwnTraits: object is any DMTraitEnvironment))
+    return Released(list: entries[entries.count - 1].bindings.set(binding), entries: dropped)
+  }
+
+  /// - Returns: What the change let go of, for the caller to let go of after it.
+  func unbind(_ object: AnyObject, _ keyPath: AnyKeyPath) -> Released {
+    guard let place = place(of: object) else { return Released(list: BindingList.Released()) }
+    version &+= 1
     let released = entries[place].bindings.remove(keyPath)
-    if entries[place].bindings.isEmpty { remove(at: place) }
-    return released
+    guard entries[place].bindings.isEmpty else { return Released(list: released) }
+    return Released(list: released, entries: [remove(at: place)])
   }
 
   func isBound(_ object: AnyObject, _ keyPath: AnyKeyPath) -> Bool {
@@ -61,11 +72,14 @@ final class ThemableRegistry {
 
   /// Re-applies every live binding for the new global collection.
   ///
-  /// The entries are read from a copy: a setter that binds or unbinds properties meanwhile
-  /// changes the registry, not the walk (a property bound meanwhile was set when it was bound).
+  /// The entries are read from a copy, which keeps their lists alive. A setter may bind or unbind
+  /// properties meanwhile: from then on, each object's list is looked up again, so that an object
+  /// whose bindings changed gets its new ones and an object no longer bound gets none.
   func applyAll(_ global: DMTraitCollection) {
     PassGeneration.advance()
     let entries = self.entries
+    let versionAtStart = version
+    let plans = TraitPropagator.shared.plans
     var foundFreed = false
     PassContext.withCurrent(global) {
       for index in entries.indices {
@@ -73,47 +87,62 @@ final class ThemableRegistry {
           foundFreed = true
           continue
         }
+        var bindings = entries[index].bindings
+        if version != versionAtStart {
+          guard let place = place(of: object) else { continue }
+          bindings = self.entries[place].bindings
+        }
         if entries[index].hasOwnTraits, let environment = object as? any DMTraitEnvironment {
           let traits = environment.dmTraitCollection
-          PassContext.withCurrent(traits) { entries[index].bindings.apply(to: object, traits: traits) }
+          PassContext.withCurrent(traits) { bindings.apply(to: object, traits: traits, plans: plans) }
         } else {
-          entries[index].bindings.apply(to: object, traits: global)
+          bindings.apply(to: object, traits: global, plans: plans)
         }
       }
     }
-    if foundFreed { sweep() }
+    if foundFreed { withExtendedLifetime(sweep()) {} }
   }
 
   /// The number of objects with live bindings, after dropping the dead entries.
   var liveCount: Int {
-    sweep()
+    withExtendedLifetime(sweep()) {}
     return entries.count
   }
 
   func removeAll() {
-    entries.removeAll()
-    places.removeAll()
+    version &+= 1
+    var dropped: [Entry] = []
+    swap(&dropped, &entries)
+    places = [:]
     sweepThreshold = 64
+    withExtendedLifetime(dropped) {}
   }
 
-  /// Removes the entry at `place`; the last entry takes its place.
-  private func remove(at place: Int) {
+  /// Removes the entry at `place`, and returns it for the caller to let go of; the last entry
+  /// takes its place.
+  private func remove(at place: Int) -> Entry {
     if let object = entries[place].object { places[ObjectIdentifier(object)] = nil }
     let last = entries.count - 1
     if place != last {
       entries.swapAt(place, last)
       if let moved = entries[place].object { places[ObjectIdentifier(moved)] = place }
     }
-    entries.removeLast()
+    return entries.removeLast()
   }
 
-  /// Drops the entries of freed objects, keeping the others in order.
-  private func sweep() {
-    entries.removeAll { $0.object == nil }
-    places.removeAll(keepingCapacity: true)
+  /// Drops the entries of freed objects, keeping the others in order, in storage that fits them;
+  /// returns the entries as they were, for the caller to let go of after the change.
+  private func sweep() -> [Entry] {
+    version &+= 1
+    var old: [Entry] = []
+    swap(&old, &entries)
+    entries = old.filter { $0.object != nil }
+    var places: [ObjectIdentifier: Int] = [:]
     for (place, entry) in entries.enumerated() {
       if let object = entry.object { places[ObjectIdentifier(object)] = place }
     }
+    self.places = places
     sweepThreshold = max(64, entries.count * 2)
+    return old
   }
 }

@@ -33,15 +33,15 @@ extension TraitPropagator {
   func reapplyBindings() {
     PassGeneration.advance()
     for window in DMApplication.shared.windows where window.isAttached {
-      stack.append(Entry(node: window, parent: nil))
+      stack.push(Entry(node: window, parent: nil))
     }
     let savedContext = PassContext.enterSlot(currentSlot)
     defer { PassContext.leaveSlot(savedContext) }
-    while let entry = stack.popLast() {
+    while let entry = stack.pop() {
       entry.node.borrow { node in
         guard node.isAttached, let traits = node.reported else { return }
         if !node.bindings.isEmpty { refreshBindings(of: node, traits: traits) }
-        node.appendTraitChildren(to: &stack)
+        node.appendTraitChildren(to: stack)
       }
     }
     ThemableRegistry.shared.applyAll(propagatedGlobal)
@@ -93,14 +93,9 @@ extension TraitPropagator {
     defer {
       if walkChangedColors, let window = windowHolding(start) { markRestyled(window) }
     }
-    // Work on local copies: the stack keeps its capacity from pass to pass, and the loop does not
-    // touch the propagator's own properties for every node.
-    var stack = self.stack
-    self.stack = []
-    defer {
-      stack.removeAll(keepingCapacity: true)
-      self.stack = stack
-    }
+    // The stack keeps its room from pass to pass; the loop reads it from a local constant.
+    let stack = self.stack
+    defer { stack.removeAll() }
     var visits = 0
     defer { visitCount &+= visits }
     let structureAtStart = structureVersion
@@ -109,15 +104,15 @@ extension TraitPropagator {
     // controller, which the tree does not hold.
     let startParent = start.traitParent
     if let startParent { pin(startParent) }
-    stack.append(Entry(node: start, parent: startParent))
+    stack.push(Entry(node: start, parent: startParent))
     let savedContext = PassContext.enterSlot(currentSlot)
     defer { PassContext.leaveSlot(savedContext) }
-    while let entry = stack.popLast() {
+    while let entry = stack.pop() {
       visits &+= 1
       let structureChanged = structureVersion != structureAtStart
       // Borrowed, not retained: see `Entry`.
       entry.node.borrow { node in
-        visit(node, from: entry, structureChanged: structureChanged, stack: &stack)
+        visit(node, from: entry, structureChanged: structureChanged, stack: stack)
       }
     }
   }
@@ -125,7 +120,7 @@ extension TraitPropagator {
   /// Brings one node up to date in a walk and pushes its children when they may need it too.
   @inline(__always)
   func visit(
-    _ node: DMResponder, from entry: Entry, structureChanged: Bool, stack: inout [Entry]
+    _ node: DMResponder, from entry: Entry, structureChanged: Bool, stack: WalkStack
   ) {
     // A callback may have moved the node or detached its parent since the entry was pushed.
     if structureChanged {
@@ -146,7 +141,7 @@ extension TraitPropagator {
     node.isAttached = true
     if traits == node.reported {
       if wasAttached {
-        if walksWholeTree { node.appendTraitChildren(to: &stack) }
+        if walksWholeTree { node.appendTraitChildren(to: stack) }
         return
       }
       // Just attached with the collection it last reported: no call, but its bindings may
@@ -166,7 +161,7 @@ extension TraitPropagator {
       guard node.isAttached else { return }
       if let previous { node.notifyTraitObservers(previous: previous, current: traits) }
     }
-    node.appendTraitChildren(to: &stack)
+    node.appendTraitChildren(to: stack)
   }
 
   /// Sets a node's bound properties again for `traits`, with its collection current; no call.
@@ -176,7 +171,12 @@ extension TraitPropagator {
   @inline(__always)
   func refreshBindings(of node: DMResponder, traits: DMTraitCollection) {
     currentSlot.pointee = traits
-    node.bindings.apply(to: node, traits: traits)
+    let list = (Unmanaged.passUnretained(node).toOpaque() + bindingsOffset).assumingMemoryBound(
+      to: BindingList.self)
+    assert(
+      list == withUnsafeMutablePointer(to: &node.bindings) { $0 },
+      "a node's list is not where it was measured")
+    BindingList.apply(at: list, to: node, traits: traits, plans: plans)
   }
 
   /// Updates a node's bindings, then calls it, with its collection current; the walk then calls
@@ -205,12 +205,12 @@ extension TraitPropagator {
 
   /// Marks `node` and its attached descendants as outside any visible window. No calls.
   func detach(_ node: DMResponder) {
-    detachStack.append(Entry(node: node, parent: nil))
-    while let entry = detachStack.popLast() {
+    detachStack.push(Entry(node: node, parent: nil))
+    while let entry = detachStack.pop() {
       unowned(unsafe) let node = entry.node.takeUnretainedValue()
       guard node.isAttached else { continue }
       node.isAttached = false
-      node.appendTraitChildren(to: &detachStack)
+      node.appendTraitChildren(to: detachStack)
     }
   }
 

@@ -44,8 +44,18 @@ final class TraitPropagator {
   @exclusivity(unchecked) var passNumber: UInt64 = 0
   @exclusivity(unchecked) var isRunning = false
   @exclusivity(unchecked) var events: [Event] = []
-  @exclusivity(unchecked) var stack: [Entry] = []
-  @exclusivity(unchecked) var detachStack: [Entry] = []
+  let stack = WalkStack()
+  let detachStack = WalkStack()
+  /// The values of shared binding lists resolved in the running pass.
+  let plans = BindingPlans()
+  /// Where a node's binding list is inside it, measured once: a pass reads each node's list where
+  /// it lies (see `refreshBindings(of:traits:)`).
+  let bindingsOffset: Int = {
+    let probe = DMResponder()
+    return withUnsafeMutablePointer(to: &probe.bindings) { list in
+      UnsafeMutableRawPointer(list) - Unmanaged.passUnretained(probe).toOpaque()
+    }
+  }()
   /// Visible windows whose colours may differ since the last report to the window handler.
   @exclusivity(unchecked) var restyledWindows: [DMWindow] = []
   /// Whether the running walk changed, for any environment that had reported before, a trait that
@@ -65,7 +75,7 @@ final class TraitPropagator {
   /// Objects kept alive until the running pass ends; see `Entry`.
   @exclusivity(unchecked) var pinned: [DMResponder] = []
   /// Storage of binding lists that changed during the running pass, kept until it ends; see
-  /// `BindingList.apply(to:traits:)`.
+  /// `BindingList.apply(to:traits:plans:)`.
   @exclusivity(unchecked) var retiredBindings: [BindingStorage] = []
 
   /// Where a pass writes the collection of the environment it is calling; see `PassContext`.

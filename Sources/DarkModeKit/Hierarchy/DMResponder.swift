@@ -123,7 +123,7 @@ open class DMResponder: DMTraitEnvironment {
   var traitParent: DMResponder? { nil }
 
   /// Appends the nodes that inherit this one's traits, in reverse order, as walk entries.
-  func appendTraitChildren(to stack: inout [TraitPropagator.Entry]) {}
+  func appendTraitChildren(to stack: WalkStack) {}
 
   /// Recomputes ``appliedOverride`` from the public overrides.
   final func applyOverrides() {

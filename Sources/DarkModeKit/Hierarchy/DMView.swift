@@ -173,7 +173,7 @@ open class DMView: DMResponder {
     isRootViewOfController ? owningController ?? superview : superview
   }
 
-  override func appendTraitChildren(to stack: inout [TraitPropagator.Entry]) {
+  override func appendTraitChildren(to stack: WalkStack) {
     // Neither the views nor this one are retained for the entries (see `TraitPropagator.Entry`);
     // a controller, which the tree holds only weakly, is pinned for the pass.
     // The list's storage read directly, as a pass does for every view: holes, where views were
@@ -187,9 +187,9 @@ open class DMView: DMResponder {
       if hasHoles, view === SubviewList.hole { continue }
       if view.isRootViewOfController, let controller = view.owningController {
         TraitPropagator.shared.pin(controller)
-        stack.append(TraitPropagator.Entry(node: controller, parent: self))
+        stack.push(TraitPropagator.Entry(node: controller, parent: self))
       } else {
-        stack.append(TraitPropagator.Entry(node: Unmanaged.passUnretained(view), parent: parent))
+        stack.push(TraitPropagator.Entry(node: Unmanaged.passUnretained(view), parent: parent))
       }
     }
   }

@@ -99,8 +99,8 @@ open class DMViewController: DMResponder {
 
   override var traitParent: DMResponder? { loadedView?.superview }
 
-  override func appendTraitChildren(to stack: inout [TraitPropagator.Entry]) {
-    if let loadedView { stack.append(TraitPropagator.Entry(node: loadedView, parent: self)) }
+  override func appendTraitChildren(to stack: WalkStack) {
+    if let loadedView { stack.push(TraitPropagator.Entry(node: loadedView, parent: self)) }
   }
 }
 

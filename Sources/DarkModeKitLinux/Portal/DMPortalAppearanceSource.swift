@@ -130,34 +130,48 @@ struct PortalSession: Sendable {
     // that a change between the two is not lost.
     let version = try await PortalSettings.version(on: bus, timeout: timeout)
     let owner = try await PortalSettings.owner(on: bus, timeout: timeout)
-    var streams: [AsyncThrowingStream<DBusMessage, any Error>] = []
+    // Each change is applied and sent on the connection's reader thread as it is read, without a
+    // hop through a task, under the lock, so that the reports keep the order of the changes. The
+    // last change of each setting read before the settings is kept, and applied over them.
+    let state = Locked(FollowState.reading(early: [:]))
     for namespace in PortalSettings.followedNamespaces {
-      streams.append(
-        try await bus.signals(
-          matching: PortalSettings.settingChangedRule(sender: owner, namespace: namespace), timeout: timeout))
-    }
-    let values = try await PortalSettings.readAll(on: bus, version: version, timeout: timeout)
-    connected()
-    values.send(to: reporter)
-    // One stream per namespace; each change is applied and sent under the lock, so that the
-    // reports keep the order of the changes.
-    let current = Locked(values)
-    try await withThrowingTaskGroup(of: Void.self) { group in
-      for changes in streams {
-        group.addTask { [reporter] in
-          // The rule names the owner, so the connection has already dropped anyone else's.
-          for try await signal in changes {
-            guard signal.body.count == 3, let namespace = signal.body[0].stringValue,
-              let key = signal.body[1].stringValue
-            else { continue }
-            current.withLock { values in
-              if values.update(namespace: namespace, key: key, value: signal.body[2]) {
-                values.send(to: reporter)
-              }
+      // The rule names the owner, so the connection has already dropped anyone else's.
+      try await bus.onSignals(
+        matching: PortalSettings.settingChangedRule(sender: owner, namespace: namespace), timeout: timeout
+      ) { [reporter] signal in
+        guard signal.body.count == 3, let namespace = signal.body[0].stringValue,
+          let key = signal.body[1].stringValue
+        else { return }
+        let change = FollowState.Change(namespace: namespace, key: key, value: signal.body[2])
+        state.withLock { state in
+          switch state {
+          case .reading(var early):
+            // A portal that sends ever new keys meanwhile cannot make this list long.
+            if early.count < FollowState.earlyLimit || early[change.setting] != nil {
+              early[change.setting] = change
             }
+            state = .reading(early: early)
+          case .following(var values):
+            if values.update(namespace: change.namespace, key: change.key, value: change.value) {
+              values.send(to: reporter)
+            }
+            state = .following(values)
           }
         }
       }
+    }
+    var values = try await PortalSettings.readAll(on: bus, version: version, timeout: timeout)
+    connected()
+    state.withLock { state in
+      if case .reading(let early) = state {
+        for change in early.values {
+          _ = values.update(namespace: change.namespace, key: change.key, value: change.value)
+        }
+      }
+      values.send(to: reporter)
+      state = .following(values)
+    }
+    try await withThrowingTaskGroup(of: Void.self) { group in
       group.addTask {
         // The owner left, or handed the name to another: start again with the new one.
         for try await signal in departures where signal.body.count == 3 && signal.body[1].stringValue == owner
@@ -172,4 +186,23 @@ struct PortalSession: Sendable {
       group.cancelAll()
     }
   }
+}
+
+/// Where a session of ``DMPortalAppearanceSource`` stands: reading the settings, with the changes
+/// that came meanwhile, or following them.
+private enum FollowState {
+  struct Change {
+    let namespace: String
+    let key: String
+    let value: DBusValue
+
+    /// The namespace and key, which name the setting.
+    var setting: [String] { [namespace, key] }
+  }
+
+  /// The most settings whose changes are kept while reading; the portal has a handful.
+  static let earlyLimit = 64
+
+  case reading(early: [[String]: Change])
+  case following(PortalSettings.Values)
 }

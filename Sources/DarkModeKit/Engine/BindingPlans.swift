@@ -1,0 +1,134 @@
+/// Values resolved once per pass for every object that holds the same shared binding list.
+///
+/// Objects bound alike share one ``BindingStorage`` (see ``BindingShapes``), and in a pass most of
+/// them have the same traits: their bound values are the same bytes. When every binding of a
+/// shared list writes a stored property whose value is plain bytes (no references, nothing to do
+/// on a copy, as colours and numbers), a pass resolves the list once into a buffer and copies the
+/// bytes into each object, instead of calling each binding's function for each object.
+///
+/// The buffers form a small table keyed by the storage's address; an entry counts for the pass
+/// and the traits it was resolved for. The propagator owns the table; main-actor state, used only
+/// inside a pass, where storages in use stay alive until the pass ends.
+@MainActor
+final class BindingPlans {
+  /// The number of lists whose values are kept at once.
+  static let entryCount = 16
+  /// The bytes each entry keeps: the values of a list of at most ``BindingStorage/sharedLimit``
+  /// bindings, each at a multiple of 16.
+  static let bytesPerEntry = 512
+
+  private struct Entry {
+    var storage: UnsafeMutableRawPointer?
+    var generation: UInt64 = 0
+    var traits = DMTraitCollection()
+  }
+
+  private let entries: UnsafeMutablePointer<Entry>
+  private let values: UnsafeMutableRawPointer
+  /// Where a storage's header and its first binding are, from its address: the same for every
+  /// storage, measured once. A pass reads a storage through its address, as a reference to it
+  /// would be retained and released around the calls the pass makes for each object.
+  private let headerOffset: Int
+  private let elementsOffset: Int
+
+  init() {
+    let probe = BindingStorage.make(count: 0) { _ in }
+    let address = Unmanaged.passUnretained(probe).toOpaque()
+    (headerOffset, elementsOffset) = probe.withUnsafeMutablePointers { header, elements in
+      (UnsafeMutableRawPointer(header) - address, UnsafeMutableRawPointer(elements) - address)
+    }
+    entries = .allocate(capacity: Self.entryCount)
+    entries.initialize(repeating: Entry(), count: Self.entryCount)
+    values = .allocate(byteCount: Self.entryCount * Self.bytesPerEntry, alignment: 16)
+  }
+
+  isolated deinit {
+    entries.deinitialize(count: Self.entryCount)
+    entries.deallocate()
+    values.deallocate()
+  }
+
+  /// Where a value of `size` bytes after one at `position` goes in an entry's buffer.
+  @inline(__always)
+  private static func advance(_ position: Int, by size: Int) -> Int {
+    position + (size + 15) & ~15
+  }
+
+  /// Whether the values of `storage` may be copied: each binding writes a stored property of plain
+  /// bytes, and all of them fit in an entry.
+  static func canPlan(_ storage: BindingStorage) -> Bool {
+    storage.withElements { elements, count in
+      var position = 0
+      for index in 0..<count {
+        let property = elements[index].property
+        guard property.valueSize > 0 else { return false }
+        position = advance(position, by: property.valueSize)
+      }
+      return count > 0 && position <= bytesPerEntry
+    }
+  }
+
+  /// Sets the bound properties of `object` from the values of the storage at `key` for
+  /// `traits`, resolved now if the entry does not hold them yet, when the storage is planned.
+  ///
+  /// - Returns: `false` when it set nothing: the storage is not planned, or resolving a value
+  ///   (running the app's code) used the same entry for another list. The caller then sets the
+  ///   properties one by one.
+  @inline(__always)
+  func apply(_ key: UnsafeMutableRawPointer, to object: AnyObject, traits: DMTraitCollection) -> Bool {
+    let header = (key + headerOffset).assumingMemoryBound(to: BindingStorageHeader.self)
+    guard header.pointee.isPlanned else { return false }
+    let elements = (key + elementsOffset).assumingMemoryBound(to: Binding.self)
+    let count = Int(header.pointee.count)
+    let slot = Int(truncatingIfNeeded: UInt(bitPattern: key) >> 6) & (Self.entryCount - 1)
+    let entry = entries + slot
+    let buffer = values + slot * Self.bytesPerEntry
+    let generation = PassGeneration.current
+    if entry.pointee.storage != key || entry.pointee.generation != generation
+      || entry.pointee.traits != traits
+    {
+      entry.pointee.storage = key
+      entry.pointee.generation = 0
+      var position = 0
+      for index in 0..<count {
+        let binding = elements + index
+        Unmanaged.passUnretained(binding.pointee.property).borrow { property in
+          property.resolve.unsafelyUnwrapped(
+            Unmanaged.passUnretained(binding.pointee.source), traits, buffer + position)
+          position = Self.advance(position, by: property.valueSize)
+        }
+      }
+      // A value's own code may have resolved another list into this entry meanwhile.
+      guard entry.pointee.storage == key else { return false }
+      entry.pointee.generation = generation
+      entry.pointee.traits = traits
+    }
+    let base = Unmanaged.passUnretained(object).toOpaque()
+    var position = 0
+    for index in 0..<count {
+      Unmanaged.passUnretained(elements[index].property).borrow { property in
+        Self.copy(buffer + position, to: base + property.offset, size: property.valueSize)
+        position = Self.advance(position, by: property.valueSize)
+      }
+    }
+    return true
+  }
+
+  @inline(__always)
+  private static func copy(_ source: UnsafeRawPointer, to destination: UnsafeMutableRawPointer, size: Int) {
+    switch size {
+    case 8:
+      destination.storeBytes(of: source.load(as: UInt64.self), as: UInt64.self)
+    case 32:
+      destination.storeBytes(of: source.load(as: UInt64.self), as: UInt64.self)
+      destination.storeBytes(
+        of: source.load(fromByteOffset: 8, as: UInt64.self), toByteOffset: 8, as: UInt64.self)
+      destination.storeBytes(
+        of: source.load(fromByteOffset: 16, as: UInt64.self), toByteOffset: 16, as: UInt64.self)
+      destination.storeBytes(
+        of: source.load(fromByteOffset: 24, as: UInt64.self), toByteOffset: 24, as: UInt64.self)
+    default:
+      destination.copyMemory(from: source, byteCount: size)
+    }
+  }
+}
