@@ -207,6 +207,36 @@ extension GlobalStateTests {
       }
     }
 
+    /// A cell whose own value's code rebinds another of its properties during a pass: the new
+    /// binding's value is what shows, not the one resolved before the rebinding.
+    @Test func aValueWhoseCodeRebindsAPropertyDuringAPassLeavesTheNewBindingsValue() {
+      final class Target: @unchecked Sendable {
+        weak var cell: Cell?
+        var hasRebound = false
+      }
+      let target = Target()
+      let stroke = DMDynamicColor(dynamicProvider: { traits in
+        MainActor.assumeIsolated {
+          if traits.userInterfaceStyle == .dark, !target.hasRebound, let cell = target.cell {
+            target.hasRebound = true
+            cell.dm.bind(\.fill, to: Self.red)
+          }
+        }
+        return DMColor(rgb: 0x777777)
+      })
+      let window = DMWindow()
+      let cell = Cell()
+      target.cell = cell
+      cell.dm.bind(\.fill, to: Self.fill)
+      cell.dm.bind(\.stroke, to: stroke)
+      window.addSubview(cell)
+      window.makeKeyAndVisible()
+      DMTraitCollection.setOverride(DMTraitCollection(userInterfaceStyle: .dark), animated: false)
+      #expect(target.hasRebound)
+      #expect(cell.fill == DMColor(rgb: 0x800000), "the value of the binding made during the pass")
+      #expect(cell.stroke == DMColor(rgb: 0x777777))
+    }
+
     @Test func themableObjectsBoundAlikeFollowAndOneUnboundStops() {
       let layers = (0..<3).map { _ in
         let layer = Layer()

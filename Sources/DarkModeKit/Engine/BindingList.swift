@@ -32,8 +32,13 @@ struct BindingList {
     var storage: BindingStorage?
   }
 
+  /// Counts the changes of every list, so that a pass knows when the app's code changed one while
+  /// it resolved values (see `BindingPlans`).
+  @exclusivity(unchecked) static var changeCount: UInt64 = 0
+
   @discardableResult
   mutating func set(_ binding: Binding) -> Released {
+    Self.changeCount &+= 1
     let index = storage?.index(of: binding.keyPath)
     if canChangeInPlace, let storage {
       if let index { return Released(binding: storage.replace(at: index, with: binding)) }
@@ -45,6 +50,7 @@ struct BindingList {
 
   @discardableResult
   mutating func remove(_ keyPath: AnyKeyPath) -> Released {
+    Self.changeCount &+= 1
     guard let index = storage?.index(of: keyPath) else { return Released() }
     if storage?.liveCount == 1 { return replaceStorage(with: nil) }
     // Checked before anything else holds the storage.
@@ -86,8 +92,11 @@ struct BindingList {
   /// until it is done with it. A debug build checks it.
   @inline(__always)
   func apply(to object: AnyObject, traits: DMTraitCollection, plans: BindingPlans) {
+    assert(TraitPropagator.shared.isRunning, "bindings are read in place only during a pass")
     guard let storage else { return }
-    Self.apply(Unmanaged.passUnretained(storage).toOpaque(), to: object, traits: traits, plans: plans)
+    let address = Unmanaged.passUnretained(storage).toOpaque()
+    if plans.apply(address, to: object, traits: traits) == .applied { return }
+    Self.applyOneByOne(address, to: object, traits: traits)
   }
 
   /// Sets every bound property of `object` for `traits`, from the list at `list`, read in place:
@@ -98,18 +107,28 @@ struct BindingList {
     at list: UnsafeMutablePointer<BindingList>, to object: AnyObject, traits: DMTraitCollection,
     plans: BindingPlans
   ) {
+    assert(TraitPropagator.shared.isRunning, "bindings are read in place only during a pass")
     // A list is its storage's reference: its address, read as such.
     guard let address = UnsafeMutableRawPointer(list).load(as: UnsafeMutableRawPointer?.self) else { return }
-    apply(address, to: object, traits: traits, plans: plans)
+    switch plans.apply(address, to: object, traits: traits) {
+    case .applied: return
+    case .notPlanned: applyOneByOne(address, to: object, traits: traits)
+    case .listsChanged:
+      // The app's code changed lists while the values were resolved: set the object's list as it
+      // is now, one binding at a time.
+      guard let current = UnsafeMutableRawPointer(list).load(as: UnsafeMutableRawPointer?.self) else {
+        return
+      }
+      applyOneByOne(current, to: object, traits: traits)
+    }
   }
 
-  /// Sets every bound property of `object` for `traits`, from the storage at `address`.
+  /// Sets every bound property of `object` for `traits`, from the storage at `address`, one
+  /// binding at a time.
   @inline(__always)
-  private static func apply(
-    _ address: UnsafeMutableRawPointer, to object: AnyObject, traits: DMTraitCollection, plans: BindingPlans
+  private static func applyOneByOne(
+    _ address: UnsafeMutableRawPointer, to object: AnyObject, traits: DMTraitCollection
   ) {
-    assert(TraitPropagator.shared.isRunning, "bindings are read in place only during a pass")
-    if plans.apply(address, to: object, traits: traits) { return }
     Unmanaged<BindingStorage>.fromOpaque(address).borrow { storage in
       storage.withElements { elements, count in
         for index in 0..<count {
@@ -143,6 +162,9 @@ struct BindingStorageHeader {
   /// Whether a pass may copy the bindings' values, resolved once, into each object that holds
   /// this shared storage (see `BindingPlans`).
   var isPlanned = false
+  /// The number of a planned storage, never the same for two: what a pass's resolved values are
+  /// kept under (an address may be reused by another storage during a pass).
+  var serial: UInt32 = 0
 }
 
 /// A binding list's bindings in one allocation: the slots in use (tombstones included), and
@@ -352,7 +374,7 @@ enum BindingShapes {
     guard let made, made.count <= BindingStorage.sharedLimit, let hash = shapeHash(of: made) else {
       return made
     }
-    let isPlanned = BindingPlans.canPlan(made)
+    let serial = BindingPlans.canPlan(made) ? BindingPlans.nextSerial() : 0
     return table.withLock { table in
       if let found = table[hash] {
         // Alive: shared storages go on the main actor, which this is (see `deinit`).
@@ -360,7 +382,8 @@ enum BindingShapes {
         return hasSameBindings(existing, made) ? existing : made
       }
       made.header.isShared = true
-      made.header.isPlanned = isPlanned
+      made.header.isPlanned = serial != 0
+      made.header.serial = serial
       table[hash] = .passUnretained(made)
       return made
     }

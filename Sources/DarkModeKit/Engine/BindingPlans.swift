@@ -6,8 +6,9 @@
 /// on a copy, as colours and numbers), a pass resolves the list once into a buffer and copies the
 /// bytes into each object, instead of calling each binding's function for each object.
 ///
-/// The buffers form a small table keyed by the storage's address; an entry counts for the pass
-/// and the traits it was resolved for. The propagator owns the table; main-actor state, used only
+/// The buffers form a small table keyed by the storage's serial number, which no other storage
+/// gets (an address may be reused within a pass); an entry counts for the pass and the traits it
+/// was resolved for. The propagator owns the table; main-actor state, used only
 /// inside a pass, where storages in use stay alive until the pass ends.
 @MainActor
 final class BindingPlans {
@@ -18,9 +19,31 @@ final class BindingPlans {
   static let bytesPerEntry = 512
 
   private struct Entry {
-    var storage: UnsafeMutableRawPointer?
+    /// The storage's `serial`; 0 for none.
+    var serial: UInt32 = 0
     var generation: UInt64 = 0
     var traits = DMTraitCollection()
+  }
+
+  /// What ``apply(_:to:traits:)`` did.
+  enum Outcome {
+    /// It set every bound property.
+    case applied
+    /// Nothing: the storage is not planned.
+    case notPlanned
+    /// Nothing: the app's code bound or unbound properties while the values were resolved, so the
+    /// object's list may no longer be the storage's.
+    case listsChanged
+  }
+
+  /// The last serial handed out (see `BindingStorageHeader.serial`).
+  @exclusivity(unchecked) private static var lastSerial: UInt32 = 0
+
+  /// A serial for a newly planned storage: never 0, and not handed out again before 2³² more.
+  static func nextSerial() -> UInt32 {
+    lastSerial &+= 1
+    if lastSerial == 0 { lastSerial = 1 }
+    return lastSerial
   }
 
   private let entries: UnsafeMutablePointer<Entry>
@@ -68,27 +91,26 @@ final class BindingPlans {
     }
   }
 
-  /// Sets the bound properties of `object` from the values of the storage at `key` for
-  /// `traits`, resolved now if the entry does not hold them yet, when the storage is planned.
-  ///
-  /// - Returns: `false` when it set nothing: the storage is not planned, or resolving a value
-  ///   (running the app's code) used the same entry for another list. The caller then sets the
-  ///   properties one by one.
+  /// Sets the bound properties of `object` from the values of the storage at `address` for
+  /// `traits`, resolved now if its entry does not hold them yet, when the storage is planned.
   @inline(__always)
-  func apply(_ key: UnsafeMutableRawPointer, to object: AnyObject, traits: DMTraitCollection) -> Bool {
-    let header = (key + headerOffset).assumingMemoryBound(to: BindingStorageHeader.self)
-    guard header.pointee.isPlanned else { return false }
-    let elements = (key + elementsOffset).assumingMemoryBound(to: Binding.self)
+  func apply(_ address: UnsafeMutableRawPointer, to object: AnyObject, traits: DMTraitCollection) -> Outcome {
+    let header = (address + headerOffset).assumingMemoryBound(to: BindingStorageHeader.self)
+    guard header.pointee.isPlanned else { return .notPlanned }
+    let elements = (address + elementsOffset).assumingMemoryBound(to: Binding.self)
     let count = Int(header.pointee.count)
-    let slot = Int(truncatingIfNeeded: UInt(bitPattern: key) >> 6) & (Self.entryCount - 1)
+    let serial = header.pointee.serial
+    let slot = Int(serial) & (Self.entryCount - 1)
     let entry = entries + slot
     let buffer = values + slot * Self.bytesPerEntry
     let generation = PassGeneration.current
-    if entry.pointee.storage != key || entry.pointee.generation != generation
+    if entry.pointee.serial != serial || entry.pointee.generation != generation
       || entry.pointee.traits != traits
     {
-      entry.pointee.storage = key
+      // Resolved into the entry, which counts only once it is complete: a value's own code runs
+      // meanwhile, and may change lists.
       entry.pointee.generation = 0
+      let changesBefore = BindingList.changeCount
       var position = 0
       for index in 0..<count {
         let binding = elements + index
@@ -98,8 +120,8 @@ final class BindingPlans {
           position = Self.advance(position, by: property.valueSize)
         }
       }
-      // A value's own code may have resolved another list into this entry meanwhile.
-      guard entry.pointee.storage == key else { return false }
+      guard BindingList.changeCount == changesBefore else { return .listsChanged }
+      entry.pointee.serial = serial
       entry.pointee.generation = generation
       entry.pointee.traits = traits
     }
@@ -111,7 +133,7 @@ final class BindingPlans {
         position = Self.advance(position, by: property.valueSize)
       }
     }
-    return true
+    return .applied
   }
 
   @inline(__always)

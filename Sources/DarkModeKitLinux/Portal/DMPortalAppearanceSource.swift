@@ -134,6 +134,8 @@ struct PortalSession: Sendable {
     // hop through a task, under the lock, so that the reports keep the order of the changes. The
     // last change of each setting read before the settings is kept, and applied over them.
     let state = Locked(FollowState.reading(early: [:]))
+    // Declared after the connection's `defer`, so it runs first.
+    defer { state.withLock { $0 = .ended } }
     for namespace in PortalSettings.followedNamespaces {
       // The rule names the owner, so the connection has already dropped anyone else's.
       try await bus.onSignals(
@@ -142,20 +144,22 @@ struct PortalSession: Sendable {
         guard signal.body.count == 3, let namespace = signal.body[0].stringValue,
           let key = signal.body[1].stringValue
         else { return }
+        guard PortalSettings.Values.follows(namespace: namespace, key: key) else { return }
         let change = FollowState.Change(namespace: namespace, key: key, value: signal.body[2])
         state.withLock { state in
           switch state {
           case .reading(var early):
-            // A portal that sends ever new keys meanwhile cannot make this list long.
-            if early.count < FollowState.earlyLimit || early[change.setting] != nil {
-              early[change.setting] = change
-            }
+            // The last change of each followed setting: a handful.
+            early[change.setting] = change
             state = .reading(early: early)
           case .following(var values):
             if values.update(namespace: change.namespace, key: change.key, value: change.value) {
               values.send(to: reporter)
             }
             state = .following(values)
+          case .ended:
+            // The session is over: a signal its connection still hands out reports nothing.
+            return
           }
         }
       }
@@ -189,7 +193,7 @@ struct PortalSession: Sendable {
 }
 
 /// Where a session of ``DMPortalAppearanceSource`` stands: reading the settings, with the changes
-/// that came meanwhile, or following them.
+/// that came meanwhile; following them; or over.
 private enum FollowState {
   struct Change {
     let namespace: String
@@ -200,9 +204,7 @@ private enum FollowState {
     var setting: [String] { [namespace, key] }
   }
 
-  /// The most settings whose changes are kept while reading; the portal has a handful.
-  static let earlyLimit = 64
-
   case reading(early: [[String]: Change])
   case following(PortalSettings.Values)
+  case ended
 }

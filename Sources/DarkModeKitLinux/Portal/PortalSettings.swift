@@ -63,6 +63,17 @@ enum PortalSettings {
       return traits
     }
 
+    /// Whether `update(namespace:key:value:)` takes the setting.
+    static func follows(namespace: String, key: String) -> Bool {
+      switch (namespace, key) {
+      case (PortalSettings.namespace, colorSchemeKey), (PortalSettings.namespace, contrastKey),
+        (gnomeAccessibilityNamespace, gnomeHighContrastKey), (PortalSettings.namespace, reducedMotionKey),
+        (gnomeInterfaceNamespace, gnomeAnimationsKey), (PortalSettings.namespace, accentColorKey):
+        return true
+      default: return false
+      }
+    }
+
     /// Takes a setting's new value; returns whether it was one of ours.
     mutating func update(namespace: String, key: String, value: DBusValue) -> Bool {
       switch (namespace, key) {
