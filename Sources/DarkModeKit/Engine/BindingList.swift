@@ -159,11 +159,10 @@ struct BindingStorageHeader {
   var count: Int32
   var tombstones: Int32
   var isShared = false
-  /// Whether a pass may copy the bindings' values, resolved once, into each object that holds
-  /// this shared storage (see `BindingPlans`).
-  var isPlanned = false
-  /// The number of a planned storage, never the same for two: what a pass's resolved values are
-  /// kept under (an address may be reused by another storage during a pass).
+  /// The number of a planned storage, never the same for two, and 0 for a storage that is not
+  /// planned: a pass copies the values of a planned storage, resolved once, into each object that
+  /// holds it, and keeps them under this number (an address may be reused by another storage
+  /// during a pass). See `BindingPlans`.
   var serial: UInt32 = 0
 }
 
@@ -374,19 +373,14 @@ enum BindingShapes {
     guard let made, made.count <= BindingStorage.sharedLimit, let hash = shapeHash(of: made) else {
       return made
     }
-    let serial = BindingPlans.canPlan(made) ? BindingPlans.nextSerial() : 0
-    return table.withLock { table in
-      if let found = table[hash] {
-        // Alive: shared storages go on the main actor, which this is (see `deinit`).
-        let existing = found.takeUnretainedValue()
-        return hasSameBindings(existing, made) ? existing : made
-      }
-      made.header.isShared = true
-      made.header.isPlanned = serial != 0
-      made.header.serial = serial
-      table[hash] = .passUnretained(made)
-      return made
+    // Alive: shared storages go on the main actor, which this is (see `deinit`).
+    if let existing = table.withLock({ $0[hash] })?.takeUnretainedValue() {
+      return hasSameBindings(existing, made) ? existing : made
     }
+    made.header.isShared = true
+    made.header.serial = BindingPlans.canPlan(made) ? BindingPlans.nextSerial() : 0
+    table.withLock { $0[hash] = .passUnretained(made) }
+    return made
   }
 
   /// Takes a shared storage out of the table, from its deinitializer.

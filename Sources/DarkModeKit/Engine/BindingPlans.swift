@@ -96,10 +96,10 @@ final class BindingPlans {
   @inline(__always)
   func apply(_ address: UnsafeMutableRawPointer, to object: AnyObject, traits: DMTraitCollection) -> Outcome {
     let header = (address + headerOffset).assumingMemoryBound(to: BindingStorageHeader.self)
-    guard header.pointee.isPlanned else { return .notPlanned }
+    let serial = header.pointee.serial
+    guard serial != 0 else { return .notPlanned }
     let elements = (address + elementsOffset).assumingMemoryBound(to: Binding.self)
     let count = Int(header.pointee.count)
-    let serial = header.pointee.serial
     let slot = Int(serial) & (Self.entryCount - 1)
     let entry = entries + slot
     let buffer = values + slot * Self.bytesPerEntry

@@ -81,22 +81,25 @@ final class ThemableRegistry {
     let versionAtStart = version
     let plans = TraitPropagator.shared.plans
     var foundFreed = false
+    /// Applies `bindings`, borrowed, to `object`, for its own collection when it has one.
+    func apply(_ bindings: BindingList, to object: AnyObject, hasOwnTraits: Bool) {
+      if hasOwnTraits, let environment = object as? any DMTraitEnvironment {
+        let traits = environment.dmTraitCollection
+        PassContext.withCurrent(traits) { bindings.apply(to: object, traits: traits, plans: plans) }
+      } else {
+        bindings.apply(to: object, traits: global, plans: plans)
+      }
+    }
     PassContext.withCurrent(global) {
       for index in entries.indices {
         guard let object = entries[index].object else {
           foundFreed = true
           continue
         }
-        var bindings = entries[index].bindings
-        if version != versionAtStart {
-          guard let place = place(of: object) else { continue }
-          bindings = self.entries[place].bindings
-        }
-        if entries[index].hasOwnTraits, let environment = object as? any DMTraitEnvironment {
-          let traits = environment.dmTraitCollection
-          PassContext.withCurrent(traits) { bindings.apply(to: object, traits: traits, plans: plans) }
-        } else {
-          bindings.apply(to: object, traits: global, plans: plans)
+        if version == versionAtStart {
+          apply(entries[index].bindings, to: object, hasOwnTraits: entries[index].hasOwnTraits)
+        } else if let place = place(of: object) {
+          apply(self.entries[place].bindings, to: object, hasOwnTraits: entries[index].hasOwnTraits)
         }
       }
     }
