@@ -58,6 +58,30 @@ enum Baselines {
     }
   }
 
+  /// An object held weakly, as a binding holds a themable object.
+  struct WeakLayer {
+    weak var layer: BenchLayer?
+  }
+
+  /// The floor for objects held weakly: the same loop, reaching each object through a weak
+  /// reference, as anything that does not keep the objects alive must.
+  static func weakFloor(_ layers: [WeakLayer], _ traits: DMTraitCollection) {
+    let background = Theme.background.resolved(with: traits)
+    let border = Theme.border.resolved(with: traits)
+    let opacity = Theme.opacity.resolved(with: traits)
+    // Read in place: copying an element would copy its weak reference too.
+    layers.withUnsafeBufferPointer { entries in
+      guard let first = entries.baseAddress else { return }
+      let base = UnsafeMutablePointer(mutating: first)
+      for index in 0..<entries.count {
+        guard let layer = (base + index).pointee.layer else { continue }
+        layer.background = background
+        layer.border = border
+        layer.opacity = opacity
+      }
+    }
+  }
+
   /// The broadcast model for objects outside the hierarchy: every object observes a notification
   /// and re-applies its three properties when it is posted.
   static func observe(_ layers: [BenchLayer]) -> [any NSObjectProtocol] {

@@ -121,11 +121,20 @@ struct Benchmarks {
       }
       Baselines.stopObserving(observers)
       let floor = Measure.time(runs: runs) { Baselines.floor(layers, Self.dark) }
+      let weakLayers = layers.map { Baselines.WeakLayer(layer: $0) }
+      let weakFloor = Measure.time(runs: runs) { Baselines.weakFloor(weakLayers, Self.dark) }
       print("   N = \(count) (\(followed ? "every object follows" : "objects do not follow!"))")
       let measured = SideBySide(
         kind: "themables", count: count, switch: ours, broadcast: broadcast, floor: floor)
       sideBySide.append(measured)
-      rows(measured)
+      rows(
+        measured,
+        others: [
+          (
+            "floor through weak refs", weakFloor,
+            String(format: "DarkModeKit costs %.1f× it", ours.median / weakFloor.median)
+          )
+        ])
       blackHole(layers)
     }
     print()

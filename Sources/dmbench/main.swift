@@ -4,8 +4,8 @@ import Foundation
 // `swift run -c release dmbench [--quick]`: prints each case's median and spread, the ratios
 // against the baselines measured in the same run, and whether each target is met.
 //
-// `dmbench --switches VIEWS COUNT`: only builds a scene of VIEWS bound views and switches COUNT
-// times, for counting allocations from outside, e.g. with valgrind: the difference between
+// `dmbench --switches VIEWS COUNT [--themables]`: only builds a scene of VIEWS bound views (or as
+// many bound themable objects) and switches COUNT times, for counting allocations from outside, e.g. with valgrind: the difference between
 // COUNT = 10 and COUNT = 0 is what the switches allocate.
 //
 // `dmbench --write-preferences PATH [COUNT]` (for the reliability tests):
@@ -17,13 +17,17 @@ if arguments.count > 2, arguments[1] == "--write-preferences" {
   let views = Int(arguments[index + 1]), let count = Int(arguments[index + 2])
 {
   MainActor.assumeIsolated {
-    let scene = Scene(count: views)
+    let themables = arguments.contains("--themables")
+    let scene = Scene(count: themables ? 0 : views)
+    let layers = themables ? BenchLayer.bound(count: views) : []
     scene.window.makeKeyAndVisible()
     for switchIndex in 0..<count {
       DMTraitCollection.setOverride(
         switchIndex.isMultiple(of: 2) ? Benchmarks.dark : Benchmarks.light, animated: false)
     }
-    print("switched \(count) times over \(scene.views.count) views")
+    print(
+      "switched \(count) times over \(themables ? layers.count : scene.views.count) \(themables ? "themable objects" : "views")"
+    )
   }
 } else {
   let quick = arguments.contains("--quick")

@@ -92,9 +92,15 @@ final class HierarchyStorm {
   /// Views dropped from the pool, weakly, to check that they deallocate.
   var dropped: [WeakBox<View>] = []
 
-  init(seed: UInt64, reentrant: Bool) {
+  /// Whether most steps switch the global style, so that walks run through the windows' recorded
+  /// orders while callbacks change the structure.
+  let switchesOften: Bool
+  private var isDark = false
+
+  init(seed: UInt64, reentrant: Bool, switchesOften: Bool = false) {
     random = SeededGenerator(seed: seed)
     self.reentrant = reentrant
+    self.switchesOften = switchesOften
     windows = (0..<3).map { _ in Window(self) }
     controllers = (0..<4).map { _ in Controller(self) }
     views = (0..<30).map { _ in View(self) }
@@ -163,7 +169,13 @@ final class HierarchyStorm {
   }
 
   func step() {
-    switch Int.random(in: 0..<13, using: &random) {
+    let choice = Int.random(in: 0..<13, using: &random)
+    if switchesOften, [4, 5, 7, 9].contains(choice) {
+      // Every environment without an override changes: walks go through the whole tree.
+      isDark.toggle()
+      return DMTraitCollection.setOverride(isDark ? .dark : .light, animated: false)
+    }
+    switch choice {
     case 10:
       let view = views.randomElement(using: &random)!
       view.dm.bind(\.color, to: boundColor)
@@ -288,6 +300,20 @@ extension GlobalStateTests {
       #expect(storm.dropped.count > 20)
       let alive = storm.dropped.filter { $0.value != nil }.count
       #expect(alive == 0, "\(alive) of \(storm.dropped.count) dropped views are still alive")
+      DarkModeManager.reset()
+    }
+
+    @Test(arguments: [31 as UInt64, 32, 33])
+    func randomChangesInCallbacksOfSwitchesThroughRecordedOrdersKeepEveryEnvironmentExact(seed: UInt64) {
+      print("HierarchyStormTests: seed \(seed), switches with re-entrant changes")
+      let storm = HierarchyStorm(seed: seed, reentrant: true, switchesOften: true)
+      let walksBefore = TraitPropagator.shared.orderedWalkCount
+      for index in 0..<1_500 where storm.failures.isEmpty {
+        storm.runStep(index: index)
+      }
+      #expect(storm.failures.first == nil, "seed \(seed)")
+      // Most of those walks went through an order, and callbacks changed the structure in many.
+      #expect(TraitPropagator.shared.orderedWalkCount - walksBefore > 150)
       DarkModeManager.reset()
     }
 

@@ -39,6 +39,22 @@ import Testing
       #expect(stops(result, saying: "a walk entry outlived its \(freed)"))
     }
 
+    @Test func readingANodeOfAWalkOrderThatOutlivedItStopsTheProgram() async {
+      let result = await #expect(
+        processExitsWith: .failure, observing: [\.standardErrorContent]
+      ) {
+        await MainActor.run {
+          let order = WalkOrder(version: 0, capacity: 1)
+          do {
+            let dropped = DMView()
+            _ = order.append(dropped, parent: -1)
+          }
+          _ = order.node(at: 0)
+        }
+      }
+      #expect(stops(result, saying: "a walk order outlived one of its nodes"))
+    }
+
     @Test func applyingBindingsOutsideAPassStopsTheProgram() async {
       let result = await #expect(
         processExitsWith: .failure, observing: [\.standardErrorContent]
@@ -46,8 +62,8 @@ import Testing
         await MainActor.run {
           let view = Dial()
           view.dm.bind(\.level, to: DMDynamic(light: 1, dark: 2))
-          view.bindings.apply(
-            to: view, traits: DMTraitCollection(userInterfaceStyle: .dark),
+          BindingList.apply(
+            at: &view.bindings, to: view, traits: DMTraitCollection(userInterfaceStyle: .dark),
             plans: TraitPropagator.shared.plans)
         }
       }

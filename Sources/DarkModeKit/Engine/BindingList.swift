@@ -80,28 +80,15 @@ struct BindingList {
     return storage[index].property.offset >= 0
   }
 
-  /// Sets every bound property of `object` for `traits`.
-  ///
-  /// The bindings are read in place, without retaining the storage or what the bindings refer
-  /// to: a pass sets the properties of every environment it reaches, and reference counting would
-  /// cost more than the setting. A setter may still bind or unbind properties of `object`
-  /// meanwhile: the list then gets new storage, and the propagator keeps the old one until the
-  /// pass ends (see `replaceStorage(with:)`).
-  ///
-  /// The rule: only a pass reads a list in place, because only a pass keeps a replaced list alive
-  /// until it is done with it. A debug build checks it.
-  @inline(__always)
-  func apply(to object: AnyObject, traits: DMTraitCollection, plans: BindingPlans) {
-    assert(TraitPropagator.shared.isRunning, "bindings are read in place only during a pass")
-    guard let storage else { return }
-    let address = Unmanaged.passUnretained(storage).toOpaque()
-    if plans.apply(address, to: object, traits: traits) == .applied { return }
-    Self.applyOneByOne(address, to: object, traits: traits)
-  }
-
   /// Sets every bound property of `object` for `traits`, from the list at `list`, read in place:
-  /// a pass reads the list of each object it visits where the object holds it, as a copy would
-  /// retain and release its storage.
+  /// a pass reads the list of each object it visits where the object holds it, without retaining
+  /// the storage or what the bindings refer to, as reference counting would cost more than the
+  /// setting.
+  ///
+  /// A setter may still bind or unbind properties of `object` meanwhile: the list then gets new
+  /// storage, and the old one is kept until the pass ends (by the propagator for an environment,
+  /// see `replaceStorage(with:)`; by the copy of its entries that a themable switch reads). So only
+  /// a pass reads a list in place; a debug build checks it.
   @inline(__always)
   static func apply(
     at list: UnsafeMutablePointer<BindingList>, to object: AnyObject, traits: DMTraitCollection,

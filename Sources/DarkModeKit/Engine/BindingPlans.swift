@@ -25,6 +25,16 @@ final class BindingPlans {
     var traits = DMTraitCollection()
   }
 
+  /// Where one binding's value goes: noted when the values are resolved, so that setting them in
+  /// each object reads neither the bindings nor their properties.
+  private struct Copy {
+    /// Where the value goes in the object.
+    var destination: Int32 = 0
+    /// Where it is in the entry's buffer.
+    var source: Int32 = 0
+    var size: Int32 = 0
+  }
+
   /// What ``apply(_:to:traits:)`` did.
   enum Outcome {
     /// It set every bound property.
@@ -48,6 +58,8 @@ final class BindingPlans {
 
   private let entries: UnsafeMutablePointer<Entry>
   private let values: UnsafeMutableRawPointer
+  /// ``BindingStorage/sharedLimit`` copies for each entry, one for each binding of its list.
+  private let copies: UnsafeMutablePointer<Copy>
   /// Where a storage's header and its first binding are, from its address: the same for every
   /// storage, measured once. A pass reads a storage through its address, as a reference to it
   /// would be retained and released around the calls the pass makes for each object.
@@ -63,12 +75,15 @@ final class BindingPlans {
     entries = .allocate(capacity: Self.entryCount)
     entries.initialize(repeating: Entry(), count: Self.entryCount)
     values = .allocate(byteCount: Self.entryCount * Self.bytesPerEntry, alignment: 16)
+    copies = .allocate(capacity: Self.entryCount * BindingStorage.sharedLimit)
+    copies.initialize(repeating: Copy(), count: Self.entryCount * BindingStorage.sharedLimit)
   }
 
   isolated deinit {
     entries.deinitialize(count: Self.entryCount)
     entries.deallocate()
     values.deallocate()
+    copies.deallocate()
   }
 
   /// Where a value of `size` bytes after one at `position` goes in an entry's buffer.
@@ -87,7 +102,7 @@ final class BindingPlans {
         guard property.valueSize > 0 else { return false }
         position = advance(position, by: property.valueSize)
       }
-      return count > 0 && position <= bytesPerEntry
+      return count > 0 && count <= BindingStorage.sharedLimit && position <= bytesPerEntry
     }
   }
 
@@ -103,6 +118,7 @@ final class BindingPlans {
     let slot = Int(serial) & (Self.entryCount - 1)
     let entry = entries + slot
     let buffer = values + slot * Self.bytesPerEntry
+    let copies = self.copies + slot * BindingStorage.sharedLimit
     let generation = PassGeneration.current
     if entry.pointee.serial != serial || entry.pointee.generation != generation
       || entry.pointee.traits != traits
@@ -117,6 +133,8 @@ final class BindingPlans {
         Unmanaged.passUnretained(binding.pointee.property).borrow { property in
           property.resolve.unsafelyUnwrapped(
             Unmanaged.passUnretained(binding.pointee.source), traits, buffer + position)
+          copies[index] = Copy(
+            destination: Int32(property.offset), source: Int32(position), size: Int32(property.valueSize))
           position = Self.advance(position, by: property.valueSize)
         }
       }
@@ -126,12 +144,9 @@ final class BindingPlans {
       entry.pointee.traits = traits
     }
     let base = Unmanaged.passUnretained(object).toOpaque()
-    var position = 0
     for index in 0..<count {
-      Unmanaged.passUnretained(elements[index].property).borrow { property in
-        Self.copy(buffer + position, to: base + property.offset, size: property.valueSize)
-        position = Self.advance(position, by: property.valueSize)
-      }
+      let copy = copies[index]
+      Self.copy(buffer + Int(copy.source), to: base + Int(copy.destination), size: Int(copy.size))
     }
     return .applied
   }

@@ -72,34 +72,45 @@ final class ThemableRegistry {
 
   /// Re-applies every live binding for the new global collection.
   ///
-  /// The entries are read from a copy, which keeps their lists alive. A setter may bind or unbind
-  /// properties meanwhile: from then on, each object's list is looked up again, so that an object
-  /// whose bindings changed gets its new ones and an object no longer bound gets none.
+  /// The entries are read in place from a copy of the array, which keeps their lists alive; an
+  /// entry is neither copied nor its list retained. A setter may bind or unbind properties
+  /// meanwhile: from then on, each object's list is looked up again, so that an object whose
+  /// bindings changed gets its new ones and an object no longer bound gets none.
   func applyAll(_ global: DMTraitCollection) {
     PassGeneration.advance()
     let entries = self.entries
     let versionAtStart = version
     let plans = TraitPropagator.shared.plans
     var foundFreed = false
-    /// Applies `bindings`, borrowed, to `object`, for its own collection when it has one.
-    func apply(_ bindings: BindingList, to object: AnyObject, hasOwnTraits: Bool) {
+    /// Applies the list at `list`, read in place, to `object`, for its own collection when it has
+    /// one.
+    func apply(at list: UnsafeMutablePointer<BindingList>, to object: AnyObject, hasOwnTraits: Bool) {
       if hasOwnTraits, let environment = object as? any DMTraitEnvironment {
         let traits = environment.dmTraitCollection
-        PassContext.withCurrent(traits) { bindings.apply(to: object, traits: traits, plans: plans) }
+        PassContext.withCurrent(traits) {
+          BindingList.apply(at: list, to: object, traits: traits, plans: plans)
+        }
       } else {
-        bindings.apply(to: object, traits: global, plans: plans)
+        BindingList.apply(at: list, to: object, traits: global, plans: plans)
       }
     }
     PassContext.withCurrent(global) {
-      for index in entries.indices {
-        guard let object = entries[index].object else {
-          foundFreed = true
-          continue
-        }
-        if version == versionAtStart {
-          apply(entries[index].bindings, to: object, hasOwnTraits: entries[index].hasOwnTraits)
-        } else if let place = place(of: object) {
-          apply(self.entries[place].bindings, to: object, hasOwnTraits: entries[index].hasOwnTraits)
+      entries.withUnsafeBufferPointer { buffer in
+        guard let first = buffer.baseAddress else { return }
+        // Only read: the lists are read through mutable pointers, as the walk reads them.
+        let base = UnsafeMutablePointer(mutating: first)
+        for index in 0..<buffer.count {
+          let entry = base + index
+          guard let object = entry.pointee.object else {
+            foundFreed = true
+            continue
+          }
+          if version == versionAtStart {
+            apply(at: &entry.pointee.bindings, to: object, hasOwnTraits: entry.pointee.hasOwnTraits)
+          } else if let place = place(of: object) {
+            var current = self.entries[place].bindings
+            apply(at: &current, to: object, hasOwnTraits: entry.pointee.hasOwnTraits)
+          }
         }
       }
     }

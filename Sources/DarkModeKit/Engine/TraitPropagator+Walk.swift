@@ -85,6 +85,12 @@ extension TraitPropagator {
   /// whose resolved collection differs from what it last reported. Below an attached node whose
   /// collection did not change nothing can change, so the walk stops there.
   ///
+  /// A walk from a visible window whose structure did not change since a walk visited all of it
+  /// runs through the window's ``WalkOrder`` instead, in the same order; once a callback changes
+  /// the structure, it hands the subtrees it has not reached to the stack, as the walk would
+  /// have pushed them. A walk from a window that visits every environment, with no structural
+  /// change, records the order.
+  ///
   /// When an environment that had reported before now resolves a collection whose colours may
   /// differ, the window that holds `start` is marked for the window handler; a window shown for
   /// the first time, and views just added, are not.
@@ -100,50 +106,120 @@ extension TraitPropagator {
     defer { visitCount &+= visits }
     let structureAtStart = structureVersion
     PassGeneration.advance()
-    // The entry does not hold the parent (see `Entry`); a controller's root view's parent is its
-    // controller, which the tree does not hold.
-    let startParent = start.traitParent
-    if let startParent { pin(startParent) }
-    stack.push(Entry(node: start, parent: startParent))
     let savedContext = PassContext.enterSlot(currentSlot)
     defer { PassContext.leaveSlot(savedContext) }
+    let window = start as? DMWindow
+    var recording: WalkOrder?
+    if let window, let order = window.walkOrder, order.isCurrent(structureAtStart) {
+      walk(window, in: order, visits: &visits)
+    } else {
+      // The entry does not hold the parent (see `Entry`); a controller's root view's parent is
+      // its controller, which the tree does not hold.
+      let startParent = start.traitParent
+      if let startParent { pin(startParent) }
+      stack.push(Entry(node: start, parent: startParent))
+      if let window {
+        recording = WalkOrder(version: structureAtStart, capacity: window.walkOrder?.count ?? 0)
+        window.walkOrder = nil
+      }
+    }
+    var isComplete = true
     while let entry = stack.pop() {
       visits &+= 1
       let structureChanged = structureVersion != structureAtStart
       // Borrowed, not retained: see `Entry`.
-      entry.node.borrow { node in
-        visit(node, from: entry, structureChanged: structureChanged, stack: stack)
+      let descended = entry.node.borrow { node in
+        visit(node, from: entry, structureChanged: structureChanged, stack: stack, recording: recording)
       }
+      if !descended { isComplete = false }
+    }
+    if let window, let recording, isComplete, structureVersion == structureAtStart {
+      window.walkOrder = recording
     }
   }
 
-  /// Brings one node up to date in a walk and pushes its children when they may need it too.
+  /// The walk of a window through its order; see `walk(from:)`. On a structural change made by a
+  /// callback, it pushes the subtrees it has not reached, for the walk to go on with the stack.
+  private func walk(_ window: DMWindow, in order: WalkOrder, visits: inout Int) {
+    let structureAtStart = structureVersion
+    order.pinControllers(in: self)
+    orderedWalkCount &+= 1
+    var position = 0
+    let count = order.count
+    while position < count {
+      if structureVersion != structureAtStart {
+        return pushSubtrees(of: order, from: position)
+      }
+      visits &+= 1
+      let parentPosition = order.parent(at: position)
+      let descended = order.node(at: position).borrow { node in
+        guard parentPosition >= 0 else {
+          return window.isVisible && update(node, inheriting: propagatedGlobal)
+        }
+        // Read without retaining: the order's nodes live while it is current.
+        unowned(unsafe) let parent = order.node(at: parentPosition).takeUnretainedValue()
+        guard parent.isAttached, let inherited = parent.reported else { return false }
+        return update(node, inheriting: inherited)
+      }
+      position = descended ? position + 1 : order.subtreeEnd(of: position)
+    }
+  }
+
+  /// Pushes the subtrees of `order` from `position` on, as the stack walk would hold them when
+  /// it reached that node: each with the parent it hangs from, the first on top.
+  private func pushSubtrees(of order: WalkOrder, from position: Int) {
+    var roots: [Int] = []
+    var root = position
+    while root < order.count {
+      roots.append(root)
+      root = order.subtreeEnd(of: root)
+    }
+    for root in roots.reversed() {
+      stack.push(Entry(node: order.node(at: root), parent: order.node(at: order.parent(at: root))))
+    }
+  }
+
+  /// Brings one node up to date in a stack walk, recording it when `recording` is set; returns
+  /// whether it pushed its children.
   @inline(__always)
   func visit(
-    _ node: DMResponder, from entry: Entry, structureChanged: Bool, stack: WalkStack
-  ) {
+    _ node: DMResponder, from entry: Entry, structureChanged: Bool, stack: WalkStack, recording: WalkOrder?
+  ) -> Bool {
     // A callback may have moved the node or detached its parent since the entry was pushed.
     if structureChanged {
-      guard entry.hasParent(node.traitParent) else { return }
+      guard entry.hasParent(node.traitParent) else { return false }
     }
-    var traits: DMTraitCollection
+    let inherited: DMTraitCollection
+    var parentPosition: Int32 = -1
     if let unretained = entry.parent {
       // Read without retaining (see `Entry`).
       unowned(unsafe) let parent = unretained.takeUnretainedValue()
-      guard parent.isAttached, let parentTraits = parent.reported else { return }
-      traits = parentTraits
+      guard parent.isAttached, let parentTraits = parent.reported else { return false }
+      inherited = parentTraits
+      parentPosition = parent.walkPosition
     } else {
-      guard (node as? DMWindow)?.isVisible == true else { return }
-      traits = propagatedGlobal
+      guard (node as? DMWindow)?.isVisible == true else { return false }
+      inherited = propagatedGlobal
     }
+    if let recording {
+      guard let position = recording.append(node, parent: parentPosition) else { return false }
+      node.walkPosition = position
+    }
+    guard update(node, inheriting: inherited) else { return false }
+    node.appendTraitChildren(to: stack)
+    return true
+  }
+
+  /// Brings one node that inherits `inherited` up to date: calls it if its resolved collection
+  /// changed, sets its bindings if it was just attached; returns whether the walk goes on below it.
+  @inline(__always)
+  func update(_ node: DMResponder, inheriting inherited: DMTraitCollection) -> Bool {
+    var traits = inherited
     if let applied = node.appliedOverride { traits = traits.resolved(under: applied) }
     let wasAttached = node.isAttached
     node.isAttached = true
     if traits == node.reported {
-      if wasAttached {
-        if walksWholeTree { node.appendTraitChildren(to: stack) }
-        return
-      }
+      if wasAttached { return walksWholeTree }
       // Just attached with the collection it last reported: no call, but its bindings may
       // have been set while it was away (for other traits) or their tables reloaded.
       if !node.bindings.isEmpty { refreshBindings(of: node, traits: traits) }
@@ -158,10 +234,10 @@ extension TraitPropagator {
       deliver(to: node, previous: previous, traits: traits, wasAttached: wasAttached)
       // The callback may have removed the node; its new position is queued, and its
       // registrations are not called.
-      guard node.isAttached else { return }
+      guard node.isAttached else { return false }
       if let previous { node.notifyTraitObservers(previous: previous, current: traits) }
     }
-    node.appendTraitChildren(to: stack)
+    return true
   }
 
   /// Sets a node's bound properties again for `traits`, with its collection current; no call.

@@ -33,6 +33,9 @@ final class TraitPropagator {
 
   /// How many nodes passes have visited since launch; tests read it to check what a pass touches.
   @exclusivity(unchecked) var visitCount = 0
+  /// How many walks went through a window's recorded order; tests read it to check that they
+  /// exercise that path.
+  @exclusivity(unchecked) var orderedWalkCount = 0
 
   /// Counts structural changes, so that a walk checks each entry's parent only after one, and the
   /// root checkpoints of `DMView.window` know when they are stale.
@@ -75,7 +78,7 @@ final class TraitPropagator {
   /// Objects kept alive until the running pass ends; see `Entry`.
   @exclusivity(unchecked) var pinned: [DMResponder] = []
   /// Storage of binding lists that changed during the running pass, kept until it ends; see
-  /// `BindingList.apply(to:traits:plans:)`.
+  /// `BindingList.apply(at:to:traits:plans:)`.
   @exclusivity(unchecked) var retiredBindings: [BindingStorage] = []
 
   /// Where a pass writes the collection of the environment it is calling; see `PassContext`.

@@ -14,6 +14,9 @@ open class DMResponder: DMTraitEnvironment {
       if overrideUserInterfaceStyle != oldValue { TraitPropagator.shared.overridesDidChange(self) }
     }
   }
+  /// Where a walk that recorded its window's ``WalkOrder`` put this environment; declared here,
+  /// next to the style's single byte, to take no room of its own.
+  @exclusivity(unchecked) final var walkPosition: Int32 = 0
 
   /// Traits this environment and its descendants use instead of the inherited ones; `nil` or
   /// unspecified traits inherit.

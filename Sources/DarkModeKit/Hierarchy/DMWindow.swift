@@ -15,6 +15,8 @@ open class DMWindow: DMView {
   public var isHidden = true {
     didSet {
       guard isHidden != oldValue else { return }
+      // Hidden, it is not walked: its order would only take room.
+      if isHidden { walkOrder = nil }
       DMApplication.shared.windowVisibilityDidChange(self)
       TraitPropagator.shared.positionDidChange(self)
     }
@@ -44,6 +46,10 @@ open class DMWindow: DMView {
 
   /// Whether the window is shown.
   final var isVisible: Bool { !isHidden }
+
+  /// The order of the last walk that visited all of the window, while it is visible; see
+  /// `WalkOrder`.
+  final var walkOrder: WalkOrder?
 
   /// Whether the window is in ``DMApplication/windows``, and where it was put there.
   final var isListed = false

@@ -15,6 +15,12 @@ public struct DMTheme: RawRepresentable, ExpressibleByStringLiteral, Sendable, H
   @usableFromInline
   var id: UInt32
 
+  /// The theme whose name has number `id`.
+  @usableFromInline
+  init(id: UInt32) {
+    self.id = id
+  }
+
   /// Whether two themes have the same name.
   /// - Parameters:
   ///   - lhs: A theme.

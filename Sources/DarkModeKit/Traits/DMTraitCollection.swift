@@ -13,16 +13,11 @@
 ///
 /// A theme with one side chooses the style too (see <doc:ThemesAndSides>).
 public struct DMTraitCollection: Sendable, Hashable, Codable, CustomStringConvertible {
-  /// Light or dark.
-  public var userInterfaceStyle: DMUserInterfaceStyle
-  /// Normal or increased contrast.
-  public var accessibilityContrast: DMAccessibilityContrast
-  /// Base or elevated content.
-  public var userInterfaceLevel: DMUserInterfaceLevel
-  /// The named theme, or `nil` when none is chosen.
-  public var theme: DMTheme?
-  /// Normal or reduced motion.
-  public var accessibilityMotion: DMAccessibilityMotion
+  /// The style, contrast, level and motion, a byte each (`0` for unspecified), and the theme's
+  /// number plus one (`0` for none) in the upper half: a collection compares and copies as three
+  /// integers, which a pass does for every environment.
+  @usableFromInline
+  var traitBits: UInt64
   /// The accent colour, 16 bits per component, packed so that the collection stays small; see
   /// ``accentColor``. `0` for none.
   @usableFromInline
@@ -31,6 +26,59 @@ public struct DMTraitCollection: Sendable, Hashable, Codable, CustomStringConver
   /// none. See `CustomTraits`.
   @usableFromInline
   var customID: UInt32
+
+  /// Light or dark.
+  @inlinable
+  public var userInterfaceStyle: DMUserInterfaceStyle {
+    get { DMUserInterfaceStyle(rawValue: byte(Self.styleShift)) ?? .unspecified }
+    set { setByte(Self.styleShift, to: newValue.rawValue) }
+  }
+  /// Normal or increased contrast.
+  @inlinable
+  public var accessibilityContrast: DMAccessibilityContrast {
+    get { DMAccessibilityContrast(rawValue: byte(Self.contrastShift) - 1) ?? .unspecified }
+    set { setByte(Self.contrastShift, to: newValue.rawValue + 1) }
+  }
+  /// Base or elevated content.
+  @inlinable
+  public var userInterfaceLevel: DMUserInterfaceLevel {
+    get { DMUserInterfaceLevel(rawValue: byte(Self.levelShift) - 1) ?? .unspecified }
+    set { setByte(Self.levelShift, to: newValue.rawValue + 1) }
+  }
+  /// The named theme, or `nil` when none is chosen.
+  @inlinable
+  public var theme: DMTheme? {
+    get {
+      let stored = UInt32(truncatingIfNeeded: traitBits >> Self.themeShift)
+      return stored == 0 ? nil : DMTheme(id: stored &- 1)
+    }
+    set {
+      let stored = newValue.map { UInt64($0.id &+ 1) } ?? 0
+      traitBits = traitBits & (1 << Self.themeShift - 1) | stored << Self.themeShift
+    }
+  }
+  /// Normal or reduced motion.
+  @inlinable
+  public var accessibilityMotion: DMAccessibilityMotion {
+    get { DMAccessibilityMotion(rawValue: byte(Self.motionShift) - 1) ?? .unspecified }
+    set { setByte(Self.motionShift, to: newValue.rawValue + 1) }
+  }
+
+  @usableFromInline static let styleShift: UInt64 = 0
+  @usableFromInline static let contrastShift: UInt64 = 8
+  @usableFromInline static let levelShift: UInt64 = 16
+  @usableFromInline static let motionShift: UInt64 = 24
+  @usableFromInline static let themeShift: UInt64 = 32
+
+  @inlinable @inline(__always)
+  func byte(_ shift: UInt64) -> Int {
+    Int(truncatingIfNeeded: (traitBits >> shift) & 0xFF)
+  }
+
+  @inlinable @inline(__always)
+  mutating func setByte(_ shift: UInt64, to value: Int) {
+    traitBits = traitBits & ~(0xFF << shift) | UInt64(truncatingIfNeeded: value & 0xFF) << shift
+  }
 
   /// The system's accent colour (the colour the user picked for highlights), or `nil` when none
   /// is known; `nil` inherits when collections are merged.
@@ -61,11 +109,7 @@ public struct DMTraitCollection: Sendable, Hashable, Codable, CustomStringConver
 
   /// Creates a collection with every trait unspecified.
   public init() {
-    userInterfaceStyle = .unspecified
-    accessibilityContrast = .unspecified
-    userInterfaceLevel = .unspecified
-    theme = nil
-    accessibilityMotion = .unspecified
+    traitBits = 0
     accentBits = 0
     customID = 0
   }
@@ -155,21 +199,14 @@ public struct DMTraitCollection: Sendable, Hashable, Codable, CustomStringConver
   /// - Returns: `true` when every trait is the same.
   @inlinable @inline(__always)
   public static func == (lhs: DMTraitCollection, rhs: DMTraitCollection) -> Bool {
-    lhs.userInterfaceStyle == rhs.userInterfaceStyle && lhs.accessibilityContrast == rhs.accessibilityContrast
-      && lhs.userInterfaceLevel == rhs.userInterfaceLevel && lhs.theme == rhs.theme
-      && lhs.accessibilityMotion == rhs.accessibilityMotion && lhs.accentBits == rhs.accentBits
-      && lhs.customID == rhs.customID
+    lhs.traitBits == rhs.traitBits && lhs.accentBits == rhs.accentBits && lhs.customID == rhs.customID
   }
 
   /// Hashes every trait.
   /// - Parameter hasher: The hasher to feed.
   @inlinable
   public func hash(into hasher: inout Hasher) {
-    hasher.combine(userInterfaceStyle)
-    hasher.combine(accessibilityContrast)
-    hasher.combine(userInterfaceLevel)
-    hasher.combine(theme)
-    hasher.combine(accessibilityMotion)
+    hasher.combine(traitBits)
     hasher.combine(accentBits)
     hasher.combine(customID)
   }
@@ -216,9 +253,10 @@ public struct DMTraitCollection: Sendable, Hashable, Codable, CustomStringConver
   ///   affects colours differ, or for `nil`; the motion, and custom traits defined with
   ///   ``DMTraitDefinition/affectsColorAppearance`` `false`, do not change colours.
   public func hasDifferentColorAppearance(comparedTo traitCollection: DMTraitCollection?) -> Bool {
-    guard var other = traitCollection else { return true }
-    other.accessibilityMotion = accessibilityMotion
-    return builtInTraitsDiffer(from: other) || CustomTraits.colorsDiffer(customID, other.customID)
+    guard let other = traitCollection else { return true }
+    let motion: UInt64 = 0xFF << Self.motionShift
+    return traitBits & ~motion != other.traitBits & ~motion || accentBits != other.accentBits
+      || CustomTraits.colorsDiffer(customID, other.customID)
   }
 
   /// A readable summary, for example `DMTraitCollection(style: dark, contrast: normal, level: base,
@@ -299,9 +337,7 @@ extension DMTraitCollection {
   /// Whether a built-in trait differs; custom traits are not compared.
   @inline(__always)
   func builtInTraitsDiffer(from other: DMTraitCollection) -> Bool {
-    var other = other
-    other.customID = customID
-    return self != other
+    traitBits != other.traitBits || accentBits != other.accentBits
   }
 
   /// Whether bound values must be set again when an environment's collection changes from this

@@ -1,0 +1,113 @@
+/// The environments of a visible window in the order a walk visits them, each with the position
+/// of the one it inherits from: a walk over an unchanged structure runs through it as a flat list
+/// instead of pushing and popping every node's children.
+///
+/// A walk from the window that visits every environment, with no structural change meanwhile,
+/// records it (see `TraitPropagator.walk(from:)`); any structural change anywhere makes it stale
+/// (see `isCurrent`), and the next complete walk records it again.
+///
+/// Positions are in visit order (parents before children, each subtree in one run), so that
+/// the environments below position `i` are the run after it whose parents are at `i` or later.
+///
+/// Nodes are not retained, as in a walk's entries (see `TraitPropagator.Entry`): while the
+/// structure is unchanged the tree holds every view, and a walk pins the controllers before it
+/// starts. A debug build also holds each node weakly and stops the program on reading one that was
+/// freed.
+@MainActor
+final class WalkOrder {
+  /// The propagator's `structureVersion` when the order was recorded.
+  let version: UInt64
+  /// How many nodes the order holds.
+  @exclusivity(unchecked) private(set) var count = 0
+  @exclusivity(unchecked) private var capacity: Int
+  // Kept in buffers of its own, as `WalkStack`, so that a walk reads them without the checks an
+  // array makes on each access.
+  @exclusivity(unchecked) private var nodes: UnsafeMutablePointer<Unmanaged<DMResponder>>
+  /// The position of each node's trait parent; `-1` for the window.
+  @exclusivity(unchecked) private var parents: UnsafeMutablePointer<Int32>
+  /// The positions of view controllers, which the tree holds only weakly.
+  private var controllers: [Int32] = []
+  #if DEBUG
+    private var liveNodes: [Weak] = []
+    private struct Weak { weak var node: DMResponder? }
+  #endif
+
+  init(version: UInt64, capacity: Int) {
+    self.version = version
+    self.capacity = max(capacity, 16)
+    nodes = .allocate(capacity: self.capacity)
+    parents = .allocate(capacity: self.capacity)
+  }
+
+  isolated deinit {
+    nodes.deallocate()
+    parents.deallocate()
+  }
+
+  /// Whether no structural change was made since the order was recorded.
+  @inline(__always)
+  func isCurrent(_ structureVersion: UInt64) -> Bool {
+    version == structureVersion
+  }
+
+  /// Appends `node`, whose trait parent is at `parent` (`-1` for none), and returns its
+  /// position; `nil` when positions would no longer fit.
+  func append(_ node: DMResponder, parent: Int32) -> Int32? {
+    guard count < Int(Int32.max) else { return nil }
+    if count == capacity { grow() }
+    let position = Int32(truncatingIfNeeded: count)
+    (nodes + count).initialize(to: .passUnretained(node))
+    (parents + count).initialize(to: parent)
+    count &+= 1
+    if node is DMViewController { controllers.append(position) }
+    #if DEBUG
+      liveNodes.append(Weak(node: node))
+    #endif
+    return position
+  }
+
+  @inline(never)
+  private func grow() {
+    let larger = capacity * 2
+    let largerNodes = UnsafeMutablePointer<Unmanaged<DMResponder>>.allocate(capacity: larger)
+    largerNodes.moveInitialize(from: nodes, count: count)
+    nodes.deallocate()
+    nodes = largerNodes
+    let largerParents = UnsafeMutablePointer<Int32>.allocate(capacity: larger)
+    largerParents.moveInitialize(from: parents, count: count)
+    parents.deallocate()
+    parents = largerParents
+    capacity = larger
+  }
+
+  /// The node at `position`, not retained; valid while the order is current and a pass runs.
+  @inline(__always)
+  func node(at position: Int) -> Unmanaged<DMResponder> {
+    assert(position >= 0 && position < count, "a position outside the walk order")
+    #if DEBUG
+      assert(liveNodes[position].node != nil, "a walk order outlived one of its nodes")
+    #endif
+    return nodes[position]
+  }
+
+  /// The position of the trait parent of the node at `position`; `-1` for the window.
+  @inline(__always)
+  func parent(at position: Int) -> Int {
+    assert(position >= 0 && position < count, "a position outside the walk order")
+    return Int(parents[position])
+  }
+
+  /// The position after the subtree of the node at `position`: the first one after it whose
+  /// parent comes before it.
+  func subtreeEnd(of position: Int) -> Int {
+    let start = Int32(truncatingIfNeeded: position)
+    var next = position + 1
+    while next < count, parents[next] >= start { next += 1 }
+    return next
+  }
+
+  /// Keeps the controllers of the order alive until the running pass ends.
+  func pinControllers(in propagator: TraitPropagator) {
+    for position in controllers { propagator.pin(node(at: Int(position)).takeUnretainedValue()) }
+  }
+}

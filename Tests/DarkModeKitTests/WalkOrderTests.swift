@@ -1,0 +1,175 @@
+import Testing
+
+@testable import DarkModeKit
+
+/// A window walked whole records its order, and the next walk over the same structure runs
+/// through it: with the same calls, in the same order, as a walk that pushes each node's children,
+/// whatever the callbacks change meanwhile.
+extension GlobalStateTests {
+  @Suite @MainActor struct WalkOrderTests {
+    init() { DarkModeManager.reset() }
+
+    /// window → a (a1, a2 (a21, a22)), b (b1, b2), the root view of a controller (cv (cv1)), d.
+    @MainActor final class Scene {
+      let log = CallLog()
+      let window: LoggingWindow
+      var views: [String: LoggingView] = [:]
+      var controller: LoggingController?
+
+      init() {
+        window = LoggingWindow("window", log: log)
+        func view(_ name: String, in parent: DMView) -> LoggingView {
+          let made = LoggingView(name, log: log)
+          parent.addSubview(made)
+          views[name] = made
+          return made
+        }
+        let a = view("a", in: window)
+        _ = view("a1", in: a)
+        let a2 = view("a2", in: a)
+        _ = view("a21", in: a2)
+        _ = view("a22", in: a2)
+        let b = view("b", in: window)
+        _ = view("b1", in: b)
+        _ = view("b2", in: b)
+        let controller = LoggingController("c", log: log, viewName: "cv")
+        window.addSubview(controller.view)
+        views["cv"] = controller.view as? LoggingView
+        _ = view("cv1", in: controller.view)
+        _ = view("d", in: window)
+        self.controller = controller
+        window.makeKeyAndVisible()
+        log.reset()
+      }
+
+      subscript(name: String) -> LoggingView { views[name]! }
+    }
+
+    static func isCurrent(_ window: DMWindow) -> Bool {
+      window.walkOrder?.isCurrent(TraitPropagator.shared.structureVersion) == true
+    }
+
+    /// Changes the structure outside any window, which makes every recorded order stale.
+    static func makeOrdersStale() {
+      DMView().addSubview(DMView())
+    }
+
+    @Test func aWholeWalkRecordsTheOrderAndTheNextSwitchGoesThroughIt() {
+      let scene = Scene()
+      #expect(Self.isCurrent(scene.window))
+      #expect(scene.window.walkOrder?.count == 13)
+      DMTraitCollection.setOverride(.dark, animated: false)
+      let walks = TraitPropagator.shared.orderedWalkCount
+      let first = scene.log.names
+      scene.log.reset()
+      DMTraitCollection.setOverride(.light, animated: false)
+      #expect(TraitPropagator.shared.orderedWalkCount == walks + 1)
+      #expect(scene.log.names == first)
+      #expect(
+        scene.log.names == [
+          "window", "a", "a1", "a2", "a21", "a22", "b", "b1", "b2", "c", "cv", "cv1", "d",
+        ])
+      #expect(scene.log.calls.allSatisfy { $0.current == .resolvedLight && $0.previous == .resolvedDark })
+    }
+
+    @Test func overridesKeepTheOrderAndItsWalkSkipsWhatDidNotChange() {
+      let scene = Scene()
+      scene["a2"].overrideUserInterfaceStyle = .light
+      scene["b"].overrideUserInterfaceStyle = .light
+      #expect(Self.isCurrent(scene.window))
+      scene.log.reset()
+      let walks = TraitPropagator.shared.orderedWalkCount
+      DMTraitCollection.setOverride(.dark, animated: false)
+      #expect(TraitPropagator.shared.orderedWalkCount == walks + 1)
+      #expect(scene.log.names == ["window", "a", "a1", "c", "cv", "cv1", "d"])
+      #expect(scene["a21"].dmTraitCollection.userInterfaceStyle == .light)
+      #expect(scene["b2"].dmTraitCollection.userInterfaceStyle == .light)
+    }
+
+    /// What the callbacks of one switch do: moves, removals, additions and a controller dropped,
+    /// before and after the nodes concerned are reached.
+    static func switchChangingTheStructure(_ scene: Scene) -> (calls: [CallLog.Call], added: LoggingView) {
+      let added = LoggingView("n", log: scene.log)
+      scene["a1"].onChange = { _ in scene["a22"].addSubview(scene["b1"]) }
+      scene["a21"].onChange = { _ in
+        scene["b2"].removeFromSuperview()
+        scene["b"].addSubview(added)
+        // Dropped: only the walk keeps the controller alive now.
+        scene.controller = nil
+      }
+      scene["b"].onChange = { _ in scene["a"].addSubview(scene["d"]) }
+      scene["cv1"].onChange = { _ in scene["cv"].removeFromSuperview() }
+      scene.log.reset()
+      DMTraitCollection.setOverride(.dark, animated: false)
+      return (scene.log.calls, added)
+    }
+
+    @Test func callbacksThatChangeTheStructureGetTheCallsOfAWalkWithoutOrder() {
+      let ordered = Scene()
+      #expect(Self.isCurrent(ordered.window))
+      let walks = TraitPropagator.shared.orderedWalkCount
+      let (orderedCalls, orderedAdded) = Self.switchChangingTheStructure(ordered)
+      #expect(TraitPropagator.shared.orderedWalkCount == walks + 1)
+      weak let droppedController = ordered.controller
+      #expect(droppedController == nil)
+      DMTraitCollection.setOverride(.light, animated: false)
+
+      let unordered = Scene()
+      Self.makeOrdersStale()
+      #expect(!Self.isCurrent(unordered.window))
+      let (unorderedCalls, unorderedAdded) = Self.switchChangingTheStructure(unordered)
+      #expect(TraitPropagator.shared.orderedWalkCount == walks + 1)
+
+      #expect(orderedCalls == unorderedCalls)
+      // Each node that stayed in the window, moved or was added, once, with the new style; the
+      // removed ones, and the controller's view once its controller was gone, not.
+      #expect(
+        orderedCalls.map(\.name) == [
+          "window", "a", "a1", "a2", "a21", "a22", "b1", "b", "n", "c", "cv", "cv1", "d",
+        ])
+      #expect(orderedCalls.allSatisfy { $0.current == .resolvedDark })
+      #expect(orderedAdded.dmTraitCollection == .resolvedDark)
+      #expect(unorderedAdded.dmTraitCollection == .resolvedDark)
+      #expect(ordered["d"].superview === ordered["a"] && ordered["cv"].superview == nil)
+    }
+
+    @Test func aControllerDroppedDuringAnOrderedWalkLivesUntilTheWalkEnds() {
+      let scene = Scene()
+      weak let controller = scene.controller
+      scene["a"].onChange = { _ in scene.controller = nil }
+      scene.log.reset()
+      DMTraitCollection.setOverride(.dark, animated: false)
+      #expect(controller == nil)
+      // The view of the freed controller now inherits from its superview, the window.
+      #expect(scene["cv"].dmTraitCollection == .resolvedDark)
+      #expect(scene.log.names.filter { $0 == "cv" || $0 == "cv1" } == ["cv", "cv1"])
+      scene.log.reset()
+      DMTraitCollection.setOverride(.light, animated: false)
+      #expect(!scene.log.names.contains("c"))
+      #expect(scene.log.names.contains("cv"))
+    }
+
+    @Test func aHiddenWindowLetsGoOfItsOrderAndShownAgainRecordsItAgain() {
+      let scene = Scene()
+      #expect(scene.window.walkOrder != nil)
+      scene.window.isHidden = true
+      #expect(scene.window.walkOrder == nil)
+      DMTraitCollection.setOverride(.dark, animated: false)
+      scene.log.reset()
+      scene.window.makeKeyAndVisible()
+      #expect(scene.log.calls.count == 13)
+      #expect(Self.isCurrent(scene.window))
+    }
+
+    @Test func aViewAddedDuringAnOrderedWalkUnderANodeAlreadyVisitedIsCalledOnce() {
+      let scene = Scene()
+      let late = LoggingView("late", log: scene.log)
+      scene["d"].onChange = { _ in scene["a"].addSubview(late) }
+      scene.log.reset()
+      DMTraitCollection.setOverride(.dark, animated: false)
+      #expect(scene.log.names.filter { $0 == "late" }.count == 1)
+      #expect(late.dmTraitCollection == .resolvedDark)
+      #expect(scene.log.names.last == "late")
+    }
+  }
+}
