@@ -73,6 +73,8 @@ final class HierarchyStorm {
   var views: [View] = []
   let source = DMManualAppearanceSource()
   var calls: [Call] = []
+  /// Every call of every step: node, previous and current collection.
+  var history: [String] = []
   /// Keyed by serial number: addresses of deallocated views are reused.
   var lastReported: [Int: DMTraitCollection] = [:]
   private var serials = 0
@@ -114,6 +116,7 @@ final class HierarchyStorm {
     let current = node.dmTraitCollection
     calls.append(
       Call(node: id, previous: previous, current: current, currentInside: DMTraitCollection.current))
+    history.append("\(id) \(String(describing: previous)) → \(current)")
     if previous != lastReported[id] {
       failures.append(
         "\(id): previous \(String(describing: previous)) but last reported \(String(describing: lastReported[id]))"
@@ -169,11 +172,22 @@ final class HierarchyStorm {
   }
 
   func step() {
-    let choice = Int.random(in: 0..<13, using: &random)
-    if switchesOften, [4, 5, 7, 9].contains(choice) {
+    if switchesOften, Bool.random(using: &random) {
       // Every environment without an override changes: walks go through the whole tree.
       isDark.toggle()
       return DMTraitCollection.setOverride(isDark ? .dark : .light, animated: false)
+    }
+    let choice = Int.random(in: 0..<13, using: &random)
+    if switchesOften, choice == 4 {
+      // A controller's view placed in a container: the tree holds the controller only weakly.
+      return randomContainer().addSubview(controllers.randomElement(using: &random)!.view)
+    }
+    if switchesOften, choice == 5 {
+      // A controller let go of, whose view may hang in a window: it is freed now or once
+      // nothing else holds it.
+      let index = Int.random(in: 0..<controllers.count, using: &random)
+      controllers[index] = Controller(self)
+      return
     }
     switch choice {
     case 10:
@@ -315,6 +329,29 @@ extension GlobalStateTests {
       // Most of those walks went through an order, and callbacks changed the structure in many.
       #expect(TraitPropagator.shared.orderedWalkCount - walksBefore > 150)
       DarkModeManager.reset()
+    }
+
+    /// The same storm twice, once with walks through recorded orders and once with every walk a
+    /// stack walk: the same calls, in the same order, with the same collections.
+    @Test(arguments: [41 as UInt64, 42, 43, 44])
+    func walksThroughRecordedOrdersMakeTheCallsOfStackWalks(seed: UInt64) {
+      var histories: [[String]] = []
+      for usesOrders in [true, false] {
+        TraitPropagator.shared.usesWalkOrders = usesOrders
+        defer { TraitPropagator.shared.usesWalkOrders = true }
+        let storm = HierarchyStorm(seed: seed, reentrant: true, switchesOften: true)
+        for index in 0..<800 where storm.failures.isEmpty {
+          storm.runStep(index: index)
+        }
+        #expect(storm.failures.first == nil, "seed \(seed)")
+        histories.append(storm.history)
+        DarkModeManager.reset()
+      }
+      #expect(histories[0].count > 1_000)
+      let firstDifference = zip(histories[0], histories[1]).enumerated().first {
+        $0.element.0 != $0.element.1
+      }?.offset
+      #expect(firstDifference == nil && histories[0].count == histories[1].count, "seed \(seed)")
     }
 
     @Test(arguments: [11 as UInt64, 12, 13, 0xBEEF])

@@ -237,6 +237,37 @@ extension GlobalStateTests {
       #expect(cell.stroke == DMColor(rgb: 0x777777))
     }
 
+    /// The same for themable objects: a value's code rebinds a property of the object being set,
+    /// while the values of the list it shares are resolved.
+    @Test func aValueWhoseCodeRebindsAThemableObjectsPropertyDuringASwitchLeavesTheNewBindingsValue() {
+      final class Target: @unchecked Sendable {
+        weak var layer: Layer?
+        var hasRebound = false
+      }
+      let target = Target()
+      let alpha = DMDynamic<Double>(dynamicProvider: { traits in
+        MainActor.assumeIsolated {
+          if traits.userInterfaceStyle == .dark, !target.hasRebound, let layer = target.layer {
+            target.hasRebound = true
+            layer.dm.bind(\.fill, to: Self.red)
+          }
+        }
+        return 0.5
+      })
+      let layers = (0..<2).map { _ in
+        let layer = Layer()
+        layer.dm.bind(\.fill, to: Self.fill)
+        layer.dm.bind(\.alpha, to: alpha)
+        return layer
+      }
+      target.layer = layers[0]
+      DMTraitCollection.setOverride(DMTraitCollection(userInterfaceStyle: .dark), animated: false)
+      #expect(target.hasRebound)
+      #expect(layers[0].fill == DMColor(rgb: 0x800000), "the value of the binding made during the switch")
+      #expect(layers[1].fill == DMColor(rgb: 0x101010))
+      #expect(layers.map(\.alpha) == [0.5, 0.5])
+    }
+
     @Test func themableObjectsBoundAlikeFollowAndOneUnboundStops() {
       let layers = (0..<3).map { _ in
         let layer = Layer()

@@ -12,6 +12,52 @@ import Testing
     #expect(traits.theme == nil)
   }
 
+  /// Every combination of the built-in traits reads back as set, through the properties and
+  /// through encoding, and two collections are equal (and hash alike) exactly when their traits are.
+  @Test func everyCombinationOfTraitsReadsBackAndComparesByItsTraits() throws {
+    // The theme whose name has number 0 is a theme, not none.
+    let themes: [DMTheme?] = [nil, DMTheme(id: 0), "SOLARIZED", "A-very-long-theme-name"]
+    var seen: [DMTraitCollection: String] = [:]
+    for style in DMUserInterfaceStyle.allCases {
+      for contrast in DMAccessibilityContrast.allCases {
+        for level in DMUserInterfaceLevel.allCases {
+          for motion in DMAccessibilityMotion.allCases {
+            for theme in themes {
+              var traits = DMTraitCollection(accentColor: DMColor(rgb: 0x0A60D0))
+              traits.userInterfaceStyle = style
+              traits.accessibilityContrast = contrast
+              traits.userInterfaceLevel = level
+              traits.accessibilityMotion = motion
+              traits.theme = theme
+              #expect(traits.userInterfaceStyle == style && traits.accessibilityContrast == contrast)
+              #expect(traits.userInterfaceLevel == level && traits.accessibilityMotion == motion)
+              #expect(traits.theme == theme && traits.accentColor == DMColor(rgb: 0x0A60D0))
+              let decoded = try JSONDecoder().decode(
+                DMTraitCollection.self, from: JSONEncoder().encode(traits))
+              #expect(decoded == traits)
+              let name = "\(style) \(contrast) \(level) \(motion) \(theme?.rawValue ?? "-")"
+              #expect(seen[traits] == nil, "\(name) equals \(seen[traits] ?? "")")
+              seen[traits] = name
+            }
+          }
+        }
+      }
+    }
+    #expect(seen.count == 3 * 3 * 3 * 3 * themes.count)
+  }
+
+  @Test func aChangeOfMotionAloneKeepsTheColoursWhateverTheTheme() {
+    let traits = DMTraitCollection(
+      userInterfaceStyle: .dark, theme: "SOLARIZED", accessibilityMotion: .normal)
+    var reduced = traits
+    reduced.accessibilityMotion = .reduced
+    #expect(reduced != traits)
+    #expect(!traits.hasDifferentColorAppearance(comparedTo: reduced))
+    var other = reduced
+    other.theme = "SEPIA"
+    #expect(traits.hasDifferentColorAppearance(comparedTo: other))
+  }
+
   @Test func aStyleAndAThemeAreChosenTogether() {
     let traits = DMTraitCollection(userInterfaceStyle: .dark, theme: "SOLARIZED")
     #expect(traits.userInterfaceStyle == .dark)

@@ -62,7 +62,7 @@ import Testing
         await MainActor.run {
           let view = Dial()
           view.dm.bind(\.level, to: DMDynamic(light: 1, dark: 2))
-          BindingList.apply(
+          _ = BindingList.apply(
             at: &view.bindings, to: view, traits: DMTraitCollection(userInterfaceStyle: .dark),
             plans: TraitPropagator.shared.plans)
         }

@@ -133,6 +133,88 @@ extension GlobalStateTests {
       #expect(ordered["d"].superview === ordered["a"] && ordered["cv"].superview == nil)
     }
 
+    /// Runs `scenario` (which sets up callbacks) and a switch to dark on two fresh scenes, one
+    /// walked through its recorded order and one with every order stale; returns both logs.
+    static func bothWalks(_ scenario: (Scene) -> Void) -> (ordered: [CallLog.Call], stack: [CallLog.Call]) {
+      var logs: [[CallLog.Call]] = []
+      for usesOrder in [true, false] {
+        let scene = Scene()
+        if !usesOrder { makeOrdersStale() }
+        #expect(isCurrent(scene.window) == usesOrder)
+        scenario(scene)
+        scene.log.reset()
+        DMTraitCollection.setOverride(.dark, animated: false)
+        logs.append(scene.log.calls)
+        DMTraitCollection.setOverride(DMTraitCollection(), animated: false)
+        scene.window.isHidden = true
+      }
+      return (logs[0], logs[1])
+    }
+
+    @Test func aCallbackThatChangesItsOwnChildrenGetsTheCallsOfAWalkWithoutOrder() {
+      let added = (0..<3).map { LoggingView("n\($0)", log: CallLog()) }
+      let scenarios: [(String, (Scene) -> Void)] = [
+        ("adds a subview to itself", { scene in scene["a"].onChange = { $0.addSubview(added[0]) } }),
+        (
+          "moves its last subview to the front",
+          { scene in scene["a2"].onChange = { $0.insertSubview(scene["a22"], at: 0) } }
+        ),
+        (
+          "the last node adds a subview and removes another",
+          { scene in
+            scene["d"].onChange = { view in
+              view.addSubview(added[1])
+              scene["a1"].removeFromSuperview()
+            }
+          }
+        ),
+        (
+          "the window swaps its root view controller",
+          { scene in
+            let controller = LoggingController("root", log: scene.log, viewName: "rootView")
+            scene.window.onChange = { $0.rootViewController = controller }
+          }
+        ),
+        (
+          "an observer adds a subview to its own view",
+          { scene in
+            let registration = scene["b"].registerForTraitChanges([.userInterfaceStyle]) { view, _ in
+              view.addSubview(added[2])
+            }
+            _ = registration
+          }
+        ),
+      ]
+      for (name, scenario) in scenarios {
+        let (ordered, stack) = Self.bothWalks(scenario)
+        #expect(ordered == stack, "\(name)")
+        #expect(!ordered.isEmpty, "\(name)")
+      }
+    }
+
+    @Test func aControllerDroppedBeforeItsParentIsReachedIsNotCalledAndItsViewInheritsFromItsSuperview() {
+      let log = CallLog()
+      let window = LoggingWindow("window", log: log)
+      let x = LoggingView("x", log: log)
+      let y = LoggingView("y", log: log)
+      window.addSubview(x)
+      window.addSubview(y)
+      var controller: LoggingController? = LoggingController("c", log: log, viewName: "cv")
+      controller?.overrideTraitCollection = DMTraitCollection(accessibilityContrast: .high)
+      let view = controller!.view
+      y.addSubview(view)
+      window.makeKeyAndVisible()
+      #expect(Self.isCurrent(window))
+      weak let dropped = controller
+      x.onChange = { _ in controller = nil }
+      log.reset()
+      DMTraitCollection.setOverride(.dark, animated: false)
+      #expect(dropped == nil)
+      #expect(log.names == ["window", "x", "y", "cv"])
+      #expect(view.dmTraitCollection == .resolvedDark)
+      #expect(log.calls.last?.current == .resolvedDark)
+    }
+
     @Test func aControllerDroppedDuringAnOrderedWalkLivesUntilTheWalkEnds() {
       let scene = Scene()
       weak let controller = scene.controller

@@ -89,25 +89,36 @@ struct BindingList {
   /// storage, and the old one is kept until the pass ends (by the propagator for an environment,
   /// see `replaceStorage(with:)`; by the copy of its entries that a themable switch reads). So only
   /// a pass reads a list in place; a debug build checks it.
+  ///
+  /// - Returns: `false` when the app's code bound or unbound properties while the values were
+  ///   resolved: nothing was set, and the caller sets the object's list as it is now with
+  ///   `applyOneByOne(at:to:traits:)`.
   @inline(__always)
   static func apply(
     at list: UnsafeMutablePointer<BindingList>, to object: AnyObject, traits: DMTraitCollection,
     plans: BindingPlans
-  ) {
+  ) -> Bool {
     assert(TraitPropagator.shared.isRunning, "bindings are read in place only during a pass")
     // A list is its storage's reference: its address, read as such.
-    guard let address = UnsafeMutableRawPointer(list).load(as: UnsafeMutableRawPointer?.self) else { return }
-    switch plans.apply(address, to: object, traits: traits) {
-    case .applied: return
-    case .notPlanned: applyOneByOne(address, to: object, traits: traits)
-    case .listsChanged:
-      // The app's code changed lists while the values were resolved: set the object's list as it
-      // is now, one binding at a time.
-      guard let current = UnsafeMutableRawPointer(list).load(as: UnsafeMutableRawPointer?.self) else {
-        return
-      }
-      applyOneByOne(current, to: object, traits: traits)
+    guard let address = UnsafeMutableRawPointer(list).load(as: UnsafeMutableRawPointer?.self) else {
+      return true
     }
+    switch plans.apply(address, to: object, traits: traits) {
+    case .applied: return true
+    case .notPlanned:
+      applyOneByOne(address, to: object, traits: traits)
+      return true
+    case .listsChanged: return false
+    }
+  }
+
+  /// Sets every bound property of `object` for `traits`, from the list at `list`, read in place,
+  /// one binding at a time.
+  static func applyOneByOne(
+    at list: UnsafeMutablePointer<BindingList>, to object: AnyObject, traits: DMTraitCollection
+  ) {
+    guard let address = UnsafeMutableRawPointer(list).load(as: UnsafeMutableRawPointer?.self) else { return }
+    applyOneByOne(address, to: object, traits: traits)
   }
 
   /// Sets every bound property of `object` for `traits`, from the storage at `address`, one

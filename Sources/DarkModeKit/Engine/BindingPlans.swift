@@ -21,12 +21,16 @@ final class BindingPlans {
   private struct Entry {
     /// The storage's `serial`; 0 for none.
     var serial: UInt32 = 0
+    /// How many copies set the values (see `Copy`).
+    var copyCount: Int32 = 0
     var generation: UInt64 = 0
     var traits = DMTraitCollection()
   }
 
-  /// Where one binding's value goes: noted when the values are resolved, so that setting them in
-  /// each object reads neither the bindings nor their properties.
+  /// Where the values of one binding, or of bindings one after the other both in the list and in
+  /// the object (properties declared together), go: noted when the values are resolved, so that
+  /// setting them in each object reads neither the bindings nor their properties, and copies
+  /// them at once.
   private struct Copy {
     /// Where the value goes in the object.
     var destination: Int32 = 0
@@ -128,23 +132,34 @@ final class BindingPlans {
       entry.pointee.generation = 0
       let changesBefore = BindingList.changeCount
       var position = 0
+      var copyCount = 0
       for index in 0..<count {
         let binding = elements + index
         Unmanaged.passUnretained(binding.pointee.property).borrow { property in
           property.resolve.unsafelyUnwrapped(
             Unmanaged.passUnretained(binding.pointee.source), traits, buffer + position)
-          copies[index] = Copy(
+          let copy = Copy(
             destination: Int32(property.offset), source: Int32(position), size: Int32(property.valueSize))
+          let last = copies + copyCount - 1
+          if copyCount > 0, last.pointee.destination + last.pointee.size == copy.destination,
+            last.pointee.source + last.pointee.size == copy.source
+          {
+            last.pointee.size += copy.size
+          } else {
+            copies[copyCount] = copy
+            copyCount += 1
+          }
           position = Self.advance(position, by: property.valueSize)
         }
       }
       guard BindingList.changeCount == changesBefore else { return .listsChanged }
+      entry.pointee.copyCount = Int32(copyCount)
       entry.pointee.serial = serial
       entry.pointee.generation = generation
       entry.pointee.traits = traits
     }
     let base = Unmanaged.passUnretained(object).toOpaque()
-    for index in 0..<count {
+    for index in 0..<Int(entry.pointee.copyCount) {
       let copy = copies[index]
       Self.copy(buffer + Int(copy.source), to: base + Int(copy.destination), size: Int(copy.size))
     }

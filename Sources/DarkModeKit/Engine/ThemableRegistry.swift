@@ -82,16 +82,23 @@ final class ThemableRegistry {
     let versionAtStart = version
     let plans = TraitPropagator.shared.plans
     var foundFreed = false
-    /// Applies the list at `list`, read in place, to `object`, for its own collection when it has
-    /// one.
+    /// Applies the list at `list`, read in place, to `object`, for `traits`; when the app's code
+    /// changed lists meanwhile, the object's list as it is now.
+    func apply(at list: UnsafeMutablePointer<BindingList>, to object: AnyObject, traits: DMTraitCollection) {
+      guard !BindingList.apply(at: list, to: object, traits: traits, plans: plans),
+        let place = place(of: object)
+      else { return }
+      // A copy, which keeps the list alive while its setters run.
+      var current = self.entries[place].bindings
+      BindingList.applyOneByOne(at: &current, to: object, traits: traits)
+    }
+    /// Applies the list at `list` to `object`, for its own collection when it has one.
     func apply(at list: UnsafeMutablePointer<BindingList>, to object: AnyObject, hasOwnTraits: Bool) {
       if hasOwnTraits, let environment = object as? any DMTraitEnvironment {
         let traits = environment.dmTraitCollection
-        PassContext.withCurrent(traits) {
-          BindingList.apply(at: list, to: object, traits: traits, plans: plans)
-        }
+        PassContext.withCurrent(traits) { apply(at: list, to: object, traits: traits) }
       } else {
-        BindingList.apply(at: list, to: object, traits: global, plans: plans)
+        apply(at: list, to: object, traits: global)
       }
     }
     PassContext.withCurrent(global) {

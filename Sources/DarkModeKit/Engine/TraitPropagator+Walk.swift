@@ -108,7 +108,7 @@ extension TraitPropagator {
     PassGeneration.advance()
     let savedContext = PassContext.enterSlot(currentSlot)
     defer { PassContext.leaveSlot(savedContext) }
-    let window = start as? DMWindow
+    let window = usesWalkOrders ? start as? DMWindow : nil
     var recording: WalkOrder?
     if let window, let order = window.walkOrder, order.isCurrent(structureAtStart) {
       walk(window, in: order, visits: &visits)
@@ -123,7 +123,6 @@ extension TraitPropagator {
         window.walkOrder = nil
       }
     }
-    var isComplete = true
     while let entry = stack.pop() {
       visits &+= 1
       let structureChanged = structureVersion != structureAtStart
@@ -131,28 +130,29 @@ extension TraitPropagator {
       let descended = entry.node.borrow { node in
         visit(node, from: entry, structureChanged: structureChanged, stack: stack, recording: recording)
       }
-      if !descended { isComplete = false }
+      // A node not gone into leaves the recording incomplete: it stops.
+      if !descended { recording = nil }
     }
-    if let window, let recording, isComplete, structureVersion == structureAtStart {
+    if let window, let recording, structureVersion == structureAtStart {
+      recording.finishRecording()
       window.walkOrder = recording
     }
   }
 
-  /// The walk of a window through its order; see `walk(from:)`. On a structural change made by a
-  /// callback, it pushes the subtrees it has not reached, for the walk to go on with the stack.
+  /// The walk of a window through its order; see `walk(from:)`. After a node whose visit changed
+  /// the structure, it pushes what the stack walk would hold then (the node's children as they
+  /// are now, and the subtrees it has not reached), for the walk to go on with the stack.
   private func walk(_ window: DMWindow, in order: WalkOrder, visits: inout Int) {
     let structureAtStart = structureVersion
-    order.pinControllers(in: self)
     orderedWalkCount &+= 1
+    var controllers = 0
     var position = 0
     let count = order.count
     while position < count {
-      if structureVersion != structureAtStart {
-        return pushSubtrees(of: order, from: position)
-      }
       visits &+= 1
       let parentPosition = order.parent(at: position)
-      let descended = order.node(at: position).borrow { node in
+      let node = order.node(at: position)
+      let descended = node.borrow { node in
         guard parentPosition >= 0 else {
           return window.isVisible && update(node, inheriting: propagatedGlobal)
         }
@@ -161,12 +161,25 @@ extension TraitPropagator {
         guard parent.isAttached, let inherited = parent.reported else { return false }
         return update(node, inheriting: inherited)
       }
+      // The controllers below a node the walk goes into are kept from now on, as the stack walk
+      // keeps them when it pushes them.
+      let isCurrent =
+        structureVersion == structureAtStart
+        && (!descended || order.pinControllers(below: position, from: &controllers, in: self))
+      guard isCurrent else {
+        // Neither the node's children as recorded nor, when it was not gone into, as they are.
+        pushSubtrees(of: order, from: order.subtreeEnd(of: position))
+        if descended { node.borrow { $0.appendTraitChildren(to: stack) } }
+        return
+      }
       position = descended ? position + 1 : order.subtreeEnd(of: position)
     }
   }
 
   /// Pushes the subtrees of `order` from `position` on, as the stack walk would hold them when
-  /// it reached that node: each with the parent it hangs from, the first on top.
+  /// it reached that node: each with the parent it hangs from, the first on top. Every node at
+  /// `position` or after whose parent comes before it starts such a subtree, and its parent was
+  /// visited and gone into.
   private func pushSubtrees(of order: WalkOrder, from position: Int) {
     var roots: [Int] = []
     var root = position
@@ -252,7 +265,10 @@ extension TraitPropagator {
     assert(
       list == withUnsafeMutablePointer(to: &node.bindings) { $0 },
       "a node's list is not where it was measured")
-    BindingList.apply(at: list, to: node, traits: traits, plans: plans)
+    if !BindingList.apply(at: list, to: node, traits: traits, plans: plans) {
+      // The app's code changed lists while the values were resolved: the node's list as it is now.
+      BindingList.applyOneByOne(at: list, to: node, traits: traits)
+    }
   }
 
   /// Updates a node's bindings, then calls it, with its collection current; the walk then calls

@@ -36,6 +36,8 @@ final class TraitPropagator {
   /// How many walks went through a window's recorded order; tests read it to check that they
   /// exercise that path.
   @exclusivity(unchecked) var orderedWalkCount = 0
+  /// Whether walks record and use windows' orders; tests turn it off to compare with stack walks.
+  @exclusivity(unchecked) var usesWalkOrders = true
 
   /// Counts structural changes, so that a walk checks each entry's parent only after one, and the
   /// root checkpoints of `DMView.window` know when they are stale.

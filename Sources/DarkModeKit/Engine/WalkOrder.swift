@@ -25,8 +25,10 @@ final class WalkOrder {
   @exclusivity(unchecked) private var nodes: UnsafeMutablePointer<Unmanaged<DMResponder>>
   /// The position of each node's trait parent; `-1` for the window.
   @exclusivity(unchecked) private var parents: UnsafeMutablePointer<Int32>
-  /// The positions of view controllers, which the tree holds only weakly.
-  private var controllers: [Int32] = []
+  /// The view controllers, which the tree holds only weakly: each one's position and its
+  /// parent's, in the order of the parents' positions once the order is recorded (see
+  /// `pinControllers(below:from:in:)`).
+  @exclusivity(unchecked) private var controllers: [(parent: Int32, position: Int32)] = []
   #if DEBUG
     private var liveNodes: [Weak] = []
     private struct Weak { weak var node: DMResponder? }
@@ -59,7 +61,7 @@ final class WalkOrder {
     (nodes + count).initialize(to: .passUnretained(node))
     (parents + count).initialize(to: parent)
     count &+= 1
-    if node is DMViewController { controllers.append(position) }
+    if node is DMViewController { controllers.append((parent, position)) }
     #if DEBUG
       liveNodes.append(Weak(node: node))
     #endif
@@ -106,8 +108,48 @@ final class WalkOrder {
     return next
   }
 
-  /// Keeps the controllers of the order alive until the running pass ends.
-  func pinControllers(in propagator: TraitPropagator) {
-    for position in controllers { propagator.pin(node(at: Int(position)).takeUnretainedValue()) }
+  /// Completes a recording: the controllers in the order of their parents' positions, as a walk
+  /// reaches the parents.
+  func finishRecording() {
+    controllers.sort { ($0.parent, $0.position) < ($1.parent, $1.position) }
+  }
+
+  /// Keeps the controllers whose parent is at `parent` alive until the running pass ends, as the
+  /// stack walk does when it pushes a view's children, and tells whether each is still the
+  /// controller of its view. `cursor` is where the controllers of the parents after the ones a
+  /// walk has reached begin; a walk reaches parents in the order of their positions.
+  ///
+  /// Each controller is reached through its root view, which its parent holds, with a weak load:
+  /// one that was freed, or is being freed, reads as none, and its recorded position is not read.
+  ///
+  /// - Returns: `false` when a controller is no longer its view's: the order no longer describes
+  ///   the tree, and the walk must go on without it.
+  @inline(__always)
+  func pinControllers(below parent: Int, from cursor: inout Int, in propagator: TraitPropagator) -> Bool {
+    // Most nodes have no controller below them: one comparison.
+    guard cursor < controllers.count, Int(controllers[cursor].parent) <= parent else { return true }
+    return pinControllersFound(below: parent, from: &cursor, in: propagator)
+  }
+
+  @inline(never)
+  private func pinControllersFound(below parent: Int, from cursor: inout Int, in propagator: TraitPropagator)
+    -> Bool
+  {
+    let parent = Int32(truncatingIfNeeded: parent)
+    while cursor < controllers.count, controllers[cursor].parent < parent { cursor += 1 }
+    while cursor < controllers.count, controllers[cursor].parent == parent {
+      let position = Int(controllers[cursor].position)
+      cursor += 1
+      // A controller's only child is its root view, right after it.
+      guard position + 1 < count, parents[position + 1] == Int32(truncatingIfNeeded: position) else {
+        return false
+      }
+      unowned(unsafe) let view = node(at: position + 1).takeUnretainedValue()
+      guard let controller = (view as? DMView)?.owningController,
+        Unmanaged.passUnretained(controller).toOpaque() == nodes[position].toOpaque()
+      else { return false }
+      propagator.pin(controller)
+    }
+    return true
   }
 }

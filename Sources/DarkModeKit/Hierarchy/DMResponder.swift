@@ -14,8 +14,12 @@ open class DMResponder: DMTraitEnvironment {
       if overrideUserInterfaceStyle != oldValue { TraitPropagator.shared.overridesDidChange(self) }
     }
   }
-  /// Where a walk that recorded its window's ``WalkOrder`` put this environment; declared here,
-  /// next to the style's single byte, to take no room of its own.
+  // The two fields below are declared here, next to the style's single byte, to take no room of
+  // their own.
+  /// Whether this environment is a view that is a controller's root view (see
+  /// `DMView.owningController`), read on the propagation path instead of the weak reference.
+  @exclusivity(unchecked) final var isRootViewOfController = false
+  /// Where a walk that recorded its window's ``WalkOrder`` put this environment.
   @exclusivity(unchecked) final var walkPosition: Int32 = 0
 
   /// Traits this environment and its descendants use instead of the inherited ones; `nil` or

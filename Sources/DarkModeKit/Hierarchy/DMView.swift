@@ -35,9 +35,6 @@ open class DMView: DMResponder {
       isRootViewOfController = newValue != nil
     }
   }
-  /// Whether ``owningController`` is set, read on the propagation path instead of the weak
-  /// reference, which costs more to load.
-  @exclusivity(unchecked) private final var isRootViewOfController = false
   /// Where this view was put in its superview's ``subviews``: removing it looks there first.
   @exclusivity(unchecked) final var indexInSuperview: Int32 = 0
 

@@ -27,10 +27,22 @@ struct ObjectList<Kind: ObjectListKind> {
 
   /// The elements and the holes, in order.
   private(set) var storage: [Element] = []
-  private var holes: Int32 = 0
+  /// The number of holes, and in the top bit whether places may be stale (see
+  /// `placesAreExact`): one word, so that a view's fields take no more room than they need.
+  private var bits: UInt32 = 0
+  private static var staleBit: UInt32 { 1 << 31 }
+
+  private var holes: Int32 {
+    get { Int32(bitPattern: bits & ~Self.staleBit) }
+    set { bits = bits & Self.staleBit | UInt32(bitPattern: newValue) }
+  }
+
   /// Whether every element's remembered place is where it is: an insertion before the end moves
   /// the elements after it, whose places are then set again when one is next looked for.
-  private var placesAreExact = true
+  private var placesAreExact: Bool {
+    get { bits & Self.staleBit == 0 }
+    set { bits = newValue ? bits & ~Self.staleBit : bits | Self.staleBit }
+  }
 
   nonisolated init() {}
 
