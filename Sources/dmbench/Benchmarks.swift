@@ -18,9 +18,10 @@ struct Benchmarks {
     print(
       "machine: \(ProcessInfo.processInfo.activeProcessorCount) cores, \(formatBytes(Double(ProcessInfo.processInfo.physicalMemory))) memory; \(runs) runs per case, median [min–max]\n"
     )
-    // Memory first, while the heap holds nothing freed that new objects could reuse.
+    // The views' memory in a process of its own, whose heap holds nothing freed that new objects
+    // could reuse; then the tables' memory, first in this one.
+    memoryCasesInAFreshProcess()
     let tableMemoryIsLinear = ScaleCases(quick: quick, runs: runs).memory()
-    memoryCases()
     let views = switchCases()
     let themables = themableCases()
     printRatios(views + themables)
@@ -28,7 +29,8 @@ struct Benchmarks {
     resolveCases()
     parseCase()
     let hierarchyIsLinear = HierarchyScaleCases(runs: runs).run()
-    _ = LatencyCase(changes: quick ? 100 : 1_000).run()
+    // 1,000 changes in the quick run too: the target is about the 99th percentile of as many.
+    _ = LatencyCase(changes: 1_000).run()
     if !ScaleCases(quick: quick, runs: runs).run() || !tableMemoryIsLinear || !hierarchyIsLinear {
       print("dmbench: a case grew faster than its input")
       exit(1)
@@ -298,8 +300,34 @@ struct Benchmarks {
 
   // MARK: 7: memory
 
-  private func memoryCases() {
-    let count = quick ? 10_000 : 100_000
+  /// Runs section 7 in a new process of this program (`dmbench --memory`) and prints what it
+  /// prints; in this process if that cannot be started.
+  private func memoryCasesInAFreshProcess() {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/proc/self/exe")
+    process.arguments = ["--memory"] + (quick ? ["--quick"] : [])
+    let output = Pipe()
+    process.standardOutput = output
+    do {
+      try process.run()
+      let text = output.fileHandleForReading.readDataToEndOfFile()
+      process.waitUntilExit()
+      guard process.terminationStatus == 0 else {
+        print("7. Memory: the measuring process failed (status \(process.terminationStatus))\n")
+        return
+      }
+      print(String(decoding: text, as: UTF8.self), terminator: "")
+    } catch {
+      print("   (the memory cases run in this process: \(error))")
+      memoryCases()
+    }
+  }
+
+  /// Section 7: the memory of views, measured as the resident size's growth.
+  func memoryCases() {
+    // 100,000 views in the quick run too: at 10,000, one-time costs and the heap's growth steps
+    // are a large part of the growth.
+    let count = 100_000
     print("7. Memory (resident-size growth over \(count) views)")
     let plainBefore = Measure.residentBytes()
     var plain: [PlainView] = []
@@ -332,8 +360,11 @@ struct Benchmarks {
     let theming = boundBytes - plainBytes
     print("   theming state (three bindings − plain):        \(formatBytes(theming)) per view")
     print("   shown: the window's walk order and the rest:   \(formatBytes(orderBytes)) per view")
+    print("   theming state and the walk order:              \(formatBytes(theming + orderBytes)) per view")
     print("   peak growth during a \(count)-view switch:       \(formatBytes(max(peak, 0)))")
-    target("≤ 128 bytes of theming state per view with three bindings", theming <= 128)
+    target(
+      "≤ 128 bytes of theming state per view with three bindings, the walk order included",
+      theming + orderBytes <= 128)
     blackHole((plain, unbound, bound))
     print()
   }

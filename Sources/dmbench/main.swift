@@ -8,11 +8,15 @@ import Foundation
 // many bound themable objects) and switches COUNT times, for counting allocations from outside, e.g. with valgrind: the difference between
 // COUNT = 10 and COUNT = 0 is what the switches allocate.
 //
+// `dmbench --memory [--quick]`: only section 7 (the full run starts it as a process of its own).
+//
 // `dmbench --write-preferences PATH [COUNT]` (for the reliability tests):
 // saves two choices in turn to PATH with `DMPreferenceStore`, COUNT times or until killed.
 let arguments = CommandLine.arguments
 if arguments.count > 2, arguments[1] == "--write-preferences" {
   PreferenceWriter.run(path: arguments[2], count: arguments.count > 3 ? Int(arguments[3]) : nil)
+} else if arguments.contains("--memory") {
+  MainActor.assumeIsolated { Benchmarks(quick: arguments.contains("--quick")).memoryCases() }
 } else if let index = arguments.firstIndex(of: "--switches"), arguments.count > index + 2,
   let views = Int(arguments[index + 1]), let count = Int(arguments[index + 2])
 {

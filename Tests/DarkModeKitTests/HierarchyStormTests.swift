@@ -340,9 +340,13 @@ extension GlobalStateTests {
         TraitPropagator.shared.usesWalkOrders = usesOrders
         defer { TraitPropagator.shared.usesWalkOrders = true }
         let storm = HierarchyStorm(seed: seed, reentrant: true, switchesOften: true)
+        let walks = TraitPropagator.shared.orderedWalkCount
         for index in 0..<800 where storm.failures.isEmpty {
           storm.runStep(index: index)
         }
+        let orderedWalks = TraitPropagator.shared.orderedWalkCount - walks
+        #expect(
+          usesOrders ? orderedWalks > 100 : orderedWalks == 0, "seed \(seed): \(orderedWalks) ordered walks")
         #expect(storm.failures.first == nil, "seed \(seed)")
         histories.append(storm.history)
         DarkModeManager.reset()

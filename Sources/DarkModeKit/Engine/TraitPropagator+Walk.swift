@@ -170,6 +170,8 @@ extension TraitPropagator {
         // Neither the node's children as recorded nor, when it was not gone into, as they are.
         pushSubtrees(of: order, from: order.subtreeEnd(of: position))
         if descended { node.borrow { $0.appendTraitChildren(to: stack) } }
+        // Stale now: let go of it (the walk's entries hold what they need).
+        window.walkOrder = nil
         return
       }
       position = descended ? position + 1 : order.subtreeEnd(of: position)

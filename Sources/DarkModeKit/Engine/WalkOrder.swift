@@ -10,9 +10,9 @@
 /// the environments below position `i` are the run after it whose parents are at `i` or later.
 ///
 /// Nodes are not retained, as in a walk's entries (see `TraitPropagator.Entry`): while the
-/// structure is unchanged the tree holds every view, and a walk pins the controllers before it
-/// starts. A debug build also holds each node weakly and stops the program on reading one that was
-/// freed.
+/// structure is unchanged the tree holds every view, and a walk keeps each controller alive once
+/// it goes into the controller's parent (see `pinControllers(below:from:in:)`). A debug build also
+/// holds each node weakly and stops the program on reading one that was freed.
 @MainActor
 final class WalkOrder {
   /// The propagator's `structureVersion` when the order was recorded.
