@@ -320,6 +320,8 @@ extension GlobalStateTests {
     @Test(arguments: [31 as UInt64, 32, 33])
     func randomChangesInCallbacksOfSwitchesThroughRecordedOrdersKeepEveryEnvironmentExact(seed: UInt64) {
       print("HierarchyStormTests: seed \(seed), switches with re-entrant changes")
+      // The storm's windows are small.
+      TraitPropagator.shared.minimumOrderCount = 1
       let storm = HierarchyStorm(seed: seed, reentrant: true, switchesOften: true)
       let walksBefore = TraitPropagator.shared.orderedWalkCount
       for index in 0..<1_500 where storm.failures.isEmpty {
@@ -338,7 +340,9 @@ extension GlobalStateTests {
       var histories: [[String]] = []
       for usesOrders in [true, false] {
         TraitPropagator.shared.usesWalkOrders = usesOrders
-        defer { TraitPropagator.shared.usesWalkOrders = true }
+        // The storm's windows are small.
+        TraitPropagator.shared.minimumOrderCount = 1
+        defer { DarkModeManager.reset() }
         let storm = HierarchyStorm(seed: seed, reentrant: true, switchesOften: true)
         let walks = TraitPropagator.shared.orderedWalkCount
         for index in 0..<800 where storm.failures.isEmpty {

@@ -7,7 +7,11 @@ import Testing
 /// whatever the callbacks change meanwhile.
 extension GlobalStateTests {
   @Suite @MainActor struct WalkOrderTests {
-    init() { DarkModeManager.reset() }
+    init() {
+      DarkModeManager.reset()
+      // Some scenes are small.
+      TraitPropagator.shared.minimumOrderCount = 1
+    }
 
     /// window → a (a1, a2 (a21, a22)), b (b1, b2), the root view of a controller (cv (cv1)), d.
     @MainActor final class Scene {
@@ -243,6 +247,55 @@ extension GlobalStateTests {
       DMTraitCollection.setOverride(.light, animated: false)
       #expect(!scene.log.names.contains("c"))
       #expect(scene.log.names.contains("cv"))
+    }
+
+    @Test func aWindowUnderItsOwnOverrideIsSkippedWholeAndADeepChainFromTheMiddle() {
+      let log = CallLog()
+      let window = LoggingWindow("window", log: log)
+      var chain: [LoggingView] = []
+      var parent: DMView = window
+      for index in 0..<1_000 {
+        let view = LoggingView("\(index)", log: log)
+        parent.addSubview(view)
+        chain.append(view)
+        parent = view
+      }
+      let sibling = LoggingView("sibling", log: log)
+      window.addSubview(sibling)
+      window.makeKeyAndVisible()
+      #expect(Self.isCurrent(window))
+
+      chain[600].overrideUserInterfaceStyle = .light
+      log.reset()
+      let walks = TraitPropagator.shared.orderedWalkCount
+      DMTraitCollection.setOverride(.dark, animated: false)
+      #expect(TraitPropagator.shared.orderedWalkCount == walks + 1)
+      #expect(log.names == ["window"] + (0..<600).map { "\($0)" } + ["sibling"])
+
+      window.overrideUserInterfaceStyle = .light
+      log.reset()
+      let visits = TraitPropagator.shared.visitCount
+      DMTraitCollection.setOverride(.light, animated: false)
+      #expect(log.calls.isEmpty)
+      #expect(TraitPropagator.shared.visitCount == visits + 1)
+    }
+
+    @Test func aWindowWithFewerEnvironmentsThanTheMinimumKeepsNoOrder() {
+      TraitPropagator.shared.minimumOrderCount = TraitPropagator.defaultMinimumOrderCount
+      let log = CallLog()
+      let small = LoggingWindow("small", log: log)
+      for index in 0..<(TraitPropagator.defaultMinimumOrderCount - 2) {
+        small.addSubview(LoggingView("\(index)", log: log))
+      }
+      small.makeKeyAndVisible()
+      #expect(small.walkOrder == nil)
+      small.addSubview(LoggingView("one more", log: log))
+      small.isHidden = true
+      small.makeKeyAndVisible()
+      #expect(small.walkOrder?.count == TraitPropagator.defaultMinimumOrderCount)
+      log.reset()
+      DMTraitCollection.setOverride(.dark, animated: false)
+      #expect(log.calls.count == TraitPropagator.defaultMinimumOrderCount)
     }
 
     @Test func aHiddenWindowLetsGoOfItsOrderAndShownAgainRecordsItAgain() {

@@ -178,7 +178,7 @@ extension DMDynamic {
         return light.unsafelyUnwrapped
       case .pair:
         let isDark = traits.resolvesDarkSide
-        if traits.accessibilityContrast == .high,
+        if traits.isHighContrast,
           let highContrast = isDark ? highContrastDark : highContrastLight
         {
           return highContrast

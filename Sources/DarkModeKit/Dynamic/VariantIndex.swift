@@ -69,7 +69,7 @@ struct VariantIndex: Sendable {
   @inlinable
   func position(for traits: DMTraitCollection) -> Int? {
     let isDark = traits.resolvesDarkSide
-    let isHigh = traits.accessibilityContrast == .high
+    let isHigh = traits.isHighContrast
     if let theme = traits.theme, let slot = slot(of: theme),
       let position = position(slot: slot, isDark: isDark, isHigh: isHigh)
     {
@@ -86,7 +86,7 @@ struct VariantIndex: Sendable {
     let isDark = !traits.resolvesDarkSide
     let slot = isDark ? defaultDarkSlot : defaultLightSlot
     return slot < 0
-      ? nil : position(slot: slot, isDark: isDark, isHigh: traits.accessibilityContrast == .high)
+      ? nil : position(slot: slot, isDark: isDark, isHigh: traits.isHighContrast)
   }
 
   @inlinable

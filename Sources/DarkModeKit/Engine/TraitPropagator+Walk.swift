@@ -110,6 +110,7 @@ extension TraitPropagator {
     defer { PassContext.leaveSlot(savedContext) }
     let window = usesWalkOrders ? start as? DMWindow : nil
     var recording: WalkOrder?
+    var startsRecording = false
     if let window, let order = window.walkOrder, order.isCurrent(structureAtStart) {
       walk(window, in: order, visits: &visits)
     } else {
@@ -119,7 +120,9 @@ extension TraitPropagator {
       if let startParent { pin(startParent) }
       stack.push(Entry(node: start, parent: startParent))
       if let window {
-        recording = WalkOrder(version: structureAtStart, capacity: window.walkOrder?.count ?? 0)
+        recordingOrder.restart(version: structureAtStart)
+        recording = recordingOrder
+        startsRecording = true
         window.walkOrder = nil
       }
     }
@@ -133,10 +136,13 @@ extension TraitPropagator {
       // A node not gone into leaves the recording incomplete: it stops.
       if !descended { recording = nil }
     }
-    if let window, let recording, structureVersion == structureAtStart {
-      recording.finishRecording()
-      window.walkOrder = recording
+    if let window, let recording, structureVersion == structureAtStart,
+      recording.count >= minimumOrderCount
+    {
+      window.walkOrder = recording.finished()
     }
+    // The propagator keeps room for windows of a few thousand environments between walks.
+    if startsRecording { recordingOrder.shrink(to: 4_096) }
   }
 
   /// The walk of a window through its order; see `walk(from:)`. After a node whose visit changed

@@ -38,6 +38,10 @@ final class TraitPropagator {
   @exclusivity(unchecked) var orderedWalkCount = 0
   /// Whether walks record and use windows' orders; tests turn it off to compare with stack walks.
   @exclusivity(unchecked) var usesWalkOrders = true
+  /// Windows with fewer environments keep no order: a walk of so few is as fast without one, and
+  /// the order would cost an allocation each time the window is shown. Tests lower it.
+  @exclusivity(unchecked) var minimumOrderCount = TraitPropagator.defaultMinimumOrderCount
+  static let defaultMinimumOrderCount = 8
 
   /// Counts structural changes, so that a walk checks each entry's parent only after one, and the
   /// root checkpoints of `DMView.window` know when they are stale.
@@ -50,6 +54,9 @@ final class TraitPropagator {
   @exclusivity(unchecked) var isRunning = false
   @exclusivity(unchecked) var events: [Event] = []
   let stack = WalkStack()
+  /// Where a walk from a window records its order; copied for the window when complete (see
+  /// `WalkOrder`).
+  let recordingOrder = WalkOrder(version: 0, capacity: 256)
   let detachStack = WalkStack()
   /// The values of shared binding lists resolved in the running pass.
   let plans = BindingPlans()
@@ -195,6 +202,8 @@ final class TraitPropagator {
     stack.removeAll()
     restyledWindows.removeAll()
     isThemeSidesQueued = false
+    usesWalkOrders = true
+    minimumOrderCount = Self.defaultMinimumOrderCount
     propagatedGlobal = GlobalTraits.state.withLock { $0.resolved }
   }
 }

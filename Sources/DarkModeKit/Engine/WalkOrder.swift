@@ -16,7 +16,8 @@
 @MainActor
 final class WalkOrder {
   /// The propagator's `structureVersion` when the order was recorded.
-  let version: UInt64
+  private(set) var version: UInt64
+
   /// How many nodes the order holds.
   @exclusivity(unchecked) private(set) var count = 0
   @exclusivity(unchecked) private var capacity: Int
@@ -25,6 +26,8 @@ final class WalkOrder {
   @exclusivity(unchecked) private var nodes: UnsafeMutablePointer<Unmanaged<DMResponder>>
   /// The position of each node's trait parent; `-1` for the window.
   @exclusivity(unchecked) private var parents: UnsafeMutablePointer<Int32>
+  /// Where each node's subtree ends, once a walk needed one (see `subtreeEnd(of:)`).
+  @exclusivity(unchecked) private var ends: UnsafeMutablePointer<Int32>?
   /// The view controllers, which the tree holds only weakly: each one's position and its
   /// parent's, in the order of the parents' positions once the order is recorded (see
   /// `pinControllers(below:from:in:)`).
@@ -36,7 +39,7 @@ final class WalkOrder {
 
   init(version: UInt64, capacity: Int) {
     self.version = version
-    self.capacity = max(capacity, 16)
+    self.capacity = max(capacity, 1)
     nodes = .allocate(capacity: self.capacity)
     parents = .allocate(capacity: self.capacity)
   }
@@ -44,6 +47,7 @@ final class WalkOrder {
   isolated deinit {
     nodes.deallocate()
     parents.deallocate()
+    ends?.deallocate()
   }
 
   /// Whether no structural change was made since the order was recorded.
@@ -55,6 +59,7 @@ final class WalkOrder {
   /// Appends `node`, whose trait parent is at `parent` (`-1` for none), and returns its
   /// position; `nil` when positions would no longer fit.
   func append(_ node: DMResponder, parent: Int32) -> Int32? {
+    assert(ends == nil, "a walk order grew after a walk used it")
     guard count < Int(Int32.max) else { return nil }
     if count == capacity { grow() }
     let position = Int32(truncatingIfNeeded: count)
@@ -99,19 +104,73 @@ final class WalkOrder {
     return Int(parents[position])
   }
 
-  /// The position after the subtree of the node at `position`: the first one after it whose
-  /// parent comes before it.
+  /// The position after the subtree of the node at `position`.
+  ///
+  /// Worked out for every node the first time a walk skips a subtree or falls back to the stack
+  /// (a window that never does keeps no room for them): a node's subtree ends where the last of its
+  /// children's ends, and children come after their parent, so one pass from the last node back
+  /// gives every end.
   func subtreeEnd(of position: Int) -> Int {
-    let start = Int32(truncatingIfNeeded: position)
-    var next = position + 1
-    while next < count, parents[next] >= start { next += 1 }
-    return next
+    assert(position >= 0 && position < count, "a position outside the walk order")
+    if ends == nil {
+      let made = UnsafeMutablePointer<Int32>.allocate(capacity: max(count, 1))
+      for index in 0..<count { (made + index).initialize(to: Int32(truncatingIfNeeded: index + 1)) }
+      var index = count - 1
+      while index > 0 {
+        let parent = Int(parents[index])
+        if parent >= 0, made[parent] < made[index] { made[parent] = made[index] }
+        index -= 1
+      }
+      ends = made
+    }
+    return Int(ends.unsafelyUnwrapped[position])
   }
 
-  /// Completes a recording: the controllers in the order of their parents' positions, as a walk
-  /// reaches the parents.
-  func finishRecording() {
-    controllers.sort { ($0.parent, $0.position) < ($1.parent, $1.position) }
+  /// Empties the order, keeping its room, for a recording of `version`: the propagator records
+  /// every walk into one order of its own, and copies only a complete one for its window.
+  func restart(version: UInt64) {
+    assert(ends == nil, "the recording order was walked")
+    self.version = version
+    count = 0
+    controllers.removeAll(keepingCapacity: true)
+    #if DEBUG
+      liveNodes.removeAll(keepingCapacity: true)
+    #endif
+  }
+
+  /// Lets go of room beyond `limit` nodes, so that recording a large window once does not keep
+  /// twice its order's memory.
+  func shrink(to limit: Int) {
+    guard capacity > limit else { return }
+    let kept = max(count, 0) <= limit ? count : 0
+    let smallerNodes = UnsafeMutablePointer<Unmanaged<DMResponder>>.allocate(capacity: limit)
+    smallerNodes.moveInitialize(from: nodes, count: kept)
+    nodes.deallocate()
+    nodes = smallerNodes
+    let smallerParents = UnsafeMutablePointer<Int32>.allocate(capacity: limit)
+    smallerParents.moveInitialize(from: parents, count: kept)
+    parents.deallocate()
+    parents = smallerParents
+    capacity = limit
+    count = kept
+    controllers = []
+    #if DEBUG
+      liveNodes = []
+    #endif
+  }
+
+  /// A copy of this recording, of its size, with the controllers in the order of their parents'
+  /// positions, as a walk reaches the parents.
+  func finished() -> WalkOrder {
+    let copy = WalkOrder(version: version, capacity: count)
+    copy.nodes.initialize(from: nodes, count: count)
+    copy.parents.initialize(from: parents, count: count)
+    copy.count = count
+    copy.controllers = controllers.sorted { ($0.parent, $0.position) < ($1.parent, $1.position) }
+    #if DEBUG
+      copy.liveNodes = liveNodes
+    #endif
+    return copy
   }
 
   /// Keeps the controllers whose parent is at `parent` alive until the running pass ends, as the

@@ -305,11 +305,18 @@ extension DMTraitCollection {
   /// reaches the theme's sides here.
   @inlinable
   var resolvesDarkSide: Bool {
-    switch userInterfaceStyle {
-    case .dark: true
-    case .light: false
-    case .unspecified: styleChosenByTheme == .dark
+    // The style's byte read as such: values resolve this for every environment.
+    switch traitBits & 0xFF {
+    case UInt64(DMUserInterfaceStyle.dark.rawValue): true
+    case UInt64(DMUserInterfaceStyle.light.rawValue): false
+    default: styleChosenByTheme == .dark
     }
+  }
+
+  /// Whether the contrast is high, read from its byte.
+  @inlinable
+  var isHighContrast: Bool {
+    (traitBits >> Self.contrastShift) & 0xFF == UInt64(DMAccessibilityContrast.high.rawValue + 1)
   }
 
   /// This collection with the global defaults filled in: style `.light`, contrast `.normal`,
