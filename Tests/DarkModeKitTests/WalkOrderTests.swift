@@ -298,6 +298,27 @@ extension GlobalStateTests {
       #expect(log.calls.count == TraitPropagator.defaultMinimumOrderCount)
     }
 
+    @Test func aLargeWindowsRecordingLeavesRoomForTheNextWindowsOrder() {
+      let log = CallLog()
+      let large = LoggingWindow("large", log: log)
+      var views: [LoggingView] = []
+      for index in 0..<5_000 {
+        let view = LoggingView("\(index)", log: log)
+        (index < 8 ? large : views[index / 8 - 1]).addSubview(view)
+        views.append(view)
+      }
+      large.makeKeyAndVisible()
+      #expect(large.walkOrder?.count == 5_001)
+      let scene = Scene()
+      #expect(scene.window.walkOrder?.count == 13)
+      log.reset()
+      scene.log.reset()
+      DMTraitCollection.setOverride(.dark, animated: false)
+      #expect(log.calls.count == 5_001 && scene.log.calls.count == 13)
+      #expect(views.allSatisfy { $0.dmTraitCollection == .resolvedDark })
+      #expect(scene.log.names.first == "window" && scene.log.names.last == "d")
+    }
+
     @Test func aHiddenWindowLetsGoOfItsOrderAndShownAgainRecordsItAgain() {
       let scene = Scene()
       #expect(scene.window.walkOrder != nil)

@@ -16,7 +16,7 @@
 @MainActor
 final class WalkOrder {
   /// The propagator's `structureVersion` when the order was recorded.
-  private(set) var version: UInt64
+  @exclusivity(unchecked) private(set) var version: UInt64
 
   /// How many nodes the order holds.
   @exclusivity(unchecked) private(set) var count = 0
@@ -138,21 +138,16 @@ final class WalkOrder {
     #endif
   }
 
-  /// Lets go of room beyond `limit` nodes, so that recording a large window once does not keep
-  /// twice its order's memory.
+  /// Empties the order and lets go of room beyond `limit` nodes, so that recording a large window
+  /// once does not keep twice its order's memory.
   func shrink(to limit: Int) {
     guard capacity > limit else { return }
-    let kept = max(count, 0) <= limit ? count : 0
-    let smallerNodes = UnsafeMutablePointer<Unmanaged<DMResponder>>.allocate(capacity: limit)
-    smallerNodes.moveInitialize(from: nodes, count: kept)
     nodes.deallocate()
-    nodes = smallerNodes
-    let smallerParents = UnsafeMutablePointer<Int32>.allocate(capacity: limit)
-    smallerParents.moveInitialize(from: parents, count: kept)
+    nodes = .allocate(capacity: limit)
     parents.deallocate()
-    parents = smallerParents
+    parents = .allocate(capacity: limit)
     capacity = limit
-    count = kept
+    count = 0
     controllers = []
     #if DEBUG
       liveNodes = []

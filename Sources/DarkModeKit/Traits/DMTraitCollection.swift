@@ -306,7 +306,7 @@ extension DMTraitCollection {
   @inlinable
   var resolvesDarkSide: Bool {
     // The style's byte read as such: values resolve this for every environment.
-    switch traitBits & 0xFF {
+    switch (traitBits >> Self.styleShift) & 0xFF {
     case UInt64(DMUserInterfaceStyle.dark.rawValue): true
     case UInt64(DMUserInterfaceStyle.light.rawValue): false
     default: styleChosenByTheme == .dark
