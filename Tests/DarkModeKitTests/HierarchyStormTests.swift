@@ -177,19 +177,15 @@ final class HierarchyStorm {
       isDark.toggle()
       return DMTraitCollection.setOverride(isDark ? .dark : .light, animated: false)
     }
-    let choice = Int.random(in: 0..<13, using: &random)
-    if switchesOften, choice == 4 {
+    switch Int.random(in: 0..<15, using: &random) {
+    case 13:
       // A controller's view placed in a container: the tree holds the controller only weakly.
-      return randomContainer().addSubview(controllers.randomElement(using: &random)!.view)
-    }
-    if switchesOften, choice == 5 {
+      randomContainer().addSubview(controllers.randomElement(using: &random)!.view)
+    case 14:
       // A controller let go of, whose view may hang in a window: it is freed now or once
-      // nothing else holds it.
+      // nothing else holds it, and its view then inherits from its superview.
       let index = Int.random(in: 0..<controllers.count, using: &random)
       controllers[index] = Controller(self)
-      return
-    }
-    switch choice {
     case 10:
       let view = views.randomElement(using: &random)!
       view.dm.bind(\.color, to: boundColor)
@@ -345,7 +341,7 @@ extension GlobalStateTests {
         defer { DarkModeManager.reset() }
         let storm = HierarchyStorm(seed: seed, reentrant: true, switchesOften: true)
         let walks = TraitPropagator.shared.orderedWalkCount
-        for index in 0..<800 where storm.failures.isEmpty {
+        for index in 0..<1_200 where storm.failures.isEmpty {
           storm.runStep(index: index)
         }
         let orderedWalks = TraitPropagator.shared.orderedWalkCount - walks

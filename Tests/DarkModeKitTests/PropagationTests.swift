@@ -479,6 +479,58 @@ extension GlobalStateTests {
       #expect(first.dmTraitCollection == .resolvedLight)
     }
 
+    /// The tree holds a controller only weakly: once it is freed, its view inherits from its
+    /// superview at once, called with the collection it now has.
+    @Test func aViewWhoseControllerWithAnOverrideIsFreedTakesItsSuperviewsCollection() {
+      let log = CallLog()
+      let window = DMWindow()
+      window.makeKeyAndVisible()
+      var controller: LoggingController? = LoggingController("controller", log: log, viewName: "root")
+      controller!.overrideUserInterfaceStyle = .dark
+      let root = controller!.view as! LoggingView
+      let child = LoggingView("child", log: log)
+      root.addSubview(child)
+      window.addSubview(root)
+      #expect(child.dmTraitCollection == .resolvedDark)
+      weak let freed = controller
+      log.reset()
+      controller = nil
+      #expect(freed == nil)
+      #expect(root.dmTraitCollection == .resolvedLight)
+      #expect(child.dmTraitCollection == .resolvedLight)
+      #expect(log.names == ["root", "child"])
+      #expect(log.calls.allSatisfy { $0.previous == .resolvedDark && $0.current == .resolvedLight })
+      // And it follows the global collection from then on.
+      log.reset()
+      DMTraitCollection.setOverride(.dark, animated: false)
+      #expect(log.names == ["root", "child"])
+      #expect(child.dmTraitCollection == .resolvedDark)
+    }
+
+    /// The same when a callback lets go of the controller after the walk reached it: it is freed
+    /// as the pass ends, and its view then takes its superview's collection.
+    @Test func aViewWhoseControllerWithAnOverrideIsFreedAtTheEndOfAPassTakesItsSuperviewsCollection() {
+      let log = CallLog()
+      let window = DMWindow()
+      var controller: LoggingController? = LoggingController("controller", log: log, viewName: "root")
+      controller!.overrideTraitCollection = DMTraitCollection(userInterfaceStyle: .dark)
+      let root = controller!.view as! LoggingView
+      window.addSubview(root)
+      window.makeKeyAndVisible()
+      weak let freed = controller
+      root.onChange = { _ in controller = nil }
+      DMTraitCollection.setOverride(DMTraitCollection(accessibilityContrast: .high), animated: false)
+      root.onChange = nil
+      #expect(freed == nil)
+      #expect(root.dmTraitCollection.userInterfaceStyle == .light)
+      #expect(root.dmTraitCollection.accessibilityContrast == .high)
+      #expect(root.dmTraitCollection == window.dmTraitCollection)
+      log.reset()
+      DMTraitCollection.setOverride(.dark, animated: false)
+      #expect(root.dmTraitCollection == .resolvedDark)
+      #expect(log.names == ["root"])
+    }
+
     @Test func aControllerReleasedByACallbackWhileOnTheStackIsStillCalledThenFreed() {
       // The tree holds a controller only weakly (through its view); the walk keeps it for the pass.
       let log = CallLog()

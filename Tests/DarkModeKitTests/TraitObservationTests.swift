@@ -86,7 +86,9 @@ extension GlobalStateTests {
 
     @Test func aHiddenWindowsObserverIsCalledOnceWhenShownWithTheCollectionBeforeHiding() {
       let (window, a, _, _) = makeShownTree(log: log)
-      observe(a, [.userInterfaceStyle], as: "a!")
+      a.registerForTraitChanges([.userInterfaceStyle]) { [log] view, previous in
+        log.record("a!", previous, view.dmTraitCollection)
+      }
       window.isHidden = true
       DMTraitCollection.setOverride(.dark, animated: false)
       DMTraitCollection.setOverride(DMTraitCollection(userInterfaceStyle: .dark, theme: "X"), animated: false)
@@ -203,6 +205,55 @@ extension GlobalStateTests {
       DMTraitCollection.setOverride(.dark, animated: false)
       #expect(log.calls(of: "a").count == 1)
       #expect(log.calls(of: "a!").isEmpty)
+    }
+
+    /// Taken out and put back in a visible window by its own callback: still in one, so its
+    /// registrations are called for the change, once, after the callback.
+    @Test func anEnvironmentItsOwnCallbackMovesWithinTheVisibleWindowsIsCalledBackForItsTraits() {
+      let (_, a, _, b) = makeShownTree(log: log)
+      a.onChange = { view in
+        view.onChange = nil
+        view.removeFromSuperview()
+        b.addSubview(view)
+      }
+      // The handler is told the change the callback was: `DMTraitCollection.current` is the
+      // collection the callback got, while the view's own is read where it now is.
+      a.registerForTraitChanges([.userInterfaceStyle]) { [log] _, previous in
+        log.record("a!", previous, DMTraitCollection.current)
+      }
+      DMTraitCollection.setOverride(.dark, animated: false)
+      #expect(a.superview === b)
+      #expect(log.calls(of: "a").count == 1)
+      #expect(log.calls(of: "a!").count == 1)
+      #expect(log.calls(of: "a!").first?.previous == .resolvedLight)
+      #expect(log.calls(of: "a!").first?.current == .resolvedDark)
+      #expect(log.names.firstIndex(of: "a!")! > log.names.firstIndex(of: "a")!)
+    }
+
+    /// The same when the new superview is itself just placed in a visible window, and when the new
+    /// place resolves another collection: each change the callback is called for is observed,
+    /// right after it.
+    @Test func anEnvironmentItsOwnCallbackMovesUnderANewContainerIsCalledBackForEachChange() {
+      let (window, a, _, _) = makeShownTree(log: log)
+      let container = LoggingView("container", log: log)
+      container.overrideUserInterfaceStyle = .light
+      a.onChange = { view in
+        view.onChange = nil
+        view.removeFromSuperview()
+        container.addSubview(view)
+        window.addSubview(container)
+      }
+      a.registerForTraitChanges([.userInterfaceStyle]) { [log] view, previous in
+        log.record("a!", previous, view.dmTraitCollection)
+      }
+      DMTraitCollection.setOverride(.dark, animated: false)
+      #expect(a.superview === container)
+      #expect(a.dmTraitCollection.userInterfaceStyle == .light)
+      let calls = log.calls.filter { $0.name == "a" || $0.name == "a!" }
+      #expect(calls.map(\.name) == ["a", "a!", "a", "a!"])
+      #expect(calls.map { $0.previous?.userInterfaceStyle } == [.light, .light, .dark, .dark])
+      // The callbacks' collections; a handler reads the view's collection where it is by then.
+      #expect(log.calls(of: "a").map { $0.current.userInterfaceStyle } == [.dark, .light])
     }
 
     @Test func aValueNotEqualToItselfIsStoredAsTheDefault() {

@@ -280,6 +280,29 @@ extension GlobalStateTests {
       #expect(TraitPropagator.shared.visitCount == visits + 1)
     }
 
+    /// Positions are 32-bit: a window with more environments than an order can number is walked
+    /// whole, every environment called, and keeps no order (the maximum is lowered here).
+    @Test func aWindowWithMoreEnvironmentsThanAnOrderHoldsIsWalkedWholeWithoutOne() {
+      TraitPropagator.shared.maximumOrderCount = 5
+      let log = CallLog()
+      let window = LoggingWindow("window", log: log)
+      let names = (0..<9).map { "\($0)" }
+      var parent: DMView = window
+      for name in names {
+        let view = LoggingView(name, log: log)
+        parent.addSubview(view)
+        if name == "3" { parent = view }
+      }
+      window.makeKeyAndVisible()
+      #expect(log.names == ["window"] + names)
+      #expect(window.walkOrder == nil)
+      log.reset()
+      DMTraitCollection.setOverride(.dark, animated: false)
+      #expect(log.names == ["window"] + names)
+      #expect(log.calls.allSatisfy { $0.current == .resolvedDark })
+      TraitPropagator.shared.maximumOrderCount = TraitPropagator.defaultMaximumOrderCount
+    }
+
     @Test func aWindowWithFewerEnvironmentsThanTheMinimumKeepsNoOrder() {
       TraitPropagator.shared.minimumOrderCount = TraitPropagator.defaultMinimumOrderCount
       let log = CallLog()

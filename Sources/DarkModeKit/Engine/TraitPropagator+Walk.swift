@@ -131,7 +131,7 @@ extension TraitPropagator {
       let structureChanged = structureVersion != structureAtStart
       // Borrowed, not retained: see `Entry`.
       let descended = entry.node.borrow { node in
-        visit(node, from: entry, structureChanged: structureChanged, stack: stack, recording: recording)
+        visit(node, from: entry, structureChanged: structureChanged, stack: stack, recording: &recording)
       }
       // A node not gone into leaves the recording incomplete: it stops.
       if !descended { recording = nil }
@@ -200,11 +200,13 @@ extension TraitPropagator {
     }
   }
 
-  /// Brings one node up to date in a stack walk, recording it when `recording` is set; returns
+  /// Brings one node up to date in a stack walk, recording it when `recording` is set (and
+  /// setting `recording` to `nil` when the order would grow past `maximumOrderCount`); returns
   /// whether it pushed its children.
   @inline(__always)
   func visit(
-    _ node: DMResponder, from entry: Entry, structureChanged: Bool, stack: WalkStack, recording: WalkOrder?
+    _ node: DMResponder, from entry: Entry, structureChanged: Bool, stack: WalkStack,
+    recording: inout WalkOrder?
   ) -> Bool {
     // A callback may have moved the node or detached its parent since the entry was pushed.
     if structureChanged {
@@ -222,9 +224,13 @@ extension TraitPropagator {
       guard (node as? DMWindow)?.isVisible == true else { return false }
       inherited = propagatedGlobal
     }
-    if let recording {
-      guard let position = recording.append(node, parent: parentPosition) else { return false }
-      node.walkPosition = position
+    if let order = recording {
+      if order.count < maximumOrderCount, let position = order.append(node, parent: parentPosition) {
+        node.walkPosition = position
+      } else {
+        // Too many environments to number: the walk goes on without recording.
+        recording = nil
+      }
     }
     guard update(node, inheriting: inherited) else { return false }
     node.appendTraitChildren(to: stack)
@@ -253,12 +259,28 @@ extension TraitPropagator {
         walkChangedColors = true
       }
       deliver(to: node, previous: previous, traits: traits, wasAttached: wasAttached)
-      // The callback may have removed the node; its new position is queued, and its
-      // registrations are not called.
-      guard node.isAttached else { return false }
+      guard node.isAttached else {
+        // The callback moved the node (its new position is queued): its registrations are called
+        // if it is still in a visible window.
+        if let previous, hangsFromVisibleWindow(node) {
+          node.notifyTraitObservers(previous: previous, current: traits)
+        }
+        return false
+      }
       if let previous { node.notifyTraitObservers(previous: previous, current: traits) }
     }
     return true
+  }
+
+  /// Whether `node` is in a visible window, or in a subtree just placed in one whose queued event
+  /// has not walked it yet (see `isPlacedInVisibleWindow(_:)`).
+  func hangsFromVisibleWindow(_ node: DMResponder) -> Bool {
+    var current = node
+    while let parent = current.traitParent {
+      if parent.isAttached { return true }
+      current = parent
+    }
+    return (current as? DMWindow)?.isVisible == true
   }
 
   /// Sets a node's bound properties again for `traits`, with its collection current; no call.

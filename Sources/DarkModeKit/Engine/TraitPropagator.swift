@@ -42,6 +42,9 @@ final class TraitPropagator {
   /// the order would cost an allocation each time the window is shown. Tests lower it.
   @exclusivity(unchecked) var minimumOrderCount = TraitPropagator.defaultMinimumOrderCount
   static let defaultMinimumOrderCount = 8
+  /// Windows with more environments keep no order: its positions are 32-bit. Tests lower it.
+  @exclusivity(unchecked) var maximumOrderCount = TraitPropagator.defaultMaximumOrderCount
+  static let defaultMaximumOrderCount = Int(Int32.max)
 
   /// Counts structural changes, so that a walk checks each entry's parent only after one, and the
   /// root checkpoints of `DMView.window` know when they are stale.
@@ -134,8 +137,9 @@ final class TraitPropagator {
     perform(.position(.passUnretained(node)))
   }
 
-  /// Nodes lost their parent without a move: a view or controller was freed while its subviews
-  /// or children live on.
+  /// Nodes lost their parent without a move: a view was freed while its subviews live on (none of
+  /// them attached, as the freed view was in no visible window; a freed controller's view moves,
+  /// see `positionDidChange(_:)`).
   func parentsWereFreed() {
     structureVersion &+= 1
     resolutionVersion &+= 1
@@ -204,6 +208,7 @@ final class TraitPropagator {
     isThemeSidesQueued = false
     usesWalkOrders = true
     minimumOrderCount = Self.defaultMinimumOrderCount
+    maximumOrderCount = Self.defaultMaximumOrderCount
     propagatedGlobal = GlobalTraits.state.withLock { $0.resolved }
   }
 }

@@ -57,7 +57,7 @@ final class WalkOrder {
   }
 
   /// Appends `node`, whose trait parent is at `parent` (`-1` for none), and returns its
-  /// position; `nil` when positions would no longer fit.
+  /// position; `nil` when positions would no longer fit, and the recording stops.
   func append(_ node: DMResponder, parent: Int32) -> Int32? {
     assert(ends == nil, "a walk order grew after a walk used it")
     guard count < Int(Int32.max) else { return nil }
