@@ -215,6 +215,30 @@ struct HierarchyScaleCases {
           blackHole(bound)
         })
     }
+    scale("bind key paths of one view from a callback, in a pass", sizes: [1_000, 4_000], unit: "key paths") {
+      count in
+      let window = DMWindow()
+      let trigger = CallbackView()
+      let view = ManyValues(count: count)
+      window.addSubview(trigger)
+      window.addSubview(view)
+      window.makeKeyAndVisible()
+      let keyPaths = (0..<count).map { \ManyValues.[slot: $0] }
+      trigger.onChange = { for keyPath in keyPaths { view.dm.bind(keyPath, to: Theme.opacity) } }
+      return Work(
+        prepare: {
+          DMTraitCollection.setOverride(DMTraitCollection(userInterfaceStyle: .light), animated: false)
+          for keyPath in keyPaths { view.dm.unbind(keyPath) }
+        },
+        body: {
+          DMTraitCollection.setOverride(DMTraitCollection(userInterfaceStyle: .dark), animated: false)
+        },
+        finish: {
+          window.isHidden = true
+          DMTraitCollection.setOverride(DMTraitCollection(), animated: false)
+        }
+      )
+    }
     allMet = imageLoads() && allMet
     print()
     return allMet

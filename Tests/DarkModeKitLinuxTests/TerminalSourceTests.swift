@@ -341,7 +341,9 @@ func query(_ pty: PseudoTerminal, timeout: Int = 1_000, answer: @escaping @Senda
     #expect(pty.readFromProgram(atLeast: 1).isEmpty, "mode 2031 is never turned on")
   }
 
-  @Test func restoringEveryTerminalPutsAFollowedOneBack() async throws {
+  // Alone among the tests of process-wide state: it puts back every follower in the process,
+  // those of the followed-terminal tests too.
+  @Test(.globalState) func restoringEveryTerminalPutsAFollowedOneBack() async throws {
     let pty = try PseudoTerminal()
     let before = pty.settings
     let (begun, _, _) = await begin(pty, answer: "\(Self.escape)[?997;2n")

@@ -223,6 +223,41 @@ extension GlobalStateTests {
       window.isHidden = true
     }
 
+    /// Many properties of one view bound from its own callback, during a pass: the list changes
+    /// in place (it keeps its storage), as outside passes, and every binding follows.
+    @Test func manyBindingsMadeInACallbackChangeTheListInPlace() {
+      let window = DMWindow()
+      let view = CallbackValues()
+      window.addSubview(view)
+      window.makeKeyAndVisible()
+      let keyPaths = (0..<400).map { \CallbackValues.values[$0] }
+      var storages: [ObjectIdentifier?] = []
+      view.onChange = { view in
+        view.onChange = nil
+        for (index, keyPath) in keyPaths.enumerated() {
+          view.dm.bind(keyPath, to: DMDynamic(light: Double(index), dark: Double(-index)))
+          storages.append(view.bindings.storageIdentity)
+        }
+        for keyPath in keyPaths[..<100] { view.dm.unbind(keyPath) }
+        storages.append(view.bindings.storageIdentity)
+      }
+      DMTraitCollection.setOverride(.dark, animated: false)
+      // New storage only when the list grows past its room (by half again each time).
+      #expect(Set(storages).count < 20, "\(Set(storages).count) storages for 400 bindings")
+      #expect((0..<400).allSatisfy { view.values[$0] == Double(-$0) })
+      DMTraitCollection.setOverride(.light, animated: false)
+      #expect((100..<400).allSatisfy { view.values[$0] == Double($0) })
+      // Unbound: they keep the values they had.
+      #expect((0..<100).allSatisfy { view.values[$0] == Double(-$0) })
+      window.isHidden = true
+    }
+
+    final class CallbackValues: DMView {
+      var values = Array(repeating: 7.0, count: 400)
+      var onChange: ((CallbackValues) -> Void)?
+      override func dmTraitCollectionDidChange(_ previous: DMTraitCollection?) { onChange?(self) }
+    }
+
     /// Runs `onDeinit` when it is freed.
     final class Token {
       let onDeinit: () -> Void

@@ -62,6 +62,66 @@ extension GlobalStateTests {
       #expect(cells.map(\.stroke) == Array(repeating: DMColor(rgb: 0xC0C0C0), count: 4))
     }
 
+    /// A view of another class, bound to other values.
+    final class Badge: DMView {
+      var count = 0.0
+      var tint = DMColor.clear
+    }
+
+    /// Planned lists are numbered; a program that makes lists all day long hands out more numbers
+    /// than 32 bits hold, and a list made then must not share its number with one still in use.
+    @Test func aListMadeAfterBillionsOfOthersKeepsItsOwnValues() {
+      BindingPlans.lastSerial = 0
+      let window = DMWindow()
+      let cell = Cell()
+      cell.dm.bind(\.fill, to: Self.fill)
+      cell.dm.bind(\.stroke, to: Self.stroke)
+      window.addSubview(cell)
+      // 2³² - 1 numbers later.
+      BindingPlans.lastSerial = 0xFFFF_FFFF
+      let badge = Badge()
+      badge.dm.bind(\.count, to: DMDynamic(light: 3.0, dark: 7.0))
+      badge.dm.bind(\.tint, to: Self.red)
+      window.addSubview(badge)
+      window.makeKeyAndVisible()
+      DMTraitCollection.setOverride(.dark, animated: false)
+      #expect(cell.fill == DMColor(rgb: 0x101010))
+      #expect(cell.stroke == DMColor(rgb: 0x404040))
+      #expect(badge.count == 7.0)
+      #expect(badge.tint == DMColor(rgb: 0x800000))
+      DMTraitCollection.setOverride(.light, animated: false)
+      #expect(badge.count == 3.0)
+      #expect(badge.tint == DMColor(rgb: 0xFF0000))
+      window.isHidden = true
+    }
+
+    class Card: DMView {
+      var tint = DMColor.clear
+    }
+    final class PromoCard: Card {}
+
+    /// As documented: key paths of two root types are two bindings of one property, the later
+    /// applied last, and each is asked about and unbound on its own.
+    @Test func aPropertyBoundThroughKeyPathsOfTwoRootTypesHasTwoBindings() {
+      let window = DMWindow()
+      let card = PromoCard()
+      window.addSubview(card)
+      window.makeKeyAndVisible()
+      func brand(_ card: Card) { card.dm.bind(\.tint, to: Self.fill) }
+      brand(card)
+      card.dm.bind(\.tint, to: Self.red)
+      #expect(card.dm.isBound(\PromoCard.tint))
+      #expect((card as Card).dm.isBound(\Card.tint))
+      DMTraitCollection.setOverride(.dark, animated: false)
+      #expect(card.tint == DMColor(rgb: 0x800000))
+      card.dm.unbind(\.tint)
+      #expect(!card.dm.isBound(\PromoCard.tint))
+      #expect((card as Card).dm.isBound(\Card.tint))
+      DMTraitCollection.setOverride(.light, animated: false)
+      #expect(card.tint == DMColor(rgb: 0xFFFFFF))
+      window.isHidden = true
+    }
+
     @Test func aSharedListGoesWithItsLastObjectAndKeepsNoValueAlive() {
       let before = BindingShapes.count
       weak var value: DMDynamicColor.Storage?

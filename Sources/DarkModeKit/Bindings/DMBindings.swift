@@ -20,8 +20,10 @@ public struct DMBindings<Root: AnyObject> {
 
   /// Keeps a property set to a dynamic value.
   ///
-  /// Binding the same key path again replaces the earlier binding. The binding does not retain
-  /// the object.
+  /// Binding the same key path again replaces the earlier binding. Key paths are compared as
+  /// Swift compares them, root type included: a property bound through a superclass's key path
+  /// and through a subclass's (`\Card.tint`, `\PromoCard.tint`) has two bindings, so bind, ask
+  /// about and unbind it through key paths of one type. The binding does not retain the object.
   /// - Parameters:
   ///   - keyPath: The property to set.
   ///   - dynamic: The value to resolve for the object's traits.

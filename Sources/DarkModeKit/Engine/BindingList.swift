@@ -14,8 +14,9 @@
 /// path through an index. So binding, asking about and unbinding k properties of one object cost
 /// time in proportion to k.
 ///
-/// A pass reads a list in place, without retaining it: during a pass, a change builds new
-/// storage instead, and the propagator keeps the old one until the pass ends.
+/// A pass reads a list in place, without retaining it: a change of the storage it is reading
+/// while the app's code runs (a setter binding properties of its own object) builds new storage
+/// instead, and the propagator keeps the old one until the pass ends.
 @MainActor
 struct BindingList {
   private var storage: BindingStorage?
@@ -62,11 +63,30 @@ struct BindingList {
     storage?.index(of: keyPath) != nil
   }
 
-  /// Whether the storage may change in place: outside a pass, when it is not shared and this list
-  /// alone holds it.
+  /// The storage a pass is reading in place while it runs the app's code (a setter, a value's
+  /// code), which must not change under it; see `reading(_:_:)`.
+  @exclusivity(unchecked) private static var storageBeingRead: UnsafeMutableRawPointer?
+
+  /// Runs `body`, which reads the storage at `address` in place and calls the app's code, with
+  /// that storage kept from changing in place.
+  @inline(__always)
+  static func reading<Result>(_ address: UnsafeMutableRawPointer, _ body: () -> Result) -> Result {
+    let outer = storageBeingRead
+    storageBeingRead = address
+    defer { storageBeingRead = outer }
+    return body()
+  }
+
+  /// Whether the storage may change in place: when it is not shared, this list alone holds it,
+  /// and no pass reads it at the moment (a pass reads a list in place while a setter of its object
+  /// runs). So binding many properties of one object costs time in proportion to their number
+  /// during a pass too, in a callback say.
   private var canChangeInPlace: Bool {
     mutating get {
-      !TraitPropagator.shared.isRunning && storage?.isShared != true && isKnownUniquelyReferenced(&storage)
+      // Asked first: a reference taken for the other questions would count as another holder.
+      guard isKnownUniquelyReferenced(&storage), storage?.isShared == false else { return false }
+      return !TraitPropagator.shared.isRunning
+        || Self.storageBeingRead != storage.map { Unmanaged.passUnretained($0).toOpaque() }
     }
   }
 
@@ -127,7 +147,17 @@ struct BindingList {
   private static func applyOneByOne(
     _ address: UnsafeMutableRawPointer, to object: AnyObject, traits: DMTraitCollection
   ) {
-    Unmanaged<BindingStorage>.fromOpaque(address).borrow { storage in
+    reading(address) {
+      applyEachBinding(of: Unmanaged<BindingStorage>.fromOpaque(address), to: object, traits: traits)
+    }
+  }
+
+  /// Sets every bound property of `object` from `storage`, in order.
+  @inline(__always)
+  private static func applyEachBinding(
+    of storage: Unmanaged<BindingStorage>, to object: AnyObject, traits: DMTraitCollection
+  ) {
+    storage.borrow { storage in
       storage.withElements { elements, count in
         for index in 0..<count {
           let binding = elements + index
@@ -161,7 +191,7 @@ struct BindingStorageHeader {
   /// planned: a pass copies the values of a planned storage, resolved once, into each object that
   /// holds it, and keeps them under this number (an address may be reused by another storage
   /// during a pass). See `BindingPlans`.
-  var serial: UInt32 = 0
+  var serial: UInt64 = 0
 }
 
 /// A binding list's bindings in one allocation: the slots in use (tombstones included), and

@@ -20,7 +20,7 @@ final class BindingPlans {
 
   private struct Entry {
     /// The storage's `serial`; 0 for none.
-    var serial: UInt32 = 0
+    var serial: UInt64 = 0
     /// How many copies set the values (see `Copy`).
     var copyCount: Int32 = 0
     var generation: UInt64 = 0
@@ -51,10 +51,12 @@ final class BindingPlans {
   }
 
   /// The last serial handed out (see `BindingStorageHeader.serial`).
-  @exclusivity(unchecked) private static var lastSerial: UInt32 = 0
+  /// 64 bits: a program that made a billion planned lists a second would take centuries to hand
+  /// one out twice. Tests set it.
+  @exclusivity(unchecked) static var lastSerial: UInt64 = 0
 
-  /// A serial for a newly planned storage: never 0, and not handed out again before 2³² more.
-  static func nextSerial() -> UInt32 {
+  /// A serial for a newly planned storage: never 0, and not handed out again before 2⁶⁴ more.
+  static func nextSerial() -> UInt64 {
     lastSerial &+= 1
     if lastSerial == 0 { lastSerial = 1 }
     return lastSerial
@@ -119,7 +121,7 @@ final class BindingPlans {
     guard serial != 0 else { return .notPlanned }
     let elements = (address + elementsOffset).assumingMemoryBound(to: Binding.self)
     let count = Int(header.pointee.count)
-    let slot = Int(serial) & (Self.entryCount - 1)
+    let slot = Int(truncatingIfNeeded: serial) & (Self.entryCount - 1)
     let entry = entries + slot
     let buffer = values + slot * Self.bytesPerEntry
     let copies = self.copies + slot * BindingStorage.sharedLimit
@@ -133,23 +135,25 @@ final class BindingPlans {
       let changesBefore = BindingList.changeCount
       var position = 0
       var copyCount = 0
-      for index in 0..<count {
-        let binding = elements + index
-        Unmanaged.passUnretained(binding.pointee.property).borrow { property in
-          property.resolve.unsafelyUnwrapped(
-            Unmanaged.passUnretained(binding.pointee.source), traits, buffer + position)
-          let copy = Copy(
-            destination: Int32(property.offset), source: Int32(position), size: Int32(property.valueSize))
-          let last = copies + copyCount - 1
-          if copyCount > 0, last.pointee.destination + last.pointee.size == copy.destination,
-            last.pointee.source + last.pointee.size == copy.source
-          {
-            last.pointee.size += copy.size
-          } else {
-            copies[copyCount] = copy
-            copyCount += 1
+      BindingList.reading(address) {
+        for index in 0..<count {
+          let binding = elements + index
+          Unmanaged.passUnretained(binding.pointee.property).borrow { property in
+            property.resolve.unsafelyUnwrapped(
+              Unmanaged.passUnretained(binding.pointee.source), traits, buffer + position)
+            let copy = Copy(
+              destination: Int32(property.offset), source: Int32(position), size: Int32(property.valueSize))
+            let last = copies + copyCount - 1
+            if copyCount > 0, last.pointee.destination + last.pointee.size == copy.destination,
+              last.pointee.source + last.pointee.size == copy.source
+            {
+              last.pointee.size += copy.size
+            } else {
+              copies[copyCount] = copy
+              copyCount += 1
+            }
+            position = Self.advance(position, by: property.valueSize)
           }
-          position = Self.advance(position, by: property.valueSize)
         }
       }
       guard BindingList.changeCount == changesBefore else { return .listsChanged }
