@@ -239,6 +239,35 @@ struct HierarchyScaleCases {
         }
       )
     }
+    scale("free a chain of controllers with overrides", sizes: [1_000, 4_000], unit: "levels") {
+      depth in
+      let window = DMWindow()
+      window.makeKeyAndVisible()
+      var top: DMViewController?
+      return Work(
+        prepare: {
+          let first = DMViewController()
+          first.overrideUserInterfaceStyle = .dark
+          var parent = first
+          for _ in 1..<depth {
+            let child = DMViewController()
+            child.overrideUserInterfaceStyle = .dark
+            parent.addChild(child)
+            parent.view.addSubview(child.view)
+            parent = child
+          }
+          window.addSubview(first.view)
+          top = first
+        },
+        body: {
+          withExtendedLifetime(top) {}
+          top = nil
+          // The next event's pass places the views the controllers left.
+          window.addSubview(DMView())
+        },
+        finish: { window.isHidden = true }
+      )
+    }
     allMet = imageLoads() && allMet
     print()
     return allMet

@@ -286,6 +286,37 @@ import Testing
     #expect(reports.withLock { $0 } == ["RACE"])
   }
 
+  /// Resolves a key the table lacks as it goes.
+  final class ResolvesOnDeinit: Sendable {
+    let table: DMColorTable
+    init(_ table: DMColorTable) { self.table = table }
+    deinit { _ = DMDynamicColor(key: "GONE", in: table).resolved(with: DMTraitCollection()) }
+  }
+
+  /// Whether `body` returns within ten seconds, run on a thread of its own (a deadlock there
+  /// leaves that thread behind, not the test).
+  static func returnsInTime(_ body: @escaping @Sendable () -> Void) -> Bool {
+    let done = DispatchSemaphore(value: 0)
+    Thread {
+      body()
+      done.signal()
+    }.start()
+    return done.wait(timeout: .now() + 10) == .success
+  }
+
+  /// Replacing the hook lets go of the old one outside the table's lock: what the old one
+  /// captured may resolve a missing key of the same table as it goes, which the new hook hears.
+  @Test func replacingTheMissingKeyHandlerLetsGoOfTheOldOneOutsideTheLock() throws {
+    let table = try DMColorTable(string: Self.sample)
+    let reports = Locked([String]())
+    do {
+      let resolver = ResolvesOnDeinit(table)
+      table.missingKeyHandler = { _ in withExtendedLifetime(resolver) {} }
+    }
+    #expect(Self.returnsInTime { table.missingKeyHandler = { key in reports.withLock { $0.append(key) } } })
+    #expect(reports.withLock { $0 } == ["GONE"])
+  }
+
   @Test func emptyTableDoesNotReportUntilLoaded() throws {
     let table = DMColorTable()
     let reports = Locked([String]())
@@ -318,6 +349,23 @@ extension GlobalStateTests {
       #expect(background.resolved(with: dark) == DMColor(rgb: 0x0A0A0A))
       try shared.reload(string: "NORMAL NIGHT\n#fefefe #0b0b0b SHARED_BG\n")
       #expect(background.resolved(with: dark) == DMColor(rgb: 0x0B0B0B))
+    }
+
+    /// Replacing the handler lets go of the old one outside the lock: what the old one captured
+    /// may report something as it goes, which the new handler hears.
+    @Test func replacingTheDiagnosticsHandlerLetsGoOfTheOldOneOutsideTheLock() throws {
+      let recorder = DiagnosticsRecorder()
+      let table = try DMColorTable(string: "NORMAL\n#fff BG\n")
+      do {
+        let resolver = ColorTableRuntimeTests.ResolvesOnDeinit(table)
+        DMDiagnostics.setHandler { _ in withExtendedLifetime(resolver) {} }
+      }
+      let installed = ColorTableRuntimeTests.returnsInTime { recorder.install() }
+      #expect(installed)
+      // Stuck, the other thread holds the handler's lock: not waited for again.
+      guard installed else { return }
+      defer { recorder.uninstall() }
+      #expect(recorder.all.map(\.kind) == [.missingColorKey])
     }
 
     @Test func missingKeyGoesToDMDiagnosticsWithoutATableHandler() throws {

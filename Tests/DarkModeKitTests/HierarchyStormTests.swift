@@ -239,6 +239,8 @@ final class HierarchyStorm {
     calls.removeAll()
     reentrantBudget = 20
     step()
+    // The views of controllers freed in the step are called once the main actor is free.
+    TraitPropagator.shared.placeOrphanedViews()
     for node in allNodes {
       let id = id(node)
       let (expected, visible) = model(node)

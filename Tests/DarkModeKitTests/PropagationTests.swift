@@ -480,8 +480,10 @@ extension GlobalStateTests {
     }
 
     /// The tree holds a controller only weakly: once it is freed, its view inherits from its
-    /// superview at once, called with the collection it now has.
-    @Test func aViewWhoseControllerWithAnOverrideIsFreedTakesItsSuperviewsCollection() {
+    /// superview. The view's collection reads right at once; its callbacks come once the main
+    /// actor is free, not from inside the release, where the app's code may be in the middle of
+    /// changing what they read.
+    @Test func aViewWhoseControllerWithAnOverrideIsFreedTakesItsSuperviewsCollection() async {
       let log = CallLog()
       let window = DMWindow()
       window.makeKeyAndVisible()
@@ -494,11 +496,14 @@ extension GlobalStateTests {
       #expect(child.dmTraitCollection == .resolvedDark)
       weak let freed = controller
       log.reset()
+      // Alive until here: an optimized build may free it after its last use.
+      withExtendedLifetime(controller) {}
       controller = nil
       #expect(freed == nil)
       #expect(root.dmTraitCollection == .resolvedLight)
       #expect(child.dmTraitCollection == .resolvedLight)
-      #expect(log.names == ["root", "child"])
+      #expect(log.calls.isEmpty, "no callback from inside the release")
+      #expect(await eventually { log.names == ["root", "child"] })
       #expect(log.calls.allSatisfy { $0.previous == .resolvedDark && $0.current == .resolvedLight })
       // And it follows the global collection from then on.
       log.reset()
@@ -508,7 +513,8 @@ extension GlobalStateTests {
     }
 
     /// The same when a callback lets go of the controller after the walk reached it: it is freed
-    /// as the pass ends, and its view then takes its superview's collection.
+    /// as the pass ends, and its view then takes its superview's collection; a pass that comes
+    /// first calls it.
     @Test func aViewWhoseControllerWithAnOverrideIsFreedAtTheEndOfAPassTakesItsSuperviewsCollection() {
       let log = CallLog()
       let window = DMWindow()
@@ -529,6 +535,50 @@ extension GlobalStateTests {
       DMTraitCollection.setOverride(.dark, animated: false)
       #expect(root.dmTraitCollection == .resolvedDark)
       #expect(log.names == ["root"])
+    }
+
+    /// A chain of controllers, each view in its parent's and each with its own override, freed
+    /// at once: one pass places every view, and the window is reported once.
+    /// A chain of `depth` controllers, each a child of the one before with its view in that
+    /// one's view, each with its own override; returns the first and the views, top first.
+    func controllerChain(depth: Int, log: CallLog) -> (DMViewController, [LoggingView]) {
+      let top = LoggingController("c0", log: log, viewName: "v0")
+      top.overrideUserInterfaceStyle = .dark
+      var views = [top.view as! LoggingView]
+      var parent: DMViewController = top
+      for level in 1..<depth {
+        let controller = LoggingController("c\(level)", log: log, viewName: "v\(level)")
+        parent.addChild(controller)
+        parent.view.addSubview(controller.view)
+        controller.overrideUserInterfaceStyle = .dark
+        views.append(controller.view as! LoggingView)
+        parent = controller
+      }
+      return (top, views)
+    }
+
+    /// A chain of controllers, each view in its parent's and each with its own override, freed
+    /// at once: one pass places every view, and the window is reported once.
+    @Test func aChainOfControllersFreedAtOnceIsPlacedInOnePass() async {
+      let log = CallLog()
+      var restyled = 0
+      DarkModeManager.setup(with: DMConfiguration(windowThemeChangeHandler: { _ in restyled += 1 }))
+      let window = DMWindow()
+      window.makeKeyAndVisible()
+      var (top, views): (DMViewController?, [LoggingView]) = controllerChain(depth: 500, log: log)
+      window.addSubview(top!.view)
+      #expect(views.allSatisfy { $0.dmTraitCollection == .resolvedDark })
+      log.reset()
+      restyled = 0
+      let passes = TraitPropagator.shared.passNumber
+      withExtendedLifetime(top) {}
+      top = nil
+      #expect(views.allSatisfy { $0.dmTraitCollection == .resolvedLight })
+      #expect(log.calls.isEmpty)
+      #expect(await eventually { log.calls.count == 500 })
+      #expect(log.names == views.map(\.name))
+      #expect(TraitPropagator.shared.passNumber == passes + 1)
+      #expect(restyled == 1)
     }
 
     @Test func aControllerReleasedByACallbackWhileOnTheStackIsStillCalledThenFreed() {

@@ -412,7 +412,14 @@ public final class DMColorTable: Sendable {
   /// ```
   public var missingKeyHandler: (@Sendable (_ key: String) -> Void)? {
     get { diagnostics.withLock { $0.handler } }
-    set { diagnostics.withLock { $0.handler = newValue } }
+    set {
+      // The old hook goes after the lock: what it captured may resolve a missing key as it goes.
+      let old = diagnostics.withLock { diagnostics in
+        defer { diagnostics.handler = newValue }
+        return diagnostics.handler
+      }
+      withExtendedLifetime(old) {}
+    }
   }
 
   /// Reports a missing key, unless it was reported before, through ``missingKeyHandler`` or

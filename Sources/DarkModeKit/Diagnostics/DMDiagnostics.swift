@@ -11,7 +11,12 @@ public enum DMDiagnostics {
   /// Replaces the handler; `nil` restores the default, which writes to standard error.
   /// - Parameter handler: Receives each report, on the thread that made it.
   public static func setHandler(_ handler: (@Sendable (DMDiagnostic) -> Void)?) {
-    state.withLock { $0 = handler }
+    // The old handler goes after the lock: what it captured may report something as it goes.
+    let old = state.withLock { state in
+      defer { state = handler }
+      return state
+    }
+    withExtendedLifetime(old) {}
   }
 
   /// Sends a report to the handler.

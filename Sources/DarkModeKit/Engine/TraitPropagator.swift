@@ -89,6 +89,9 @@ final class TraitPropagator {
   @exclusivity(unchecked) var afterPass: [@MainActor () -> Void] = []
   /// Objects kept alive until the running pass ends; see `Entry`.
   @exclusivity(unchecked) var pinned: [DMResponder] = []
+  /// The views of freed controllers, held until a pass places them (see
+  /// `controllerWasFreed(view:)`).
+  @exclusivity(unchecked) private(set) var orphanedViews: [DMResponder] = []
   /// Storage of binding lists that changed during the running pass, kept until it ends; see
   /// `BindingList.apply(at:to:traits:plans:)`.
   @exclusivity(unchecked) var retiredBindings: [BindingStorage] = []
@@ -138,11 +141,41 @@ final class TraitPropagator {
   }
 
   /// Nodes lost their parent without a move: a view was freed while its subviews live on (none of
-  /// them attached, as the freed view was in no visible window; a freed controller's view moves,
-  /// see `positionDidChange(_:)`).
+  /// them attached, as the freed view was in no visible window; for a freed controller's view,
+  /// see `controllerWasFreed(view:)`).
   func parentsWereFreed() {
     structureVersion &+= 1
     resolutionVersion &+= 1
+  }
+
+  /// The view of a view controller that was just freed, which may live on in a visible window: it
+  /// now inherits from its superview.
+  ///
+  /// Its collection reads right at once: the view and its subtree are detached, so they resolve
+  /// from their ancestors. The pass that calls them runs later, once the main actor is free, or
+  /// at the start of the next pass if that comes first: a controller goes when the app lets go of
+  /// it (an array of screens emptied, say), and a pass run from its deinitializer would call the
+  /// app's code in the middle of that change. The views of a chain of controllers freed together
+  /// are placed in one pass.
+  func controllerWasFreed(view: DMResponder) {
+    structureVersion &+= 1
+    resolutionVersion &+= 1
+    guard view.isAttached else { return }
+    // Freed during a pass (a callback let go of it before the walk reached it): the pass places
+    // the view after what it is doing, as for any move.
+    if isRunning { return positionDidChange(view) }
+    detach(view)
+    orphanedViews.append(view)
+    guard orphanedViews.count == 1 else { return }
+    Task { @MainActor in self.placeOrphanedViews() }
+  }
+
+  /// Runs the pass that places the views of freed controllers, if none did yet.
+  func placeOrphanedViews() {
+    guard !isRunning, let first = orphanedViews.first else { return }
+    // The others are queued at the start of the pass (see `perform(_:)`).
+    orphanedViews.removeFirst()
+    positionDidChange(first)
   }
 
   /// A node's trait parent may have changed (moved, a window shown or hidden, a root view swapped).
@@ -163,6 +196,7 @@ final class TraitPropagator {
     guard !isRunning else { return }
     isRunning = true
     passNumber &+= 1
+    if !orphanedViews.isEmpty { queueOrphanedViews() }
     var index = 0
     while index < events.count {
       let event = events[index]
@@ -184,6 +218,16 @@ final class TraitPropagator {
     for completion in completions { completion() }
   }
 
+  /// Queues the placing of every view a freed controller left, in the pass that starts.
+  private func queueOrphanedViews() {
+    let views = orphanedViews
+    orphanedViews = []
+    for view in views {
+      pin(view)
+      events.append(.position(.passUnretained(view)))
+    }
+  }
+
   @inline(__always)
   private func endPass() {
     resolutionVersion &+= 1
@@ -203,6 +247,7 @@ final class TraitPropagator {
   /// Forgets every queued event and the propagated global state; for tests only.
   func reset() {
     events.removeAll()
+    orphanedViews.removeAll()
     stack.removeAll()
     restyledWindows.removeAll()
     isThemeSidesQueued = false

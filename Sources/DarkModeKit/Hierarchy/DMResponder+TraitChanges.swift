@@ -32,7 +32,10 @@ extension DMTraitEnvironment where Self: DMResponder {
   /// first: once per change, parents first, bound properties already set, only for an environment
   /// in a visible window (a hidden one is called when shown, if the traits changed meanwhile).
   /// The handler gets the environment and its previous collection; the environment's
-  /// ``dmTraitCollection`` is the new one. It is not called for an environment's first collection.
+  /// ``dmTraitCollection`` is the new one (unless the environment's own callback moved it to a
+  /// place that resolves another collection: it then reads its new place's, and
+  /// ``DMTraitCollection/current`` is the one of the change). It is not called for an
+  /// environment's first collection.
   /// Registrations are called in the order they were made.
   ///
   /// ```swift

@@ -28,9 +28,9 @@ open class DMViewController: DMResponder {
 
   // A deep chain of child controllers is freed one at a time, as `DMView` frees its subviews.
   isolated deinit {
-    // Its view, if it lives on, now inherits from its superview, at once: the controller's
-    // overrides no longer apply to it.
-    if let loadedView { TraitPropagator.shared.positionDidChange(loadedView) }
+    // Its view, if it lives on, now inherits from its superview: the controller's overrides no
+    // longer apply to it.
+    if let loadedView { TraitPropagator.shared.controllerWasFreed(view: loadedView) }
     guard !childList.isEmpty else { return }
     releaseWithoutRecursion(takeChildren()) { $0.takeChildren() }
   }
