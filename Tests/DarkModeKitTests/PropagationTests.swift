@@ -537,8 +537,6 @@ extension GlobalStateTests {
       #expect(log.names == ["root"])
     }
 
-    /// A chain of controllers, each view in its parent's and each with its own override, freed
-    /// at once: one pass places every view, and the window is reported once.
     /// A chain of `depth` controllers, each a child of the one before with its view in that
     /// one's view, each with its own override; returns the first and the views, top first.
     func controllerChain(depth: Int, log: CallLog) -> (DMViewController, [LoggingView]) {
@@ -570,15 +568,46 @@ extension GlobalStateTests {
       #expect(views.allSatisfy { $0.dmTraitCollection == .resolvedDark })
       log.reset()
       restyled = 0
-      let passes = TraitPropagator.shared.passNumber
       withExtendedLifetime(top) {}
       top = nil
       #expect(views.allSatisfy { $0.dmTraitCollection == .resolvedLight })
       #expect(log.calls.isEmpty)
       #expect(await eventually { log.calls.count == 500 })
       #expect(log.names == views.map(\.name))
-      #expect(TraitPropagator.shared.passNumber == passes + 1)
       #expect(restyled == 1)
+    }
+
+    /// Two screens whose controllers go at once, and an event before their pass: each view is
+    /// called once, by whichever pass reaches it first, with the collection it last reported as
+    /// the previous one.
+    @Test func viewsOfFreedControllersAreCalledOnceWhicheverPassComesFirst() async {
+      let log = CallLog()
+      let window = DMWindow()
+      window.makeKeyAndVisible()
+      var screens: [LoggingController] = (0..<2).map {
+        LoggingController("c\($0)", log: log, viewName: "v\($0)")
+      }
+      for screen in screens {
+        screen.overrideUserInterfaceStyle = .dark
+        window.addSubview(screen.view)
+      }
+      let views = screens.map { $0.view as! LoggingView }
+      // Each view's callback reads the array the controllers leave: not while it changes.
+      for view in views { view.onChange = { _ in _ = screens.count } }
+      log.reset()
+      screens.removeAll()
+      #expect(log.calls.isEmpty)
+      #expect(views.allSatisfy { $0.dmTraitCollection == .resolvedLight })
+      // An event first: its pass places both views.
+      DMTraitCollection.setOverride(DMTraitCollection(accessibilityContrast: .high), animated: false)
+      #expect(log.names == ["v0", "v1"])
+      #expect(log.calls(of: "v0").first?.previous == .resolvedDark)
+      #expect(log.calls(of: "v0").first?.current.userInterfaceStyle == .light)
+      // The scheduled pass finds nothing left.
+      let calls = log.calls.count
+      try? await Task.sleep(nanoseconds: 20_000_000)
+      #expect(TraitPropagator.shared.orphanedViews.isEmpty)
+      #expect(log.calls.count == calls)
     }
 
     @Test func aControllerReleasedByACallbackWhileOnTheStackIsStillCalledThenFreed() {

@@ -113,7 +113,9 @@ open class DMResponder: DMTraitEnvironment {
   ///
   /// In a visible window this is the collection last reported; elsewhere it is computed from the
   /// superview chain and the global collection. During a pass, environments not yet reached still
-  /// show their previous collection.
+  /// show their previous collection. The view of a freed view controller, and what hangs below
+  /// it, computes its collection so until the pass that places it (see
+  /// ``DMViewController``): its bound properties keep their values until then.
   public final var dmTraitCollection: DMTraitCollection {
     if isAttached, let reported { return reported }
     return TraitPropagator.shared.resolveDetached(self)

@@ -1,5 +1,11 @@
 /// Manages a view: it inherits traits from its view's superview and passes them on to its view.
 ///
+/// The view hierarchy holds a controller only through its view, weakly: keep the controller (as
+/// a child of another, a window's root, or in a property). When it is freed, a view that lives on
+/// inherits from its superview: its ``DMResponder/dmTraitCollection`` says so at once, and the
+/// view is placed, and called if its collection changed, when the main actor next runs queued
+/// work (or by the next pass, if that comes first), never from inside the release.
+///
 /// ```swift
 /// final class Panel: DMView { var backgroundColor = DMColor.clear }
 ///
