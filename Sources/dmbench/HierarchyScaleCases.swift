@@ -115,19 +115,7 @@ struct HierarchyScaleCases {
       window.makeKeyAndVisible()
       let views = (0..<count).map { _ in DMView() }
       trigger.onChange = { for view in views { to.addSubview(view) } }
-      return Work(
-        prepare: {
-          DMTraitCollection.setOverride(DMTraitCollection(userInterfaceStyle: .light), animated: false)
-          for view in views { from.addSubview(view) }
-        },
-        body: {
-          DMTraitCollection.setOverride(DMTraitCollection(userInterfaceStyle: .dark), animated: false)
-        },
-        finish: {
-          window.isHidden = true
-          DMTraitCollection.setOverride(DMTraitCollection(), animated: false)
-        }
-      )
+      return .switchToDark(in: window) { for view in views { from.addSubview(view) } }
     }
     scale("show, then hide, windows", sizes: [2_500, 10_000], unit: "windows") { count in
       let windows = (0..<count).map { _ in DMWindow() }
@@ -225,19 +213,7 @@ struct HierarchyScaleCases {
       window.makeKeyAndVisible()
       let keyPaths = (0..<count).map { \ManyValues.[slot: $0] }
       trigger.onChange = { for keyPath in keyPaths { view.dm.bind(keyPath, to: Theme.opacity) } }
-      return Work(
-        prepare: {
-          DMTraitCollection.setOverride(DMTraitCollection(userInterfaceStyle: .light), animated: false)
-          for keyPath in keyPaths { view.dm.unbind(keyPath) }
-        },
-        body: {
-          DMTraitCollection.setOverride(DMTraitCollection(userInterfaceStyle: .dark), animated: false)
-        },
-        finish: {
-          window.isHidden = true
-          DMTraitCollection.setOverride(DMTraitCollection(), animated: false)
-        }
-      )
+      return .switchToDark(in: window) { for keyPath in keyPaths { view.dm.unbind(keyPath) } }
     }
     scale("free a chain of controllers with overrides", sizes: [1_000, 4_000], unit: "levels") {
       depth in
@@ -323,6 +299,25 @@ private struct Work {
   var prepare: () -> Void
   var body: () -> Void
   var finish: () -> Void = {}
+
+  /// A switch from light to dark of the shown `window`, whose callbacks do the work; `undo`
+  /// puts back what they did, untimed, before each run.
+  @MainActor
+  static func switchToDark(in window: DMWindow, undo: @escaping () -> Void) -> Work {
+    Work(
+      prepare: {
+        DMTraitCollection.setOverride(DMTraitCollection(userInterfaceStyle: .light), animated: false)
+        undo()
+      },
+      body: {
+        DMTraitCollection.setOverride(DMTraitCollection(userInterfaceStyle: .dark), animated: false)
+      },
+      finish: {
+        window.isHidden = true
+        DMTraitCollection.setOverride(DMTraitCollection(), animated: false)
+      }
+    )
+  }
 }
 
 /// A view that runs `onChange` from its trait callback.

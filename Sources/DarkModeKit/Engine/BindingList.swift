@@ -63,14 +63,15 @@ struct BindingList {
     storage?.index(of: keyPath) != nil
   }
 
-  /// The storage a pass is reading in place while it runs the app's code (a setter, a value's
-  /// code), which must not change under it; see `reading(_:_:)`.
+  /// The storage a pass is reading in place while it runs the app's setters, which must not
+  /// change under it; see `reading(_:_:)`. (A planned storage, whose values' code a pass also runs
+  /// while reading it, is shared, and a shared storage never changes in place.)
   @exclusivity(unchecked) private static var storageBeingRead: UnsafeMutableRawPointer?
 
   /// Runs `body`, which reads the storage at `address` in place and calls the app's code, with
   /// that storage kept from changing in place.
   @inline(__always)
-  static func reading<Result>(_ address: UnsafeMutableRawPointer, _ body: () -> Result) -> Result {
+  private static func reading<Result>(_ address: UnsafeMutableRawPointer, _ body: () -> Result) -> Result {
     let outer = storageBeingRead
     storageBeingRead = address
     defer { storageBeingRead = outer }
@@ -147,24 +148,17 @@ struct BindingList {
   private static func applyOneByOne(
     _ address: UnsafeMutableRawPointer, to object: AnyObject, traits: DMTraitCollection
   ) {
+    // A setter may bind properties of `object`: not into the storage read here.
     reading(address) {
-      applyEachBinding(of: Unmanaged<BindingStorage>.fromOpaque(address), to: object, traits: traits)
-    }
-  }
-
-  /// Sets every bound property of `object` from `storage`, in order.
-  @inline(__always)
-  private static func applyEachBinding(
-    of storage: Unmanaged<BindingStorage>, to object: AnyObject, traits: DMTraitCollection
-  ) {
-    storage.borrow { storage in
-      storage.withElements { elements, count in
-        for index in 0..<count {
-          let binding = elements + index
-          let source = Unmanaged.passUnretained(binding.pointee.source)
-          Unmanaged.passUnretained(binding.pointee.property).borrow { property in
-            property.store(
-              object, source, property.offset, Unmanaged.passUnretained(property.keyPath), traits)
+      Unmanaged<BindingStorage>.fromOpaque(address).borrow { storage in
+        storage.withElements { elements, count in
+          for index in 0..<count {
+            let binding = elements + index
+            let source = Unmanaged.passUnretained(binding.pointee.source)
+            Unmanaged.passUnretained(binding.pointee.property).borrow { property in
+              property.store(
+                object, source, property.offset, Unmanaged.passUnretained(property.keyPath), traits)
+            }
           }
         }
       }

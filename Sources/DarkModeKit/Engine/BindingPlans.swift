@@ -135,25 +135,23 @@ final class BindingPlans {
       let changesBefore = BindingList.changeCount
       var position = 0
       var copyCount = 0
-      BindingList.reading(address) {
-        for index in 0..<count {
-          let binding = elements + index
-          Unmanaged.passUnretained(binding.pointee.property).borrow { property in
-            property.resolve.unsafelyUnwrapped(
-              Unmanaged.passUnretained(binding.pointee.source), traits, buffer + position)
-            let copy = Copy(
-              destination: Int32(property.offset), source: Int32(position), size: Int32(property.valueSize))
-            let last = copies + copyCount - 1
-            if copyCount > 0, last.pointee.destination + last.pointee.size == copy.destination,
-              last.pointee.source + last.pointee.size == copy.source
-            {
-              last.pointee.size += copy.size
-            } else {
-              copies[copyCount] = copy
-              copyCount += 1
-            }
-            position = Self.advance(position, by: property.valueSize)
+      for index in 0..<count {
+        let binding = elements + index
+        Unmanaged.passUnretained(binding.pointee.property).borrow { property in
+          property.resolve.unsafelyUnwrapped(
+            Unmanaged.passUnretained(binding.pointee.source), traits, buffer + position)
+          let copy = Copy(
+            destination: Int32(property.offset), source: Int32(position), size: Int32(property.valueSize))
+          let last = copies + copyCount - 1
+          if copyCount > 0, last.pointee.destination + last.pointee.size == copy.destination,
+            last.pointee.source + last.pointee.size == copy.source
+          {
+            last.pointee.size += copy.size
+          } else {
+            copies[copyCount] = copy
+            copyCount += 1
           }
+          position = Self.advance(position, by: property.valueSize)
         }
       }
       guard BindingList.changeCount == changesBefore else { return .listsChanged }

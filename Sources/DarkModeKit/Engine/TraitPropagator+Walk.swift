@@ -110,7 +110,6 @@ extension TraitPropagator {
     defer { PassContext.leaveSlot(savedContext) }
     let window = usesWalkOrders ? start as? DMWindow : nil
     var recording: WalkOrder?
-    var startsRecording = false
     if let window, let order = window.walkOrder, order.isCurrent(structureAtStart) {
       walk(window, in: order, visits: &visits)
     } else {
@@ -122,7 +121,6 @@ extension TraitPropagator {
       if let window {
         recordingOrder.restart(version: structureAtStart)
         recording = recordingOrder
-        startsRecording = true
         window.walkOrder = nil
       }
     }
@@ -142,7 +140,7 @@ extension TraitPropagator {
       window.walkOrder = recording.finished()
     }
     // The propagator keeps room for windows of a few thousand environments between walks.
-    if startsRecording { recordingOrder.shrink(to: 4_096) }
+    recordingOrder.shrink(to: 4_096)
   }
 
   /// The walk of a window through its order; see `walk(from:)`. After a node whose visit changed
@@ -225,8 +223,8 @@ extension TraitPropagator {
       inherited = propagatedGlobal
     }
     if let order = recording {
-      if order.count < maximumOrderCount, let position = order.append(node, parent: parentPosition) {
-        node.walkPosition = position
+      if order.count < maximumOrderCount {
+        node.walkPosition = order.append(node, parent: parentPosition)
       } else {
         // Too many environments to number: the walk goes on without recording.
         recording = nil

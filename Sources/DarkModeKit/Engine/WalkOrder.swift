@@ -57,10 +57,11 @@ final class WalkOrder {
   }
 
   /// Appends `node`, whose trait parent is at `parent` (`-1` for none), and returns its
-  /// position; `nil` when positions would no longer fit, and the recording stops.
-  func append(_ node: DMResponder, parent: Int32) -> Int32? {
+  /// position; the caller keeps the count within `Int32.max` (see
+  /// `TraitPropagator.maximumOrderCount`).
+  func append(_ node: DMResponder, parent: Int32) -> Int32 {
     assert(ends == nil, "a walk order grew after a walk used it")
-    guard count < Int(Int32.max) else { return nil }
+    precondition(count < Int(Int32.max), "a walk order past 32-bit positions")
     if count == capacity { grow() }
     let position = Int32(truncatingIfNeeded: count)
     (nodes + count).initialize(to: .passUnretained(node))
