@@ -2,7 +2,9 @@
 ///
 /// Adopt it on any class to bind its properties; the object then follows the global collection
 /// (a ``DMTraitEnvironment`` follows its own collection instead). Bindings never keep the object
-/// alive.
+/// alive: it is deinitialized as usual, and its bindings go with it. Until the next global change
+/// (or until many more objects are bound), DarkModeKit keeps the freed object's memory, not its
+/// contents, so that it can tell the object is gone without counting references to it.
 ///
 /// ```swift
 /// final class Layer: DMThemable {

@@ -124,13 +124,29 @@ struct BindingList {
     guard let address = UnsafeMutableRawPointer(list).load(as: UnsafeMutableRawPointer?.self) else {
       return true
     }
-    switch plans.apply(address, to: object, traits: traits) {
+    switch plans.apply(address, to: Unmanaged.passUnretained(object).toOpaque(), traits: traits) {
     case .applied: return true
     case .notPlanned:
       applyOneByOne(address, to: object, traits: traits)
       return true
     case .listsChanged: return false
     }
+  }
+
+  /// Sets every bound property of the object at `object` for `traits`, from the list at `list`,
+  /// read in place, when its storage is planned (see `BindingPlans`): then only plain bytes are
+  /// written, and the object needs only its memory, not a reference. An empty list counts as
+  /// applied.
+  @inline(__always)
+  static func applyPlanned(
+    at list: UnsafeMutablePointer<BindingList>, to object: UnsafeMutableRawPointer,
+    traits: DMTraitCollection, plans: BindingPlans
+  ) -> BindingPlans.Outcome {
+    assert(TraitPropagator.shared.isRunning, "bindings are read in place only during a pass")
+    guard let address = UnsafeMutableRawPointer(list).load(as: UnsafeMutableRawPointer?.self) else {
+      return .applied
+    }
+    return plans.apply(address, to: object, traits: traits)
   }
 
   /// Sets every bound property of `object` for `traits`, from the list at `list`, read in place,

@@ -50,6 +50,24 @@ final class BindingPlans {
     case listsChanged
   }
 
+  /// The entry of the storage a pass set last, for the traits it set it for: a pass sets objects
+  /// bound alike one after the other, and finds it here without looking it up. Only `find`
+  /// writes the entries, and it makes this the one it found (or none, while it resolves values),
+  /// so this stays true to the table; the storage, read by the pass, stays alive until the pass
+  /// ends, so no other has its address.
+  private struct Run {
+    var storage: UnsafeMutableRawPointer?
+    var generation: UInt64 = 0
+    var traits = DMTraitCollection()
+    var values: UnsafeMutableRawPointer?
+    var copies: UnsafeMutablePointer<Copy>?
+    var copyCount = 0
+  }
+
+  // Read and written on every object a pass sets, never held across a call: no dynamic
+  // exclusivity checks.
+  @exclusivity(unchecked) private var run = Run()
+
   /// The last serial handed out (see `BindingStorageHeader.serial`).
   /// 64 bits: a program that made a billion planned lists a second would take centuries to hand
   /// one out twice. Tests set it.
@@ -112,13 +130,40 @@ final class BindingPlans {
     }
   }
 
-  /// Sets the bound properties of `object` from the values of the storage at `address` for
-  /// `traits`, resolved now if its entry does not hold them yet, when the storage is planned.
+  /// Sets the bound properties of the object at `object` from the values of the storage at
+  /// `address` for `traits`, resolved now if its entry does not hold them yet, when the storage is
+  /// planned.
+  ///
+  /// Writing plain bytes runs no code and releases nothing: the object needs only its memory, not
+  /// to be alive, while they are written.
   @inline(__always)
-  func apply(_ address: UnsafeMutableRawPointer, to object: AnyObject, traits: DMTraitCollection) -> Outcome {
+  func apply(
+    _ address: UnsafeMutableRawPointer, to object: UnsafeMutableRawPointer, traits: DMTraitCollection
+  ) -> Outcome {
+    if run.storage != address || run.generation != PassGeneration.current || run.traits != traits {
+      guard let found = find(address, traits: traits) else { return .notPlanned }
+      guard found else { return .listsChanged }
+    } else {
+      assert(runIsInTable(), "the last storage set no longer has its entry")
+    }
+    let values = run.values.unsafelyUnwrapped
+    let copies = run.copies.unsafelyUnwrapped
+    for index in 0..<run.copyCount {
+      let copy = copies[index]
+      Self.copy(values + Int(copy.source), to: object + Int(copy.destination), size: Int(copy.size))
+    }
+    return .applied
+  }
+
+  /// Makes `run` the entry of the storage at `address` for `traits` and this pass, resolving its
+  /// values now if the entry does not hold them yet.
+  ///
+  /// - Returns: `nil` when the storage is not planned; `false` when the app's code bound or
+  ///   unbound properties while the values were resolved (`run` is then none).
+  private func find(_ address: UnsafeMutableRawPointer, traits: DMTraitCollection) -> Bool? {
     let header = (address + headerOffset).assumingMemoryBound(to: BindingStorageHeader.self)
     let serial = header.pointee.serial
-    guard serial != 0 else { return .notPlanned }
+    guard serial != 0 else { return nil }
     let elements = (address + elementsOffset).assumingMemoryBound(to: Binding.self)
     let count = Int(header.pointee.count)
     let slot = Int(truncatingIfNeeded: serial) & (Self.entryCount - 1)
@@ -130,7 +175,8 @@ final class BindingPlans {
       || entry.pointee.traits != traits
     {
       // Resolved into the entry, which counts only once it is complete: a value's own code runs
-      // meanwhile, and may change lists.
+      // meanwhile, and may change lists. The run may be this entry's, whose values change.
+      run.storage = nil
       entry.pointee.generation = 0
       let changesBefore = BindingList.changeCount
       var position = 0
@@ -154,18 +200,31 @@ final class BindingPlans {
           position = Self.advance(position, by: property.valueSize)
         }
       }
-      guard BindingList.changeCount == changesBefore else { return .listsChanged }
+      guard BindingList.changeCount == changesBefore else { return false }
       entry.pointee.copyCount = Int32(copyCount)
       entry.pointee.serial = serial
       entry.pointee.generation = generation
       entry.pointee.traits = traits
     }
-    let base = Unmanaged.passUnretained(object).toOpaque()
-    for index in 0..<Int(entry.pointee.copyCount) {
-      let copy = copies[index]
-      Self.copy(buffer + Int(copy.source), to: base + Int(copy.destination), size: Int(copy.size))
-    }
-    return .applied
+    run.storage = address
+    run.generation = generation
+    run.traits = traits
+    run.values = buffer
+    run.copies = copies
+    run.copyCount = Int(entry.pointee.copyCount)
+    return true
+  }
+
+  /// Whether `run` is the entry its storage has in the table (a debug build checks it each time
+  /// the run is used).
+  private func runIsInTable() -> Bool {
+    guard let storage = run.storage else { return false }
+    let serial = (storage + headerOffset).assumingMemoryBound(to: BindingStorageHeader.self).pointee.serial
+    let slot = Int(truncatingIfNeeded: serial) & (Self.entryCount - 1)
+    let entry = entries[slot]
+    return serial != 0 && entry.serial == serial && entry.generation == run.generation
+      && entry.traits == run.traits && run.values == values + slot * Self.bytesPerEntry
+      && Int(entry.copyCount) == run.copyCount
   }
 
   @inline(__always)
@@ -185,4 +244,5 @@ final class BindingPlans {
       destination.copyMemory(from: source, byteCount: size)
     }
   }
+
 }

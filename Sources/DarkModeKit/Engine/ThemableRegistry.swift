@@ -4,22 +4,30 @@
 /// The entries lie in one array, in the order their objects were first bound, and a dictionary
 /// finds an object's entry: a switch reads them one after the other, and only an object that is
 /// its own trait environment makes its collection current for itself (checked once, when it is
-/// first bound). Entries hold their object weakly; entries of deallocated objects are dropped after
-/// each global change that finds one, and whenever the table has doubled since the last sweep.
+/// first bound). Entries do not keep their object alive (see ``UnownedObject``); entries of
+/// deallocated objects are dropped after each global change that finds one, and whenever the table
+/// has doubled since the last sweep. Until then an entry keeps its object's memory, so an address
+/// in the table is never another object's.
 @MainActor
 final class ThemableRegistry {
   static let shared = ThemableRegistry()
 
   struct Entry {
-    weak var object: AnyObject?
+    let object: UnownedObject
     var bindings = BindingList()
     /// Whether the object is a ``DMTraitEnvironment``, whose bindings follow its own collection.
     let hasOwnTraits: Bool
   }
 
+  /// The object of the entry at `entry`, in place (see ``UnownedObject``).
+  @inline(__always)
+  private static func object(of entry: UnsafePointer<Entry>) -> UnsafePointer<UnownedObject> {
+    entry.pointer(to: \.object).unsafelyUnwrapped
+  }
+
   private var entries: [Entry] = []
-  /// Where each object's entry is in `entries`.
-  private var places: [ObjectIdentifier: Int] = [:]
+  /// Where the entry of the object at each address is in `entries`.
+  private var places: [UnsafeMutableRawPointer: Int] = [:]
   private var sweepThreshold = 64
   /// Counts the changes of the registry, so that a switch knows when a setter changed it.
   private var version: UInt64 = 0
@@ -28,10 +36,7 @@ final class ThemableRegistry {
 
   /// The place of the live entry of `object`, if it has one.
   private func place(of object: AnyObject) -> Int? {
-    guard let place = places[ObjectIdentifier(object)], place < entries.count,
-      entries[place].object === object
-    else { return nil }
-    return place
+    places[Unmanaged.passUnretained(object).toOpaque()]
   }
 
   /// What a change of the registry lets go of: the caller lets go of it after the change, as
@@ -45,14 +50,10 @@ final class ThemableRegistry {
   func bind(_ object: AnyObject, _ binding: Binding) -> Released {
     version &+= 1
     if let place = place(of: object) { return Released(list: entries[place].bindings.set(binding)) }
-    var dropped = entries.count >= sweepThreshold ? sweep() : []
-    // An entry of a freed object whose address this one reuses goes first. (The place of a freed
-    // object's entry may since hold another entry, or none: entries move when others go.)
-    if let stale = places[ObjectIdentifier(object)], stale < entries.count, entries[stale].object == nil {
-      dropped.append(remove(at: stale))
-    }
-    places[ObjectIdentifier(object)] = entries.count
-    entries.append(Entry(object: object, hasOwnTraits: object is any DMTraitEnvironment))
+    let dropped = entries.count >= sweepThreshold ? sweep() : []
+    let entry = Entry(object: UnownedObject(object), hasOwnTraits: object is any DMTraitEnvironment)
+    places[entry.object.address] = entries.count
+    entries.append(entry)
     return Released(list: entries[entries.count - 1].bindings.set(binding), entries: dropped)
   }
 
@@ -73,26 +74,21 @@ final class ThemableRegistry {
   /// Re-applies every live binding for the new global collection.
   ///
   /// The entries are read in place from a copy of the array, which keeps their lists alive; an
-  /// entry is neither copied nor its list retained. A setter may bind or unbind properties
-  /// meanwhile: from then on, each object's list is looked up again, so that an object whose
-  /// bindings changed gets its new ones and an object no longer bound gets none.
+  /// entry is neither copied nor its list retained. A planned list (see `BindingPlans`) is written
+  /// into its object's memory without a reference, once the object is found alive: the values'
+  /// code may free it meanwhile, but then only its kept memory is written. Anything else runs the
+  /// app's code with the object, and holds a strong reference to it while it does. A setter may
+  /// bind or unbind properties meanwhile: from then on, each object's list is looked up again, so
+  /// that an object whose bindings changed gets its new ones and an object no longer bound gets
+  /// none.
   func applyAll(_ global: DMTraitCollection) {
     PassGeneration.advance()
     let entries = self.entries
     let versionAtStart = version
     let plans = TraitPropagator.shared.plans
     var foundFreed = false
-    /// Applies the list at `list`, read in place, to `object`, for `traits`; when the app's code
-    /// changed lists meanwhile, the object's list as it is now.
-    func apply(at list: UnsafeMutablePointer<BindingList>, to object: AnyObject, traits: DMTraitCollection) {
-      guard !BindingList.apply(at: list, to: object, traits: traits, plans: plans),
-        let place = place(of: object)
-      else { return }
-      // A copy, which keeps the list alive while its setters run.
-      var current = self.entries[place].bindings
-      BindingList.applyOneByOne(at: &current, to: object, traits: traits)
-    }
-    /// Applies the list at `list` to `object`, for its own collection when it has one.
+    /// Applies the list at `list`, read in place, to `object`, for its own collection when it has
+    /// one.
     func apply(at list: UnsafeMutablePointer<BindingList>, to object: AnyObject, hasOwnTraits: Bool) {
       if hasOwnTraits, let environment = object as? any DMTraitEnvironment {
         let traits = environment.dmTraitCollection
@@ -101,6 +97,19 @@ final class ThemableRegistry {
         apply(at: list, to: object, traits: global)
       }
     }
+    /// Applies the list at `list`, read in place, to `object`, for `traits`; when the app's code
+    /// changed lists meanwhile, the object's list as it is now.
+    func apply(at list: UnsafeMutablePointer<BindingList>, to object: AnyObject, traits: DMTraitCollection) {
+      guard !BindingList.apply(at: list, to: object, traits: traits, plans: plans) else { return }
+      applyCurrentOneByOne(to: object, traits: traits)
+    }
+    /// Sets the object's list as it is now, one binding at a time.
+    func applyCurrentOneByOne(to object: AnyObject, traits: DMTraitCollection) {
+      guard let place = place(of: object) else { return }
+      // A copy, which keeps the list alive while its setters run.
+      var current = self.entries[place].bindings
+      BindingList.applyOneByOne(at: &current, to: object, traits: traits)
+    }
     PassContext.withCurrent(global) {
       entries.withUnsafeBufferPointer { buffer in
         guard let first = buffer.baseAddress else { return }
@@ -108,11 +117,24 @@ final class ThemableRegistry {
         let base = UnsafeMutablePointer(mutating: first)
         for index in 0..<buffer.count {
           let entry = base + index
-          guard let object = entry.pointee.object else {
+          let object = Self.object(of: entry)
+          guard UnownedObject.isAlive(object) else {
             foundFreed = true
             continue
           }
-          if version == versionAtStart {
+          var outcome = BindingPlans.Outcome.notPlanned
+          if version == versionAtStart, !entry.pointee.hasOwnTraits {
+            outcome = BindingList.applyPlanned(
+              at: &entry.pointee.bindings, to: object.pointee.address, traits: global, plans: plans)
+            if outcome == .applied { continue }
+          }
+          guard let object = UnownedObject.retained(object) else {
+            foundFreed = true
+            continue
+          }
+          if outcome == .listsChanged {
+            applyCurrentOneByOne(to: object, traits: global)
+          } else if version == versionAtStart {
             apply(at: &entry.pointee.bindings, to: object, hasOwnTraits: entry.pointee.hasOwnTraits)
           } else if let place = place(of: object) {
             var current = self.entries[place].bindings
@@ -142,11 +164,11 @@ final class ThemableRegistry {
   /// Removes the entry at `place`, and returns it for the caller to let go of; the last entry
   /// takes its place.
   private func remove(at place: Int) -> Entry {
-    if let object = entries[place].object { places[ObjectIdentifier(object)] = nil }
+    places[entries[place].object.address] = nil
     let last = entries.count - 1
     if place != last {
       entries.swapAt(place, last)
-      if let moved = entries[place].object { places[ObjectIdentifier(moved)] = place }
+      places[entries[place].object.address] = place
     }
     return entries.removeLast()
   }
@@ -157,11 +179,14 @@ final class ThemableRegistry {
     version &+= 1
     var old: [Entry] = []
     swap(&old, &entries)
-    entries = old.filter { $0.object != nil }
-    var places: [ObjectIdentifier: Int] = [:]
-    for (place, entry) in entries.enumerated() {
-      if let object = entry.object { places[ObjectIdentifier(object)] = place }
+    old.withUnsafeBufferPointer { old in
+      for index in old.indices
+      where UnownedObject.isAlive(Self.object(of: old.baseAddress.unsafelyUnwrapped + index)) {
+        entries.append(old[index])
+      }
     }
+    var places: [UnsafeMutableRawPointer: Int] = [:]
+    for (place, entry) in entries.enumerated() { places[entry.object.address] = place }
     self.places = places
     sweepThreshold = max(64, entries.count * 2)
     return old

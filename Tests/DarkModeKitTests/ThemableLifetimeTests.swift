@@ -1,0 +1,114 @@
+import Testing
+
+@testable import DarkModeKit
+
+/// Bound objects outside the hierarchy are reached without keeping them alive: objects freed at
+/// any moment of a switch are skipped, and the others still follow.
+extension GlobalStateTests {
+  @Suite @MainActor struct ThemableLifetimeTests {
+    init() { DarkModeManager.reset() }
+
+    final class Layer: DMThemable {
+      var fill = DMColor.clear
+      var alpha = 1.0
+      var onDeinit: (@MainActor () -> Void)?
+
+      deinit {
+        if let onDeinit { MainActor.assumeIsolated { onDeinit() } }
+      }
+    }
+
+    /// What the app holds, which a value's code or a setter lets go of during a switch.
+    final class Owner: @unchecked Sendable {
+      var layers: [Layer?] = []
+      var freedCount = 0
+    }
+
+    static let fill = DMDynamicColor(light: DMColor(rgb: 0xFFFFFF), dark: DMColor(rgb: 0x101010))
+    static let dark = DMTraitCollection(userInterfaceStyle: .dark)
+    static let light = DMTraitCollection(userInterfaceStyle: .light)
+
+    func layers(_ count: Int, owner: Owner, alpha: DMDynamic<Double>) -> [Layer?] {
+      (0..<count).map { _ in
+        let layer = Layer()
+        layer.dm.bind(\.fill, to: Self.fill)
+        layer.dm.bind(\.alpha, to: alpha)
+        layer.onDeinit = { owner.freedCount += 1 }
+        return layer
+      }
+    }
+
+    /// The values' code runs once for objects bound alike, while the first one is set: it frees
+    /// that one, one in the middle and the last.
+    @Test func objectsFreedByAValuesCodeDuringASwitchAreSkippedAndTheOthersFollow() {
+      let owner = Owner()
+      let alpha = DMDynamic<Double>(dynamicProvider: { traits in
+        MainActor.assumeIsolated {
+          if traits.userInterfaceStyle == .dark, owner.layers.count == 8, owner.layers[0] != nil {
+            for index in [0, 3, 7] { owner.layers[index] = nil }
+          }
+        }
+        return traits.userInterfaceStyle == .dark ? 0.5 : 1.0
+      })
+      owner.layers = layers(8, owner: owner, alpha: alpha)
+      let watched = owner.layers.map { WeakBox($0!) }
+      DMTraitCollection.setOverride(Self.dark, animated: false)
+      #expect(owner.freedCount == 3)
+      #expect(watched.map { $0.value == nil } == [true, false, false, true, false, false, false, true])
+      let kept = owner.layers.compactMap { $0 }
+      #expect(kept.map(\.fill) == Array(repeating: DMColor(rgb: 0x101010), count: 5))
+      #expect(kept.map(\.alpha) == Array(repeating: 0.5, count: 5))
+      #expect(ThemableRegistry.shared.liveCount == 5)
+      DMTraitCollection.setOverride(Self.light, animated: false)
+      #expect(kept.map(\.fill) == Array(repeating: DMColor(rgb: 0xFFFFFF), count: 5))
+      #expect(owner.freedCount == 3)
+    }
+
+    /// A setter (a binding with a function of its own, which the switch calls with the object)
+    /// frees the objects after it; one of them, as it goes, unbinds another.
+    @Test func objectsFreedByASetterDuringASwitchAreSkippedAndWhatTheirDeinitializersDidStays() {
+      let owner = Owner()
+      let alpha = DMDynamic(light: 1.0, dark: 0.8)
+      // The first is bound before the trigger, so the switch reaches it first; the others after.
+      owner.layers = layers(1, owner: owner, alpha: alpha)
+      let trigger = Layer()
+      let tint = DMDynamicColor(light: DMColor(rgb: 0x00FF00), dark: DMColor(rgb: 0x008000))
+      trigger.dm.bind(\.fill, to: tint) { layer, color in
+        layer.fill = color
+        if color == DMColor(rgb: 0x008000) {
+          owner.layers[1] = nil
+          owner.layers[2] = nil
+        }
+      }
+      owner.layers += layers(4, owner: owner, alpha: alpha)
+      // Not through `owner.layers`, which is being changed as it runs.
+      owner.layers[2]?.onDeinit = { [weak fourth = owner.layers[3]] in
+        owner.freedCount += 1
+        fourth?.dm.unbind(\.fill)
+      }
+      DMTraitCollection.setOverride(Self.dark, animated: false)
+      #expect(owner.freedCount == 2)
+      #expect(owner.layers[1] == nil && owner.layers[2] == nil)
+      #expect(trigger.fill == DMColor(rgb: 0x008000))
+      #expect(owner.layers[0]?.fill == DMColor(rgb: 0x101010))
+      #expect(owner.layers[3]?.fill == DMColor(rgb: 0xFFFFFF), "unbound before the switch reached it")
+      #expect(owner.layers[3]?.alpha == 0.8)
+      #expect(owner.layers[4]?.fill == DMColor(rgb: 0x101010))
+      #expect(ThemableRegistry.shared.liveCount == 4)
+    }
+
+    /// A freed object's entry keeps its memory until the entry goes, so no new object gets its
+    /// address while the table still names it: an address in the table is always its object's.
+    @Test func noObjectGetsTheAddressOfAFreedBoundObjectBeforeItsEntryGoes() {
+      var layer: Layer? = Layer()
+      layer?.dm.bind(\.fill, to: Self.fill)
+      let address = layer.map { Unmanaged.passUnretained($0).toOpaque() }
+      layer = nil
+      let others = (0..<1_000).map { _ in Layer() }
+      #expect(!others.contains { Unmanaged.passUnretained($0).toOpaque() == address })
+      DMTraitCollection.setOverride(Self.dark, animated: false)
+      #expect(ThemableRegistry.shared.liveCount == 0)
+      withExtendedLifetime(others) {}
+    }
+  }
+}
