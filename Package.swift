@@ -12,7 +12,9 @@ let package = Package(
     .executable(name: "dmkit", targets: ["dmkit"]),
   ],
   targets: [
-    .target(name: "DarkModeKit"),
+    // Two functions of the Swift runtime, which Swift code may not name (see UnownedObject.swift).
+    .target(name: "CDarkModeKitRuntime"),
+    .target(name: "DarkModeKit", dependencies: ["CDarkModeKitRuntime"]),
     .target(name: "DarkModeKitDBus"),
     .target(name: "DarkModeKitLinux", dependencies: ["DarkModeKit", "DarkModeKitDBus"]),
     .target(name: "DarkModeKitTools", dependencies: ["DarkModeKit"]),

@@ -29,9 +29,16 @@ if arguments.count > 2, arguments[1] == "--write-preferences" {
       DMTraitCollection.setOverride(
         switchIndex.isMultiple(of: 2) ? Benchmarks.dark : Benchmarks.light, animated: false)
     }
+    let last = count.isMultiple(of: 2) ? Benchmarks.light : Benchmarks.dark
+    let opacity = Theme.opacity.resolved(with: count == 0 ? DMTraitCollection() : last)
+    let follows =
+      themables
+      ? layers.allSatisfy { $0.opacity == opacity } : scene.views.allSatisfy { $0.opacity == opacity }
     print(
       "switched \(count) times over \(themables ? layers.count : scene.views.count) \(themables ? "themable objects" : "views")"
+        + (follows ? ", every one follows" : ", and they do not follow")
     )
+    if !follows { exit(1) }
   }
 } else {
   let quick = arguments.contains("--quick")

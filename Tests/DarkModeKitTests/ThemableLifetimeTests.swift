@@ -97,6 +97,51 @@ extension GlobalStateTests {
       #expect(ThemableRegistry.shared.liveCount == 4)
     }
 
+    /// Objects bound alike reuse the plan entry found for the one before. A setter frees an
+    /// object whose list was just set (the list goes with its entry) and binds another object,
+    /// whose new list is allocated where the freed one was: that object gets its own values, not
+    /// the freed list's (which write 40 bytes from offset 16, past the end of a `Dot`).
+    @Test func aListMadeDuringASwitchWhereAFreedOneWasGetsItsOwnValues() {
+      final class Dot: DMThemable {
+        var first = 1.0
+        var second = 1.0
+      }
+      final class Held {
+        var layer: Layer?
+      }
+      let held = Held()
+      let quarter = DMDynamic(light: 1.0, dark: 0.25)
+      let threeQuarters = DMDynamic(light: 1.0, dark: 0.75)
+      let tint = DMDynamicColor(light: DMColor(rgb: 0x00FF00), dark: DMColor(rgb: 0x008000))
+      let darkTint = DMColor(rgb: 0x008000)
+      // The description of `\Dot.second` made now, not during the switch.
+      Dot().dm.bind(\.second, to: threeQuarters)
+      // The registry's order: trigger, layer, freer, dot.
+      let trigger = Layer()
+      trigger.dm.bind(\.fill, to: tint) { layer, color in
+        layer.fill = color
+        // A new list for the layer, which the switch then sets as it is now.
+        if color == darkTint { held.layer?.dm.bind(\.alpha, to: quarter) }
+      }
+      held.layer = Layer()
+      held.layer?.dm.bind(\.fill, to: Self.fill)
+      let dot = Dot()
+      let freer = Layer()
+      freer.dm.bind(\.fill, to: tint) { layer, color in
+        layer.fill = color
+        guard color == darkTint else { return }
+        held.layer = nil
+        // Drops the freed layer's entry, and its list with it.
+        _ = ThemableRegistry.shared.liveCount
+        dot.dm.bind(\.second, to: threeQuarters)
+      }
+      dot.dm.bind(\.first, to: threeQuarters)
+      DMTraitCollection.setOverride(Self.dark, animated: false)
+      #expect(dot.first == 0.75)
+      #expect(dot.second == 0.75)
+      #expect(held.layer == nil)
+    }
+
     /// A freed object's entry keeps its memory until the entry goes, so no new object gets its
     /// address while the table still names it: an address in the table is always its object's.
     @Test func noObjectGetsTheAddressOfAFreedBoundObjectBeforeItsEntryGoes() {

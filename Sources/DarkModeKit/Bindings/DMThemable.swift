@@ -2,9 +2,10 @@
 ///
 /// Adopt it on any class to bind its properties; the object then follows the global collection
 /// (a ``DMTraitEnvironment`` follows its own collection instead). Bindings never keep the object
-/// alive: it is deinitialized as usual, and its bindings go with it. Until the next global change
-/// (or until many more objects are bound), DarkModeKit keeps the freed object's memory, not its
-/// contents, so that it can tell the object is gone without counting references to it.
+/// alive: it is deinitialized as usual. Its bindings, and on Linux the object's memory (not its
+/// contents), are let go of at the next change that sets bound values again (a new style,
+/// contrast or theme, or a table reload), or once as many objects again have been bound: that is
+/// how DarkModeKit tells that the object is gone without counting references to it.
 ///
 /// ```swift
 /// final class Layer: DMThemable {

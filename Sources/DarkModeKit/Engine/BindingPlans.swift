@@ -53,10 +53,11 @@ final class BindingPlans {
   /// The entry of the storage a pass set last, for the traits it set it for: a pass sets objects
   /// bound alike one after the other, and finds it here without looking it up. Only `find`
   /// writes the entries, and it makes this the one it found (or none, while it resolves values),
-  /// so this stays true to the table; the storage, read by the pass, stays alive until the pass
-  /// ends, so no other has its address.
+  /// so this stays true to the table. The storage is known by its address and its serial, which
+  /// no other storage gets: a storage freed during a pass may leave its address to another.
   private struct Run {
     var storage: UnsafeMutableRawPointer?
+    var serial: UInt64 = 0
     var generation: UInt64 = 0
     var traits = DMTraitCollection()
     var values: UnsafeMutableRawPointer?
@@ -140,7 +141,10 @@ final class BindingPlans {
   func apply(
     _ address: UnsafeMutableRawPointer, to object: UnsafeMutableRawPointer, traits: DMTraitCollection
   ) -> Outcome {
-    if run.storage != address || run.generation != PassGeneration.current || run.traits != traits {
+    let serial = (address + headerOffset).assumingMemoryBound(to: BindingStorageHeader.self).pointee.serial
+    if run.storage != address || run.serial != serial || run.generation != PassGeneration.current
+      || run.traits != traits
+    {
       guard let found = find(address, traits: traits) else { return .notPlanned }
       guard found else { return .listsChanged }
     } else {
@@ -207,6 +211,7 @@ final class BindingPlans {
       entry.pointee.traits = traits
     }
     run.storage = address
+    run.serial = serial
     run.generation = generation
     run.traits = traits
     run.values = buffer
@@ -220,6 +225,7 @@ final class BindingPlans {
   private func runIsInTable() -> Bool {
     guard let storage = run.storage else { return false }
     let serial = (storage + headerOffset).assumingMemoryBound(to: BindingStorageHeader.self).pointee.serial
+    guard serial == run.serial else { return false }
     let slot = Int(truncatingIfNeeded: serial) & (Self.entryCount - 1)
     let entry = entries[slot]
     return serial != 0 && entry.serial == serial && entry.generation == run.generation

@@ -25,6 +25,13 @@ final class ThemableRegistry {
     entry.pointer(to: \.object).unsafelyUnwrapped
   }
 
+  /// Whether the entry at `place` is the one of `object`.
+  private func holds(_ object: AnyObject, at place: Int) -> Bool {
+    entries.withUnsafeBufferPointer { entries in
+      UnownedObject.retained(Self.object(of: entries.baseAddress.unsafelyUnwrapped + place)) === object
+    }
+  }
+
   private var entries: [Entry] = []
   /// Where the entry of the object at each address is in `entries`.
   private var places: [UnsafeMutableRawPointer: Int] = [:]
@@ -36,7 +43,11 @@ final class ThemableRegistry {
 
   /// The place of the live entry of `object`, if it has one.
   private func place(of object: AnyObject) -> Int? {
-    places[Unmanaged.passUnretained(object).toOpaque()]
+    guard let place = places[Unmanaged.passUnretained(object).toOpaque()] else { return nil }
+    // An entry that keeps its object's memory is the only one at that address; otherwise a freed
+    // object's entry may name the address of a new object.
+    guard UnownedObject.keepsMemory || holds(object, at: place) else { return nil }
+    return place
   }
 
   /// What a change of the registry lets go of: the caller lets go of it after the change, as
@@ -50,8 +61,11 @@ final class ThemableRegistry {
   func bind(_ object: AnyObject, _ binding: Binding) -> Released {
     version &+= 1
     if let place = place(of: object) { return Released(list: entries[place].bindings.set(binding)) }
-    let dropped = entries.count >= sweepThreshold ? sweep() : []
+    var dropped = entries.count >= sweepThreshold ? sweep() : []
     let entry = Entry(object: UnownedObject(object), hasOwnTraits: object is any DMTraitEnvironment)
+    // The entry of a freed object at this address, which only a reference that keeps no memory
+    // leaves (see `place(of:)`), goes first.
+    if let stale = places[entry.object.address] { dropped.append(remove(at: stale)) }
     places[entry.object.address] = entries.count
     entries.append(entry)
     return Released(list: entries[entries.count - 1].bindings.set(binding), entries: dropped)
@@ -123,7 +137,7 @@ final class ThemableRegistry {
             continue
           }
           var outcome = BindingPlans.Outcome.notPlanned
-          if version == versionAtStart, !entry.pointee.hasOwnTraits {
+          if UnownedObject.keepsMemory, version == versionAtStart, !entry.pointee.hasOwnTraits {
             outcome = BindingList.applyPlanned(
               at: &entry.pointee.bindings, to: object.pointee.address, traits: global, plans: plans)
             if outcome == .applied { continue }

@@ -1,17 +1,27 @@
+#if !canImport(ObjectiveC)
+  internal import CDarkModeKitRuntime
+#endif
+
 /// A reference to an object that does not keep it alive, and tells whether it still is without
-/// touching its reference count.
+/// changing its reference count.
 ///
 /// A weak reference would do the same, but the first one gives its object a side table: from then
 /// on every retain and release of the object, anywhere in the app, goes through it, and loading
 /// the reference is two atomic operations on it. A switch reads thousands of objects; this reads
-/// each one's reference-count word instead.
+/// each one's reference-count word instead (an atomic read only for an object that has a side
+/// table anyway, because the app holds a weak reference to it).
 ///
 /// The rule that makes it safe: the reference is `unowned`, which keeps the object's memory (not
 /// the object) until the reference goes, so its address can be read, and is never another
 /// object's, for as long as the reference exists. A deinitialized object is only told apart, never
 /// read through; `retained(_:)` hands out a strong reference only while the object is alive, with
 /// the runtime's atomic conditional retain. Tests free objects from a value's code, a setter and a
-/// deinitializer during a switch, under the address sanitizer in CI.
+/// deinitializer during a switch, under the address sanitizer in CI, and check that no new object
+/// gets the address of a freed one while its reference exists.
+///
+/// With Objective-C interoperability (Apple's platforms, untested), an object may count its
+/// references the Objective-C way: the reference is weak there, and keeps nothing
+/// (``keepsMemory`` is `false`).
 ///
 /// Its members read it in place, through a pointer: a copy would count one more reference to the
 /// memory, and then one fewer, each an atomic operation.
@@ -20,7 +30,9 @@ struct UnownedObject {
   let address: UnsafeMutableRawPointer
 
   #if canImport(ObjectiveC)
-    // An Objective-C object counts its references its own way: a weak reference tells.
+    /// Whether the reference keeps the object's memory: not here.
+    static let keepsMemory = false
+
     private weak var object: AnyObject?
 
     init(_ object: AnyObject) {
@@ -32,6 +44,10 @@ struct UnownedObject {
 
     static func retained(_ object: UnsafePointer<UnownedObject>) -> AnyObject? { object.pointee.object }
   #else
+    /// Whether the reference keeps the object's memory, so that writing plain bytes at `address`
+    /// is safe even after the object is freed, and no other object can be there.
+    static let keepsMemory = true
+
     /// Keeps the memory at `address`; never read (reading it after the object's deinitialization
     /// traps).
     private unowned let memory: AnyObject
@@ -47,41 +63,13 @@ struct UnownedObject {
     /// code that could.
     @inline(__always)
     static func isAlive(_ object: UnsafePointer<UnownedObject>) -> Bool {
-      !RuntimeReferenceCounting.isDeallocating(object.pointee.address)
+      !dm_object_is_deallocating(object.pointee.address)
     }
 
     /// A strong reference to the object, or `nil` once it is being deinitialized.
     static func retained(_ object: UnsafePointer<UnownedObject>) -> AnyObject? {
-      guard let retained = RuntimeReferenceCounting.tryRetain(object.pointee.address) else { return nil }
+      guard let retained = dm_object_try_retain(object.pointee.address) else { return nil }
       return Unmanaged<AnyObject>.fromOpaque(retained).takeRetainedValue()
     }
   #endif
 }
-
-#if !canImport(ObjectiveC)
-  #if canImport(Glibc)
-    import Glibc
-  #elseif canImport(Musl)
-    import Musl
-  #endif
-
-  /// The Swift runtime's reference counting of native objects, part of its ABI: C functions,
-  /// looked up once (Swift reserves their names for the compiler's own calls).
-  private enum RuntimeReferenceCounting {
-    /// Whether the object at the address has begun, or finished, its deinitialization.
-    static let isDeallocating = function(
-      "swift_isDeallocating", as: (@convention(c) (UnsafeMutableRawPointer) -> Bool).self)
-
-    /// Retains the object at the address and returns it, unless it has begun its
-    /// deinitialization: then `nil`. One atomic operation.
-    static let tryRetain = function(
-      "swift_tryRetain", as: (@convention(c) (UnsafeMutableRawPointer) -> UnsafeMutableRawPointer?).self)
-
-    private static func function<Function>(_ name: String, as type: Function.Type) -> Function {
-      guard let symbol = dlsym(nil, name) else {
-        preconditionFailure("the Swift runtime has no \(name)")
-      }
-      return unsafeBitCast(symbol, to: type)
-    }
-  }
-#endif
