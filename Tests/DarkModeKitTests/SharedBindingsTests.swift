@@ -71,14 +71,15 @@ extension GlobalStateTests {
     /// Planned lists are numbered; a program that makes lists all day long hands out more numbers
     /// than 32 bits hold, and a list made then must not share its number with one still in use.
     @Test func aListMadeAfterBillionsOfOthersKeepsItsOwnValues() {
-      BindingPlans.lastSerial = 0
+      // Numbers only go up: lists of earlier tests may still be alive.
+      let first = BindingPlans.lastSerial
       let window = DMWindow()
       let cell = Cell()
       cell.dm.bind(\.fill, to: Self.fill)
       cell.dm.bind(\.stroke, to: Self.stroke)
       window.addSubview(cell)
       // 2³² - 1 numbers later.
-      BindingPlans.lastSerial = 0xFFFF_FFFF
+      BindingPlans.lastSerial = first + 0xFFFF_FFFF
       let badge = Badge()
       badge.dm.bind(\.count, to: DMDynamic(light: 3.0, dark: 7.0))
       badge.dm.bind(\.tint, to: Self.red)

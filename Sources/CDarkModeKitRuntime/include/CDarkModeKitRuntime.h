@@ -13,11 +13,11 @@
 
 /// Whether the native Swift object at `object` has begun, or finished, its deinitialization. The
 /// caller keeps the object's memory (an unowned reference does).
-bool dm_object_is_deallocating(void *object);
+__attribute__((visibility("hidden"))) bool dm_object_is_deallocating(void *object);
 
 /// Retains the native Swift object at `object` and returns it, unless it has begun its
 /// deinitialization: then NULL. The caller keeps the object's memory.
-void *_Nullable dm_object_try_retain(void *object);
+__attribute__((visibility("hidden"))) void *_Nullable dm_object_try_retain(void *object);
 
 #pragma clang assume_nonnull end
 

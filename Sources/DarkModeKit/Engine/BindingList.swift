@@ -21,6 +21,10 @@
 struct BindingList {
   private var storage: BindingStorage?
 
+  /// The address of the list's storage, `nil` for none: two lists with the same address at two
+  /// moments are the same storage only if it lived in between (for tests).
+  var storageAddress: UnsafeMutableRawPointer? { storage.map { Unmanaged.passUnretained($0).toOpaque() } }
+
   nonisolated init() {}
 
   var isEmpty: Bool { storage == nil }

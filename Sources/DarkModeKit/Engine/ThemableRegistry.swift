@@ -6,8 +6,9 @@
 /// its own trait environment makes its collection current for itself (checked once, when it is
 /// first bound). Entries do not keep their object alive (see ``UnownedObject``); entries of
 /// deallocated objects are dropped after each global change that finds one, and whenever the table
-/// has doubled since the last sweep. Until then an entry keeps its object's memory, so an address
-/// in the table is never another object's.
+/// has doubled since the last sweep. Until then an entry keeps its object's memory (where
+/// `UnownedObject.keepsMemory`: not with Objective-C interoperability), so an address in the table
+/// is never another object's.
 @MainActor
 final class ThemableRegistry {
   static let shared = ThemableRegistry()
@@ -88,8 +89,9 @@ final class ThemableRegistry {
   /// Re-applies every live binding for the new global collection.
   ///
   /// The entries are read in place from a copy of the array, which keeps their lists alive; an
-  /// entry is neither copied nor its list retained. A planned list (see `BindingPlans`) is written
-  /// into its object's memory without a reference, once the object is found alive: the values'
+  /// entry is neither copied nor its list retained. Where entries keep their object's memory, a
+  /// planned list (see `BindingPlans`) is written into it without a reference, once the object is
+  /// found alive: the values'
   /// code may free it meanwhile, but then only its kept memory is written. Anything else runs the
   /// app's code with the object, and holds a strong reference to it while it does. A setter may
   /// bind or unbind properties meanwhile: from then on, each object's list is looked up again, so
@@ -158,6 +160,11 @@ final class ThemableRegistry {
       }
     }
     if foundFreed { withExtendedLifetime(sweep()) {} }
+  }
+
+  /// The address of the storage of `object`'s bindings, if it has any (for tests).
+  func storageAddress(of object: AnyObject) -> UnsafeMutableRawPointer? {
+    place(of: object).flatMap { entries[$0].bindings.storageAddress }
   }
 
   /// The number of objects with live bindings, after dropping the dead entries.

@@ -7,9 +7,9 @@
 ///
 /// A weak reference would do the same, but the first one gives its object a side table: from then
 /// on every retain and release of the object, anywhere in the app, goes through it, and loading
-/// the reference is two atomic operations on it. A switch reads thousands of objects; this reads
-/// each one's reference-count word instead (an atomic read only for an object that has a side
-/// table anyway, because the app holds a weak reference to it).
+/// the reference is two atomic operations on it. A switch reads thousands of objects; this only
+/// reads each one's reference-count word (and its side table's, for an object that has one
+/// anyway, because the app holds a weak reference to it), changing nothing.
 ///
 /// The rule that makes it safe: the reference is `unowned`, which keeps the object's memory (not
 /// the object) until the reference goes, so its address can be read, and is never another
