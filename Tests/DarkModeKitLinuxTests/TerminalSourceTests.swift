@@ -94,6 +94,34 @@ func query(_ pty: PseudoTerminal, timeout: Int = 1_000, answer: @escaping @Senda
     #expect(elapsed < .seconds(15))  // far below the timeout, even on a loaded machine
   }
 
+  /// A timeout counts from the moment, not from the last whole millisecond: a wait of 150 ms
+  /// never ends after 149.
+  @Test func aWaitInWholeMillisecondsNeverEndsBeforeItsDeadline() {
+    let start = 1_999_999  // 1.999999 ms
+    let deadline = TerminalQuery.deadline(inMilliseconds: 150, from: start)
+    #expect(deadline == 151_999_999)
+    #expect(TerminalQuery.millisecondsLeft(until: deadline, from: start) == 150)
+    #expect(TerminalQuery.millisecondsLeft(until: deadline, from: 151_000_000) == 1)
+    #expect(TerminalQuery.millisecondsLeft(until: deadline, from: 151_999_998) == 1)
+    #expect(TerminalQuery.millisecondsLeft(until: deadline, from: 151_999_999) == 0)
+    #expect(TerminalQuery.millisecondsLeft(until: deadline, from: 200_000_000) == 0)
+    #expect(TerminalQuery.deadline(inMilliseconds: Int.max, from: start) == Int.max)
+    #expect(TerminalQuery.deadline(inMilliseconds: -5, from: start) == start)
+  }
+
+  /// A timeout too long to count in nanoseconds (or for `poll`) waits for the reply.
+  @Test func aTimeoutTooLongToCountWaitsForTheReply() async throws {
+    let pty = try PseudoTerminal()
+    let (outcome, _, _) = await query(pty, timeout: Int.max) { _ in
+      "\u{1B}]11;rgb:2828/2c2c/3434\u{07}\u{1B}[?62;c"
+    }
+    guard case .reply(let reply) = outcome else {
+      Issue.record("expected a reply, got \(outcome)")
+      return
+    }
+    #expect(TerminalBackground.color(fromOSC11Reply: reply)?.hexString == "#282C34")
+  }
+
   @Test func aSilentTerminalTimesOutAndIsRestored() async throws {
     let pty = try PseudoTerminal()
     let before = pty.settings

@@ -70,7 +70,7 @@ final class TerminalFollower: @unchecked Sendable {
     var scanner = TerminalReports()
     var style: DMUserInterfaceStyle?
     if TerminalQuery.writeAll(TerminalReports.colorSchemeQuery, to: output) {
-      let deadline = TerminalQuery.monotonicMilliseconds() + timeoutMilliseconds
+      let deadline = TerminalQuery.deadline(inMilliseconds: timeoutMilliseconds)
       reading: while style == nil, let bytes = TerminalQuery.readSome(input, until: deadline) {
         for report in scanner.scan(bytes).reports {
           switch report {
@@ -123,9 +123,9 @@ final class TerminalFollower: @unchecked Sendable {
     while true {
       var timeout: Int32 = -1
       if let drainDeadline {
-        let remaining = drainDeadline - TerminalQuery.monotonicMilliseconds()
+        let remaining = TerminalQuery.millisecondsLeft(until: drainDeadline)
         guard isAwaitingBackground, remaining > 0 else { return }
-        timeout = Int32(remaining)
+        timeout = Int32(clamping: remaining)
       }
       var descriptors = [
         pollfd(fd: input, events: Int16(POLLIN), revents: 0),
@@ -135,7 +135,7 @@ final class TerminalFollower: @unchecked Sendable {
       if ready < 0 && errno == EINTR { continue }
       guard ready >= 0 else { return }
       if descriptors[1].revents != 0, drainDeadline == nil {
-        drainDeadline = TerminalQuery.monotonicMilliseconds() + drainMilliseconds
+        drainDeadline = TerminalQuery.deadline(inMilliseconds: drainMilliseconds)
       }
       if descriptors[0].revents & Int16(POLLHUP | POLLERR | POLLNVAL) != 0 { return }
       guard descriptors[0].revents & Int16(POLLIN) != 0 else { continue }

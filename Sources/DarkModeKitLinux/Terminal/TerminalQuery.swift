@@ -37,7 +37,7 @@ enum TerminalQuery {
     var scanner = TerminalReports()
     var reply: [UInt8]?
     var received = 0
-    let deadline = monotonicMilliseconds() + timeoutMilliseconds
+    let deadline = Self.deadline(inMilliseconds: timeoutMilliseconds)
     // Until the device-attributes answer, which comes last, so that no part of the answer is left
     // to reach the program (or the shell) after the terminal is put back.
     while let bytes = readSome(input, until: deadline) {
@@ -55,14 +55,15 @@ enum TerminalQuery {
     return reply.map(Outcome.reply) ?? .timedOut
   }
 
-  /// The bytes that arrive before `deadline`, or `nil` when none do.
+  /// The bytes that arrive before `deadline` (see `deadline(inMilliseconds:from:)`), or `nil` when
+  /// none do.
   static func readSome(_ input: Int32, until deadline: Int) -> [UInt8]? {
     var buffer = [UInt8](repeating: 0, count: 256)
     while true {
-      let remaining = deadline - monotonicMilliseconds()
+      let remaining = millisecondsLeft(until: deadline)
       guard remaining > 0 else { return nil }
       var descriptor = pollfd(fd: input, events: Int16(POLLIN), revents: 0)
-      let ready = poll(&descriptor, 1, Int32(remaining))
+      let ready = poll(&descriptor, 1, Int32(clamping: remaining))
       if ready < 0 && errno == EINTR { continue }
       guard ready > 0 else { return nil }
       let count = read(input, &buffer, buffer.count)
@@ -100,9 +101,26 @@ enum TerminalQuery {
     return true
   }
 
-  static func monotonicMilliseconds() -> Int {
+  /// The monotonic clock, in nanoseconds.
+  static func monotonicNanoseconds() -> Int {
     var now = timespec()
     clock_gettime(CLOCK_MONOTONIC, &now)
-    return Int(now.tv_sec) * 1_000 + Int(now.tv_nsec) / 1_000_000
+    return Int(now.tv_sec) * 1_000_000_000 + Int(now.tv_nsec)
+  }
+
+  /// The moment `milliseconds` from `now` on the monotonic clock, in nanoseconds; the clock's end
+  /// for a wait too long to count.
+  static func deadline(inMilliseconds milliseconds: Int, from now: Int = monotonicNanoseconds()) -> Int {
+    let (wait, overflow) = max(0, milliseconds).multipliedReportingOverflow(by: 1_000_000)
+    let (deadline, later) = now.addingReportingOverflow(wait)
+    return overflow || later ? Int.max : deadline
+  }
+
+  /// The whole milliseconds from `now` to `deadline` (both in nanoseconds), rounded up, so that a
+  /// wait of that long does not end before the deadline; 0 once it has passed.
+  static func millisecondsLeft(until deadline: Int, from now: Int = monotonicNanoseconds()) -> Int {
+    guard deadline > now else { return 0 }
+    let left = deadline - now
+    return left / 1_000_000 + (left % 1_000_000 == 0 ? 0 : 1)
   }
 }
