@@ -1,4 +1,3 @@
-import Foundation
 import Testing
 
 @testable import DarkModeKit
@@ -103,9 +102,11 @@ extension GlobalStateTests {
     /// whose new list is allocated where the freed one was: that object gets its own values, not
     /// the freed list's (which write 40 bytes from offset 16, past the end of a `Dot`).
     ///
-    /// The C library hands the freed list's memory to the next allocation of its size, and the
-    /// test checks that it did; the sanitizers hold freed memory back, so under them the test
-    /// checks only the values.
+    /// The C library usually hands the freed list's memory to the next allocation of its size,
+    /// but need not (the sanitizers hold freed memory back, and other threads allocate too): where
+    /// it does not, the test checks only that each list gets its own values. Where it does, a kept
+    /// entry matched by address alone failed this test (a debug build's check of the kept entry
+    /// stopped it).
     @Test func aListMadeDuringASwitchWhereAFreedOneWasGetsItsOwnValues() {
       final class Dot: DMThemable {
         var first = 1.0
@@ -150,11 +151,7 @@ extension GlobalStateTests {
       #expect(dot.first == 0.75)
       #expect(dot.second == 0.75)
       #expect(held.layer == nil)
-      #expect(held.freedList != nil)
-      // The sanitizers' allocators hold freed memory back.
-      if dlsym(nil, "__asan_init") == nil, dlsym(nil, "__tsan_init") == nil {
-        #expect(held.newList == held.freedList, "the new list is where the freed one was")
-      }
+      #expect(held.freedList != nil && held.newList != nil)
     }
 
     /// A freed object's entry keeps its memory until the entry goes, so no new object gets its
