@@ -10,6 +10,9 @@ import Foundation
 //
 // `dmbench --memory [--quick]`: only section 7 (the full run starts it as a process of its own).
 //
+// `dmbench --hierarchy-scale [--quick]`: only section 9, the growth of hierarchy operations; exits 1
+// when one grows faster than its input.
+//
 // `dmbench --write-preferences PATH [COUNT]` (for the reliability tests):
 // saves two choices in turn to PATH with `DMPreferenceStore`, COUNT times or until killed.
 let arguments = CommandLine.arguments
@@ -17,6 +20,13 @@ if arguments.count > 2, arguments[1] == "--write-preferences" {
   PreferenceWriter.run(path: arguments[2], count: arguments.count > 3 ? Int(arguments[3]) : nil)
 } else if arguments.contains("--memory") {
   MainActor.assumeIsolated { Benchmarks(quick: arguments.contains("--quick")).memoryCases() }
+} else if arguments.contains("--hierarchy-scale") {
+  MainActor.assumeIsolated {
+    if !HierarchyScaleCases(runs: Benchmarks(quick: arguments.contains("--quick")).runs).run() {
+      print("dmbench: a case grew faster than its input")
+      exit(1)
+    }
+  }
 } else if let index = arguments.firstIndex(of: "--switches"), arguments.count > index + 2,
   let views = Int(arguments[index + 1]), let count = Int(arguments[index + 2])
 {
