@@ -145,7 +145,7 @@ final class BindingPlans {
     if run.storage != address || run.serial != serial || run.generation != PassGeneration.current
       || run.traits != traits
     {
-      guard let found = find(address, traits: traits) else { return .notPlanned }
+      guard let found = find(address, serial: serial, traits: traits) else { return .notPlanned }
       guard found else { return .listsChanged }
     } else {
       assert(runIsInTable(), "the last storage set no longer has its entry")
@@ -159,15 +159,14 @@ final class BindingPlans {
     return .applied
   }
 
-  /// Makes `run` the entry of the storage at `address` for `traits` and this pass, resolving its
-  /// values now if the entry does not hold them yet.
+  /// Makes `run` the entry of the storage at `address`, whose serial is `serial`, for `traits` and
+  /// this pass, resolving its values now if the entry does not hold them yet.
   ///
   /// - Returns: `nil` when the storage is not planned; `false` when the app's code bound or
   ///   unbound properties while the values were resolved (`run` is then none).
-  private func find(_ address: UnsafeMutableRawPointer, traits: DMTraitCollection) -> Bool? {
-    let header = (address + headerOffset).assumingMemoryBound(to: BindingStorageHeader.self)
-    let serial = header.pointee.serial
+  private func find(_ address: UnsafeMutableRawPointer, serial: UInt64, traits: DMTraitCollection) -> Bool? {
     guard serial != 0 else { return nil }
+    let header = (address + headerOffset).assumingMemoryBound(to: BindingStorageHeader.self)
     let elements = (address + elementsOffset).assumingMemoryBound(to: Binding.self)
     let count = Int(header.pointee.count)
     let slot = Int(truncatingIfNeeded: serial) & (Self.entryCount - 1)

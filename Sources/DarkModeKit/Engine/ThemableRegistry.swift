@@ -91,12 +91,11 @@ final class ThemableRegistry {
   /// The entries are read in place from a copy of the array, which keeps their lists alive; an
   /// entry is neither copied nor its list retained. Where entries keep their object's memory, a
   /// planned list (see `BindingPlans`) is written into it without a reference, once the object is
-  /// found alive: the values'
-  /// code may free it meanwhile, but then only its kept memory is written. Anything else runs the
-  /// app's code with the object, and holds a strong reference to it while it does. A setter may
-  /// bind or unbind properties meanwhile: from then on, each object's list is looked up again, so
-  /// that an object whose bindings changed gets its new ones and an object no longer bound gets
-  /// none.
+  /// found alive: the values' code may free it meanwhile, but then only its kept memory is
+  /// written. Anything else runs the app's code with the object, and holds a strong reference to
+  /// it while it does. A setter may bind or unbind properties meanwhile: from then on, each
+  /// object's list is looked up again, so that an object whose bindings changed gets its new ones
+  /// and an object no longer bound gets none.
   func applyAll(_ global: DMTraitCollection) {
     PassGeneration.advance()
     let entries = self.entries
