@@ -54,6 +54,10 @@ final class PropertyKinds: DMView {
   weak var target: Target?
 
   var metrics = SwatchView.Metrics(padding: 0, weight: "regular")
+
+  /// Where `forwarded` leads: the view itself until it is set.
+  weak var forward: PropertyKinds?
+  var forwarded: PropertyKinds { forward ?? self }
 }
 
 /// An object that a weak property refers to.
@@ -251,6 +255,7 @@ extension GlobalStateTests {
     @Test func aPathIntoAStructWritesOnlyThatField() {
       let view = shown(PropertyKinds())
       view.dm.bind(\.metrics.padding, to: DMDynamic(light: 4.0, dark: 8.0))
+      #expect(writesInPlace(view, \PropertyKinds.metrics.padding) == true)
       switchStyle(.dark)
       #expect(view.metrics.padding == 8)
       #expect(view.metrics.weight == "regular")
@@ -258,6 +263,24 @@ extension GlobalStateTests {
       switchStyle(.light)
       #expect(view.metrics.padding == 4)
       #expect(view.metrics.weight == "bold")
+    }
+
+    /// `\.target.stored` reads `target` on each access: it reaches the view itself when bound,
+    /// and the other view once `target` is redirected.
+    @Test func aPathThroughAReferenceSetsWhatItReachesThen() {
+      let view = shown(PropertyKinds())
+      let other = shown(PropertyKinds())
+      view.dm.bind(\.forwarded.stored, to: pair)
+      #expect(writesInPlace(view, \PropertyKinds.forwarded.stored) == false)
+      #expect(view.stored == light)
+      view.forward = other
+      switchStyle(.dark)
+      #expect(other.stored == dark)
+      #expect(view.stored == light)
+      view.forward = nil
+      switchStyle(.light)
+      #expect(view.stored == light)
+      #expect(other.stored == dark)
     }
 
     @Test func anObservableObjectTellsItsObservers() {

@@ -24,6 +24,8 @@ public struct DMBindings<Root: AnyObject> {
   /// Swift compares them, root type included: a property bound through a superclass's key path
   /// and through a subclass's (`\Card.tint`, `\PromoCard.tint`) has two bindings, so bind, ask
   /// about and unbind it through key paths of one type. The binding does not retain the object.
+  /// Each update sets what the key path reaches then, as `object[keyPath: keyPath] = value` would:
+  /// a path through a reference (`\.target.fill`) follows `target` when it changes.
   /// - Parameters:
   ///   - keyPath: The property to set.
   ///   - dynamic: The value to resolve for the object's traits.
@@ -48,7 +50,8 @@ public struct DMBindings<Root: AnyObject> {
       withUnsafeMutablePointer(to: &object[keyPath: keyPath]) { property in
         property.pointee = Conversion.property(from: dynamic.resolved(with: traits))
         return StoredProperty.offset(
-          of: UnsafeMutableRawPointer(property), size: MemoryLayout<Conversion.Property>.size, in: object)
+          of: UnsafeMutableRawPointer(property), size: MemoryLayout<Conversion.Property>.size, in: object,
+          through: keyPath)
       }
     }
     // The closure captures nothing (once specialized for `Root` and `Conversion`), so a binding
