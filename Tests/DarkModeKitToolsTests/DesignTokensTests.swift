@@ -147,6 +147,23 @@ import Testing
     #expect(before.columnNames == ["NORMAL", "NIGHT", "SOLARIZED:dark"])
     #expect(before.keys == ["bg", "sep"])
     #expect(before.color(forKey: "sep", variant: .normal) == DMColor(rgb: 0xAAAAAA))
+    // Columns of other names: groups of the same colour tokens, their values hex strings.
+    let named = try DMDesignTokens.table(
+      from: """
+        {"OLDLIGHT": {"bg": {"$type": "color", "$value": "#ffffff"}, "fg": {"$type": "color", "$value": "#111111"}},
+         "OLDBLUE": {"bg": {"$type": "color", "$value": "#0000ff"}, "fg": {"$type": "color", "$value": "#eeeeee"}}}
+        """)
+    #expect(named.columnNames == ["OLDLIGHT", "OLDBLUE"])
+    #expect(named.keys == ["bg", "fg"])
+    #expect(named.color(forKey: "bg", variant: "OLDBLUE") == DMColor(rgb: 0x0000FF))
+    // Groups of other tokens are a token file's groups, as before.
+    let grouped = try DMDesignTokens.table(
+      from: """
+        {"brand": {"bg": {"$type": "color", "$value": "#ffffff"}},
+         "neutral": {"n100": {"$type": "color", "$value": "#eeeeee"}}}
+        """)
+    #expect(grouped.columnNames == ["NORMAL"])
+    #expect(grouped.keys == ["brand.bg", "neutral.n100"])
     let unprefixed = try DMDesignTokens.table(
       from:
         ##"{"colors": {"bg": {"value": "#102030", "type": "color"}, "gap": {"value": "8", "type": "spacing"}}}"##
@@ -229,7 +246,36 @@ import Testing
         "{\"a\": {\"$type\": \"color\", \"$value\": {\"colorSpace\": \"oklch\", \"components\": [0.5, 0.1, 9]}}}",
         1, 36, "a", "needs its hex fallback"
       ),
+      // A group's type does not hide what is wrong with a reference.
+      (
+        "{\"$type\": \"color\", \"a\": {\"$value\": \"{missing}\"}}", 1, 36, "a",
+        "refers to \"missing\", which is not a token"
+      ),
+      (
+        "{\"$type\": \"color\", \"a\": {\"$value\": \"{b}\"}, \"b\": {\"$value\": \"{a}\"}}", 1, 25, "a",
+        "go round in a circle"
+      ),
+      (
+        "{\"$type\": \"color\", \"g\": {\"$root\": {\"$value\": \"#111\"}}, \"a\": {\"$value\": \"{g}\"}}", 1,
+        72,
+        "a", "refers to \"g\", which is not a token"
+      ),
       ("{\"version\": \"2024\", \"resolutionOrder\": [{}]}", 1, 13, "version", "version must be \"2025.10\""),
+      (
+        """
+        {"version": "2025.10", "resolutionOrder": [
+          {"type": "set", "name": "a", "sources": [{"bg": {"$type": "color", "$value": "#ffffff"}}]},
+          {"type": "set", "name": "a", "sources": [{"bg": {"$type": "color", "$value": "#eeeeee"}}]}]}
+        """, 3, 27, "resolutionOrder.1.name", "the name \"a\" comes twice"
+      ),
+      (
+        """
+        {"version": "2025.10",
+          "sets": {"base": {"sources": [{"bg": {"$type": "color", "$value": "#ffffff"}}]}},
+          "modifiers": {"brand": {"contexts": {"acme": [], "globex": [{"accent": {"$type": "color", "$value": "#f00"}}]}}},
+          "resolutionOrder": [{"$ref": "#/sets/base"}, {"$ref": "#/modifiers/brand"}]}
+        """, 3, 74, "accent", "has no colour in the column \"NORMAL\""
+      ),
       (
         "{\"version\": \"2025.10\", \"resolutionOrder\": [{\"$ref\": \"other.json\"}]}", 1, 53,
         "resolutionOrder.0", "$ref must name"
@@ -256,6 +302,84 @@ import Testing
       Issue.record("no error")
     } catch {
       #expect(error.message == "the columns \"NORMAL\" and \"NORMAL:light\" are the same column")
+      #expect(error.line > 0 && error.column > 0, "\(error)")
+      #expect(error.tokenPath == "modifiers.theme.contexts.NORMAL", "\(error)")
+    }
+  }
+
+  /// Tools may drop other tools' `$extensions`: without DarkModeKit's, the export still reads as
+  /// the same colours, its contexts `NORMAL` and `NIGHT` being the default theme's.
+  @Test func ourExportWithoutItsExtensionsGivesTheSameColours() throws {
+    // Read back without the list of columns, a one-sided theme comes back with both sides, which
+    // tables declare for the whole process: the themes get names no other test uses.
+    for name in ["DKColorTable.txt", "Palette.txt"] {
+      let text = try String(contentsOf: ExampleTables.url(name), encoding: .utf8)
+        .replacingOccurrences(of: "RED", with: "NOEXTRED").replacingOccurrences(
+          of: "SEPIA", with: "NOEXTSEPIA"
+        )
+        .replacingOccurrences(of: "SOLARIZED", with: "NOEXTSOLARIZED")
+      let table = try DMColorTable(string: text)
+      #expect(
+        table.themes.allSatisfy {
+          ["NORMAL", "NIGHT"].contains($0.rawValue) || $0.rawValue.hasPrefix("NOEXT")
+        })
+      let json = try #require(
+        try JSONSerialization.jsonObject(with: Data(table.exported(as: .json).utf8)) as? [String: Any])
+      var modifiers = try #require(json["modifiers"] as? [String: Any])
+      var theme = try #require(modifiers["theme"] as? [String: Any])
+      #expect(theme.removeValue(forKey: "$extensions") != nil)
+      modifiers["theme"] = theme
+      var stripped = json
+      stripped["modifiers"] = modifiers
+      let strippedText = try #require(
+        String(data: try JSONSerialization.data(withJSONObject: stripped), encoding: .utf8))
+      let back = try DMDesignTokens.table(from: strippedText)
+      // (`JSONSerialization` writes members in an order of its own.)
+      #expect(Set(back.keys) == Set(table.keys), "\(name)")
+      for (input, traits) in Self.inputs(table) where input["theme"] == "default" {
+        for key in table.keys {
+          #expect(
+            back.color(forKey: key, traitCollection: traits)
+              == table.color(forKey: key, traitCollection: traits),
+            "\(name) \(key) \(input)")
+        }
+      }
+      for theme in table.themes where !["NORMAL", "NIGHT"].contains(theme.rawValue) {
+        for key in table.keys {
+          #expect(
+            back.color(forKey: key, variant: DMThemeVariant("\(theme.rawValue):light")!)
+              == table.color(
+                forKey: key, traitCollection: DMTraitCollection(userInterfaceStyle: .light, theme: theme)),
+            "\(name) \(theme) \(key)")
+        }
+      }
+    }
+  }
+
+  /// A source may be anywhere in the document, not only among its sets.
+  @Test func aSourceAnywhereInTheDocumentIsRead() throws {
+    let table = try DMDesignTokens.table(
+      from: """
+        {
+          "version": "2025.10",
+          "$defs": {"palette": {"c": {"$type": "color", "bg": {"$value": "#ffffff"}}}},
+          "sets": {"base": {"sources": [{"$ref": "#/$defs/palette"}]}},
+          "modifiers": {"mode": {"contexts": {"light": [], "dark": [{"c": {"bg": {"$value": "#000000"}}}]}}},
+          "resolutionOrder": [{"$ref": "#/sets/base"}, {"$ref": "#/modifiers/mode"}]
+        }
+        """)
+    #expect(table.columnNames == ["NORMAL", "NIGHT"])
+    #expect(table.color(forKey: "c.bg", variant: .normal) == DMColor(rgb: 0xFFFFFF))
+    #expect(table.color(forKey: "c.bg", variant: "NIGHT") == DMColor(rgb: 0x000000))
+    do {
+      _ = try DMDesignTokens.table(
+        from:
+          ##"{"version": "2025.10", "sets": {"s": {"sources": [{"$ref": "#/nowhere"}]}}, "resolutionOrder": [{"$ref": "#/sets/s"}]}"##
+      )
+      Issue.record("no error")
+    } catch {
+      #expect(error.message.contains("names no object of tokens"), "\(error)")
+      #expect(error.line == 1 && error.column > 0, "\(error)")
     }
   }
 

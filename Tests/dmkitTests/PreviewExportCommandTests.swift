@@ -4,6 +4,8 @@ import DarkModeKitTools
 import Foundation
 import Testing
 
+@testable import dmkit
+
 /// What one run of `dmkit` returned and wrote.
 private struct RecordedRun {
   var status: Int32
@@ -169,6 +171,23 @@ private func swatch(_ red: Int, _ green: Int, _ blue: Int) -> String {
       let table = try ExampleTables.load(name)
       #expect(run.output == table.exported(as: format, options: DMColorTableExportOptions(sourceName: name)))
     }
+  }
+
+  /// Tokens past the size dmkit reads get a warning that says so; the table's own export none.
+  @Test func tokensTooLargeToReadBackGetAWarning() throws {
+    let limit = DMColorTable.defaultMaximumFileSize
+    #expect(ExportCommand.tokensSizeWarning(byteCount: limit) == nil)
+    let warning = try #require(ExportCommand.tokensSizeWarning(byteCount: limit + (5 << 20)))
+    #expect(
+      warning == "warning: the tokens take 69 MiB, more than the 64 MiB dmkit reads; keep the table "
+        + "(or --format text) to read it back\n")
+    // What the warning says: a document of that size does not come back.
+    let path = FileManager.default.temporaryDirectory.appendingPathComponent("dmkit-large-\(getpid()).json")
+    defer { try? FileManager.default.removeItem(at: path) }
+    #expect(FileManager.default.createFile(atPath: path.path, contents: Data(count: limit + 1)))
+    let run = runDMKit(["export", path.path, "--format", "text"])
+    #expect(run.status == 1)
+    #expect(run.errors.contains("larger than the limit"), "\(run.errors)")
   }
 
   @Test func exportOfThePaletteAsCSS() {

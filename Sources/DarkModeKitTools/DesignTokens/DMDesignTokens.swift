@@ -106,15 +106,22 @@ public enum DMDesignTokens {
     var colors: [String: DMColor]
     /// Keys in the order their tokens came.
     var keys: [String]
+    /// Where each key's token is, for errors about the key.
+    var places: [String: (place: TextPlace, path: [String])] = [:]
+    /// Where the column comes from (a group, a modifier's context), for errors about the column.
+    var place = TextPlace(line: 0, column: 0)
+    var path: [String] = []
   }
 
-  /// The colour tokens of a tree, by key, in order; the tokens under `excluded` groups are left
-  /// out.
-  static func colorKeys(_ tree: TokenTree, excluding excluded: Set<String> = [])
-    throws(DMDesignTokensError) -> (keys: [String], colors: [String: DMColor])
-  {
+  /// The column `name` made of the colour tokens of a tree, by key, in order; the tokens under
+  /// `excluded` groups are left out. `place` and `path` say where the column comes from.
+  static func column(
+    _ name: String, of tree: TokenTree, excluding excluded: Set<String> = [], place: TextPlace,
+    path: [String]
+  ) throws(DMDesignTokensError) -> Column {
     var keys: [String] = []
     var colors: [String: DMColor] = [:]
+    var places: [String: (place: TextPlace, path: [String])] = [:]
     var tokenOfKey: [String: String] = [:]
     for name in tree.order {
       guard let token = tree.tokens[name], !excluded.contains(token.path[0]) else { continue }
@@ -132,9 +139,10 @@ public enum DMDesignTokens {
       }
       tokenOfKey[key] = name
       keys.append(key)
+      places[key] = (token.place, token.path)
       colors[key] = try tree.color(name)
     }
-    return (keys, colors)
+    return Column(name: name, colors: colors, keys: keys, places: places, place: place, path: path)
   }
 
   /// The key a token gives: DarkModeKit's `$extensions` key, or its path without `$root`, each
@@ -180,21 +188,39 @@ public enum DMDesignTokens {
     let groups = members.filter { !$0.name.hasPrefix("$") }
     let namedAsColumns =
       !groups.isEmpty && groups.allSatisfy { $0.value.members != nil && isColumnName($0.name) }
-      && groups.contains { ["NORMAL", "NIGHT", "DARK"].contains($0.name) || $0.name.contains(":") }
+      && (groups.contains { ["NORMAL", "NIGHT", "DARK"].contains($0.name) || $0.name.contains(":") }
+        || isOldExport(groups))
     guard namedAsColumns else {
       var tree = TokenTree()
       try tree.add(document)
-      let (keys, colors) = try colorKeys(tree)
-      return [Column(name: "NORMAL", colors: colors, keys: keys)]
+      return [try column("NORMAL", of: tree, place: document.place, path: [])]
     }
     var columns: [Column] = []
     for group in groups {
       var tree = TokenTree()
       try tree.add(group.value, root: document)
-      let (keys, colors) = try colorKeys(tree)
-      columns.append(Column(name: group.name, colors: colors, keys: keys))
+      columns.append(try column(group.name, of: tree, place: group.place, path: [group.name]))
     }
     return columns
+  }
+
+  /// Whether top-level groups with other names than the usual columns' are the columns of an
+  /// export written before 2025.10: two or more groups, each of colour tokens only
+  /// (`"$type": "color"`, a hex string as `$value`), all with the same tokens.
+  private static func isOldExport(_ groups: [JSONNode.Member]) -> Bool {
+    func tokenNames(_ group: JSONNode) -> [String]? {
+      guard let members = group.members else { return nil }
+      var names: [String] = []
+      for member in members {
+        guard member.value["$type"]?.string == "color", member.value["$value"]?.string != nil else {
+          return nil
+        }
+        names.append(member.name)
+      }
+      return names
+    }
+    guard groups.count >= 2, let first = tokenNames(groups[0].value), !first.isEmpty else { return false }
+    return groups.dropFirst().allSatisfy { tokenNames($0.value) == first }
   }
 
   /// Whether `name` is a column of a table's header: `NAME`, with `:light` or `:dark`, and
@@ -221,10 +247,9 @@ public enum DMDesignTokens {
         )
       }
       if let other = variants.updateValue(column.name, forKey: variant) {
-        throw DMDesignTokensError(
-          line: 0, column: 0, tokenPath: nil,
-          message:
-            "the columns \(ShownText.quoted(other)) and \(ShownText.quoted(column.name)) are the same column")
+        throw TokenTree.fail(
+          column.place, column.path,
+          "the columns \(ShownText.quoted(other)) and \(ShownText.quoted(column.name)) are the same column")
       }
     }
     var text = columns.map(\.name).joined(separator: " ") + "\n"
@@ -232,9 +257,11 @@ public enum DMDesignTokens {
       var row = ""
       for column in columns {
         guard let color = column.colors[key] else {
-          throw DMDesignTokensError(
-            line: 0, column: 0, tokenPath: key,
-            message: "has no colour in the column \(ShownText.quoted(column.name))")
+          // The token that gave the key, in a column that has it.
+          let token = columns.lazy.compactMap { $0.places[key] }.first
+          throw TokenTree.fail(
+            token?.place ?? column.place, token?.path ?? [key],
+            "has no colour in the column \(ShownText.quoted(column.name))")
         }
         row += color.cssHex + " "
       }

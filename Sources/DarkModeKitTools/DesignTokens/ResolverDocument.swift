@@ -28,6 +28,8 @@ struct ResolverDocument {
   /// Each set's sources, its references expanded, once per set however often it is named.
   private var expandedSets: [String: [JSONNode]] = [:]
   private var modifiers: [String: Modifier] = [:]
+  /// The names of the sets and modifiers written in the resolution order itself.
+  private var inlineNames: Set<String> = []
 
   /// Whether `document` is a resolver document rather than a token file.
   static func isResolver(_ document: JSONNode) -> Bool {
@@ -81,6 +83,11 @@ struct ResolverDocument {
     guard let type = entry["type"]?.string, let name = entry["name"]?.string else {
       throw fail(entry.place, path, "an entry of resolutionOrder is {\"$ref\": …} or has a type and a name")
     }
+    guard inlineNames.insert(name).inserted else {
+      throw fail(
+        entry["name"]?.place ?? entry.place, path + ["name"],
+        "the name \(ShownText.quoted(name)) comes twice among the entries of resolutionOrder")
+    }
     switch type {
     case "set":
       order.append(.set(sources: try sources(entry["sources"], path: path + ["sources"], place: entry.place)))
@@ -88,6 +95,23 @@ struct ResolverDocument {
     default:
       throw fail(entry.place, path, "type must be \"set\" or \"modifier\", found \(ShownText.quoted(type))")
     }
+  }
+
+  /// The value a JSON Pointer in this document (`#/$defs/palette`) names.
+  private static func node(at pointer: String, in document: JSONNode) -> JSONNode? {
+    var node = document
+    for part in pointer.dropFirst(2).split(separator: "/", omittingEmptySubsequences: false)
+    where pointer != "#" {
+      let name = part.replacingOccurrences(of: "~1", with: "/").replacingOccurrences(of: "~0", with: "~")
+      if case .array(let items) = node.value {
+        guard let index = Int(name), items.indices.contains(index) else { return nil }
+        node = items[index]
+      } else {
+        guard let member = node[name] else { return nil }
+        node = member
+      }
+    }
+    return node
   }
 
   /// `("sets", "base")` for `#/sets/base`.
@@ -117,13 +141,23 @@ struct ResolverDocument {
         throw fail(
           reference.place, path + [String(index)], "$ref must be a string, found \(reference.described)")
       }
-      guard let (kind, name) = Self.localReference(text), kind == "sets" else {
-        throw fail(
-          reference.place, path + [String(index)],
-          "$ref \(ShownText.quoted(text)) is not read: sources are read from this document only (#/sets/NAME)"
-        )
+      if let (kind, name) = Self.localReference(text), kind == "sets" {
+        result += try expandedSet(
+          name, place: reference.place, path: path + [String(index)], depth: depth + 1)
+      } else {
+        // Any other place in this document holds tokens.
+        guard text.hasPrefix("#/") || text == "#" else {
+          throw fail(
+            reference.place, path + [String(index)],
+            "$ref \(ShownText.quoted(text)) is not read: sources are read from this document only (#/…)")
+        }
+        guard let target = Self.node(at: text, in: document), target.members != nil else {
+          throw fail(
+            reference.place, path + [String(index)],
+            "$ref \(ShownText.quoted(text)) names no object of tokens in this document")
+        }
+        result.append(target)
       }
-      result += try expandedSet(name, place: reference.place, path: path + [String(index)], depth: depth + 1)
       // Sets that name each other several times each multiply: a few hundred bytes could name
       // billions of sources.
       guard result.count <= Self.maximumSources else {
@@ -289,11 +323,14 @@ struct ResolverDocument {
     func column(_ name: String, _ input: [String: String]) throws(DMDesignTokensError)
       -> DMDesignTokens.Column
     {
-      var (keys, colors) = try DMDesignTokens.colorKeys(
-        try resolve(input, cache: &cache), excluding: DesignTokens.helperGroups)
+      let themeContext = theme.flatMap { input[$0.name] }
+      var column = try DMDesignTokens.column(
+        name, of: try resolve(input, cache: &cache), excluding: DesignTokens.helperGroups,
+        place: theme?.place ?? document.place,
+        path: theme.map { ["modifiers", $0.name] + (themeContext.map { ["contexts", $0] } ?? []) } ?? [])
       // The table's order of keys, which groups of tokens do not keep.
-      if let order = theme?.keys, Set(order) == Set(keys) { keys = order }
-      return DMDesignTokens.Column(name: name, colors: colors, keys: keys)
+      if let order = theme?.keys, Set(order) == Set(column.keys) { column.keys = order }
+      return column
     }
 
     // The columns DarkModeKit's own export lists.
@@ -325,6 +362,7 @@ struct ResolverDocument {
       + (theme?.contexts.filter { $0.name != defaultContext }.map {
         (DMDesignTokens.keyName($0.name), $0.name)
       } ?? [])
+    var defaults: [DMDesignTokens.Column] = []
     for (name, themeContext) in themeContexts {
       let light = try column(name ?? "NORMAL", input(theme: themeContext, side: .light, high: false))
       var sides = [light]
@@ -346,6 +384,21 @@ struct ResolverDocument {
           if highColumn.colors != normal.colors { all.append(highColumn) }
         }
       }
+      // A context named as a column of the default theme (`NORMAL`, `NIGHT`: DarkModeKit's own
+      // export has a context for each theme of the header) chooses the default theme: it adds
+      // nothing when it gives the default theme's colours.
+      if let name, let themeContext, let variant = DMThemeVariant(name),
+        defaults.contains(where: { DMThemeVariant($0.name) == variant })
+      {
+        guard all.map(\.colors) == defaults.map(\.colors) else {
+          throw fail(
+            theme?.place ?? document.place, ["modifiers", theme?.name ?? "", "contexts", themeContext],
+            "the context \(ShownText.quoted(themeContext)) is named as a column of the default theme but gives other colours"
+          )
+        }
+        continue
+      }
+      if name == nil { defaults = all }
       columns += all
     }
     return columns

@@ -205,8 +205,12 @@ struct TokenTree {
   func type(_ name: String, hops: Int = 0) -> String? {
     guard let token = tokens[name], hops < Self.maximumReferenceDepth else { return nil }
     if let type = token.type { return type }
-    if let target = Self.referenceTarget(token.value) ?? Self.pointerTarget(token.value) {
-      return type(target, hops: hops + 1)
+    // A reference that leads to no type (nothing, a group, a circle) leaves the groups' type, so
+    // that reading the colour tells what is wrong with the reference.
+    if let target = Self.referenceTarget(token.value) ?? Self.pointerTarget(token.value),
+      let type = type(target, hops: hops + 1)
+    {
+      return type
     }
     for length in stride(from: token.path.count - 1, through: 0, by: -1) {
       if let type = groupTypes[Array(token.path.prefix(length))] { return type }

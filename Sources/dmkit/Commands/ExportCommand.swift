@@ -94,6 +94,9 @@ enum ExportCommand {
     }
     options.sourceName = URL(fileURLWithPath: path).lastPathComponent
     let text = table.exported(as: format, options: options)
+    if format == .json, let warning = Self.tokensSizeWarning(byteCount: text.utf8.count) {
+      console.error(warning)
+    }
     guard let output = arguments.value("--output") else {
       console.out(text)
       return 0
@@ -105,5 +108,14 @@ enum ExportCommand {
       return 1
     }
     return 0
+  }
+
+  /// The warning for tokens of `byteCount` bytes, when dmkit would not read them back: tokens of
+  /// every variant weigh about fifty times the table's text.
+  static func tokensSizeWarning(byteCount: Int) -> String? {
+    guard byteCount > DMColorTable.defaultMaximumFileSize else { return nil }
+    return "warning: the tokens take \(byteCount >> 20) MiB, more than the "
+      + "\(DMColorTable.defaultMaximumFileSize >> 20) MiB dmkit reads; keep the table (or --format text) "
+      + "to read it back\n"
   }
 }
