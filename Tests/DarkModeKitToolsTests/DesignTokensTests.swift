@@ -164,6 +164,26 @@ import Testing
         """)
     #expect(grouped.columnNames == ["NORMAL"])
     #expect(grouped.keys == ["brand.bg", "neutral.n100"])
+    // Colour ramps with the same steps, `light` and `dark` groups, and groups of references are a
+    // token file's groups too.
+    for (text, keys) in [
+      (
+        ##"{"blue": {"100": {"$type": "color", "$value": "#dbeafe"}}, "red": {"100": {"$type": "color", "$value": "#fee2e2"}}}"##,
+        ["blue.100", "red.100"]
+      ),
+      (
+        ##"{"light": {"bg": {"$type": "color", "$value": "#ffffff"}}, "dark": {"bg": {"$type": "color", "$value": "#000000"}}}"##,
+        ["light.bg", "dark.bg"]
+      ),
+      (
+        ##"{"PRIMITIVE": {"white": {"$type": "color", "$value": "#ffffff"}}, "ALIAS": {"white": {"$type": "color", "$value": "{PRIMITIVE.white}"}}}"##,
+        ["PRIMITIVE.white", "ALIAS.white"]
+      ),
+    ] {
+      let table = try DMDesignTokens.table(from: text)
+      #expect(table.columnNames == ["NORMAL"], "\(text)")
+      #expect(table.keys == keys, "\(text)")
+    }
     let unprefixed = try DMDesignTokens.table(
       from:
         ##"{"colors": {"bg": {"value": "#102030", "type": "color"}, "gap": {"value": "8", "type": "spacing"}}}"##
@@ -261,6 +281,24 @@ import Testing
         "a", "refers to \"g\", which is not a token"
       ),
       ("{\"version\": \"2024\", \"resolutionOrder\": [{}]}", 1, 13, "version", "version must be \"2025.10\""),
+      // A column of an old export: the path starts with its group.
+      (
+        ##"{"NORMAL": {"BG": {"$type": "color", "$value": "#fff"}}, "NIGHT": {"BG": {"$type": "color", "$value": "#00000g"}}}"##,
+        1, 103, "NIGHT.BG", "bad colour"
+      ),
+      // A modifier written in the resolution order is named by its place there.
+      (
+        """
+        {"version": "2025.10", "resolutionOrder": [{"type": "set", "name": "base", "sources": [{"bg": {"$type": "color", "$value": "#fff"}}]},
+          {"type": "modifier", "name": "theme", "contexts": {"default": [], "NORMAL": [{"bg": {"$type": "color", "$value": "#000"}}]}}]}
+        """, 2, 3, "resolutionOrder.1.contexts.NORMAL", "is named as a side of the default theme"
+      ),
+      // A pointer longer than any document nests names nothing, and costs nothing to refuse.
+      (
+        "{\"version\": \"2025.10\", \"sets\": {\"s\": {\"sources\": [{\"$ref\": \"#/\(String(repeating: "x/", count: 100_000))\"}]}}, "
+          + "\"resolutionOrder\": [{\"$ref\": \"#/sets/s\"}]}", 1, 60, "sets.s.sources.0",
+        "names no object of tokens"
+      ),
       (
         """
         {"version": "2025.10", "resolutionOrder": [
@@ -303,7 +341,7 @@ import Testing
     } catch {
       #expect(error.message == "the columns \"NORMAL\" and \"NORMAL:light\" are the same column")
       #expect(error.line > 0 && error.column > 0, "\(error)")
-      #expect(error.tokenPath == "modifiers.theme.contexts.NORMAL", "\(error)")
+      #expect(error.tokenPath == "modifiers.theme.$extensions", "\(error)")
     }
   }
 
@@ -312,6 +350,25 @@ import Testing
   @Test func ourExportWithoutItsExtensionsGivesTheSameColours() throws {
     // Read back without the list of columns, a one-sided theme comes back with both sides, which
     // tables declare for the whole process: the themes get names no other test uses.
+    /// The export without the theme modifier's `$extensions`.
+    func stripped(_ table: DMColorTable) throws -> String {
+      let json = try #require(
+        try JSONSerialization.jsonObject(with: Data(table.exported(as: .json).utf8)) as? [String: Any])
+      var modifiers = try #require(json["modifiers"] as? [String: Any])
+      var theme = try #require(modifiers["theme"] as? [String: Any])
+      #expect(theme.removeValue(forKey: "$extensions") != nil)
+      modifiers["theme"] = theme
+      var stripped = json
+      stripped["modifiers"] = modifiers
+      return try #require(String(data: try JSONSerialization.data(withJSONObject: stripped), encoding: .utf8))
+    }
+    // The default theme alone; `DARK` is its dark side, as `NIGHT` is.
+    let small = [("NORMAL", "NORMAL\n#ffffff BG\n"), ("NORMAL DARK", "NORMAL DARK\n#ffffff #101010 BG\n")]
+    for (name, original) in small {
+      let back = try DMDesignTokens.table(from: try stripped(DMColorTable(string: original)))
+      #expect(back.columnNames == ["NORMAL", "NIGHT"], "\(name)")
+      #expect(back.color(forKey: "BG", variant: .normal) == DMColor(rgb: 0xFFFFFF), "\(name)")
+    }
     for name in ["DKColorTable.txt", "Palette.txt"] {
       let text = try String(contentsOf: ExampleTables.url(name), encoding: .utf8)
         .replacingOccurrences(of: "RED", with: "NOEXTRED").replacingOccurrences(
@@ -323,17 +380,7 @@ import Testing
         table.themes.allSatisfy {
           ["NORMAL", "NIGHT"].contains($0.rawValue) || $0.rawValue.hasPrefix("NOEXT")
         })
-      let json = try #require(
-        try JSONSerialization.jsonObject(with: Data(table.exported(as: .json).utf8)) as? [String: Any])
-      var modifiers = try #require(json["modifiers"] as? [String: Any])
-      var theme = try #require(modifiers["theme"] as? [String: Any])
-      #expect(theme.removeValue(forKey: "$extensions") != nil)
-      modifiers["theme"] = theme
-      var stripped = json
-      stripped["modifiers"] = modifiers
-      let strippedText = try #require(
-        String(data: try JSONSerialization.data(withJSONObject: stripped), encoding: .utf8))
-      let back = try DMDesignTokens.table(from: strippedText)
+      let back = try DMDesignTokens.table(from: try stripped(table))
       // (`JSONSerialization` writes members in an order of its own.)
       #expect(Set(back.keys) == Set(table.keys), "\(name)")
       for (input, traits) in Self.inputs(table) where input["theme"] == "default" {

@@ -197,35 +197,61 @@ public enum DMDesignTokens {
     }
     var columns: [Column] = []
     for group in groups {
-      var tree = TokenTree()
-      try tree.add(group.value, root: document)
-      columns.append(try column(group.name, of: tree, place: group.place, path: [group.name]))
+      // The tokens are read from the group, so that their paths are keys: errors put the group
+      // back in front of the path.
+      do throws(DMDesignTokensError) {
+        var tree = TokenTree()
+        try tree.add(group.value, root: document)
+        var found = try column(group.name, of: tree, place: group.place, path: [group.name])
+        found.places = found.places.mapValues { ($0.place, [group.name] + $0.path) }
+        columns.append(found)
+      } catch {
+        throw DMDesignTokensError(
+          line: error.line, column: error.column,
+          tokenPath: [group.name, error.tokenPath].compactMap { $0 }.joined(separator: "."),
+          message: error.message,
+          path: error.path)
+      }
     }
     return columns
   }
 
   /// Whether top-level groups with other names than the usual columns' are the columns of an
-  /// export written before 2025.10: two or more groups, each of colour tokens only
-  /// (`"$type": "color"`, a hex string as `$value`), all with the same tokens.
+  /// export written before 2025.10: two or more groups named as a table's header names its
+  /// columns (upper-case: `LIGHT`, `BLUE`), each of colour tokens only (`"$type": "color"`, a hex
+  /// colour as `$value`) named as keys, all with the same tokens. Colour ramps (`blue.100`),
+  /// `light` and `dark` groups and groups of references stay a token file's groups.
   private static func isOldExport(_ groups: [JSONNode.Member]) -> Bool {
     func tokenNames(_ group: JSONNode) -> [String]? {
       guard let members = group.members else { return nil }
       var names: [String] = []
       for member in members {
-        guard member.value["$type"]?.string == "color", member.value["$value"]?.string != nil else {
-          return nil
-        }
+        guard isKey(member.name), member.value["$type"]?.string == "color",
+          member.value["$value"]?.string?.hasPrefix("#") == true
+        else { return nil }
         names.append(member.name)
       }
       return names
     }
-    guard groups.count >= 2, let first = tokenNames(groups[0].value), !first.isEmpty else { return false }
+    let upperCase = groups.allSatisfy { group in
+      group.name.unicodeScalars.contains { ("A"..."Z").contains($0) }
+        && !group.name.unicodeScalars.contains { ("a"..."z").contains($0) }
+    }
+    guard groups.count >= 2, upperCase, let first = tokenNames(groups[0].value), !first.isEmpty else {
+      return false
+    }
     return groups.dropFirst().allSatisfy { tokenNames($0.value) == first }
   }
 
   /// Whether `name` is a column of a table's header: `NAME`, with `:light` or `:dark`, and
   /// `:high`.
   static func isColumnName(_ name: String) -> Bool { DMThemeVariant(name) != nil }
+
+  /// Whether `name` is a side of the default theme (`NORMAL`, `NIGHT`, `DARK`): a theme name that
+  /// takes only its own side, where any other takes both.
+  static func isDefaultSide(_ name: String) -> Bool {
+    (DMThemeVariant(name + ":light") == nil) != (DMThemeVariant(name + ":dark") == nil)
+  }
 
   /// The table's text: the columns' names, then one row per key, in the order keys first came;
   /// a key missing from a column is an error.
@@ -242,9 +268,8 @@ public enum DMDesignTokens {
     var variants: [DMThemeVariant: String] = [:]
     for column in columns {
       guard let variant = DMThemeVariant(column.name) else {
-        throw DMDesignTokensError(
-          line: 0, column: 0, tokenPath: nil, message: "\(ShownText.quoted(column.name)) is not a column name"
-        )
+        throw TokenTree.fail(
+          column.place, column.path, "\(ShownText.quoted(column.name)) is not a column name")
       }
       if let other = variants.updateValue(column.name, forKey: variant) {
         throw TokenTree.fail(

@@ -373,3 +373,25 @@ struct JSONReader {
     return String(repeating: "0", count: max(0, width - digits.count)) + digits
   }
 }
+
+/// JSON Pointers into the same document (RFC 6901), as `$ref` writes them: `#/a/b~1c`.
+enum JSONPointer {
+  /// The most parts a pointer may have: one per level a document may nest, and `$value`.
+  static let maximumParts = JSONReader.maximumDepth + 1
+
+  /// The parts of `pointer` with `~1` and `~0` decoded (`[]` for `#`), or `nil` for a pointer
+  /// to another file or one with more parts than a document can nest (counted before anything
+  /// is split, so that a long one costs no memory).
+  static func parts(of pointer: String) -> [String]? {
+    if pointer == "#" { return [] }
+    guard pointer.hasPrefix("#/") else { return nil }
+    var slashes = 0
+    for byte in pointer.utf8 where byte == UInt8(ascii: "/") {
+      slashes += 1
+      if slashes > maximumParts { return nil }
+    }
+    return pointer.dropFirst(2).split(separator: "/", omittingEmptySubsequences: false).map {
+      $0.replacingOccurrences(of: "~1", with: "/").replacingOccurrences(of: "~0", with: "~")
+    }
+  }
+}

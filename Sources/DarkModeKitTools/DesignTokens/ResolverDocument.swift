@@ -13,6 +13,8 @@ struct ResolverDocument {
   private struct Modifier {
     var name: String
     var place: TextPlace
+    /// Where it is: `modifiers.NAME`, or its entry of the resolution order.
+    var path: [String]
     /// The contexts in file order, with their sources.
     var contexts: [(name: String, sources: [JSONNode])]
     var defaultContext: String?
@@ -99,10 +101,9 @@ struct ResolverDocument {
 
   /// The value a JSON Pointer in this document (`#/$defs/palette`) names.
   private static func node(at pointer: String, in document: JSONNode) -> JSONNode? {
+    guard let parts = JSONPointer.parts(of: pointer) else { return nil }
     var node = document
-    for part in pointer.dropFirst(2).split(separator: "/", omittingEmptySubsequences: false)
-    where pointer != "#" {
-      let name = part.replacingOccurrences(of: "~1", with: "/").replacingOccurrences(of: "~0", with: "~")
+    for name in parts {
       if case .array(let items) = node.value {
         guard let index = Int(name), items.indices.contains(index) else { return nil }
         node = items[index]
@@ -116,11 +117,9 @@ struct ResolverDocument {
 
   /// `("sets", "base")` for `#/sets/base`.
   private static func localReference(_ text: String) -> (String, String)? {
-    let parts = text.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
-    guard parts.count == 3, parts[0] == "#", ["sets", "modifiers"].contains(parts[1]) else { return nil }
-    return (
-      parts[1], parts[2].replacingOccurrences(of: "~1", with: "/").replacingOccurrences(of: "~0", with: "~")
-    )
+    guard let parts = JSONPointer.parts(of: text), parts.count == 2, ["sets", "modifiers"].contains(parts[0])
+    else { return nil }
+    return (parts[0], parts[1])
   }
 
   /// The sources of a set or a context: inline token documents, and sets of this document named
@@ -198,7 +197,7 @@ struct ResolverDocument {
         node["contexts"]?.place ?? node.place, path + ["contexts"],
         "a modifier needs contexts: an object of two or more")
     }
-    var modifier = Modifier(name: name, place: node.place, contexts: [])
+    var modifier = Modifier(name: name, place: node.place, path: path, contexts: [])
     for context in contexts {
       modifier.contexts.append(
         (
@@ -301,7 +300,7 @@ struct ResolverDocument {
     let themes = all.filter { $0.name != scheme?.name && $0.name != contrast?.name }
     guard themes.count <= 1 else {
       throw fail(
-        themes[1].place, ["modifiers", themes[1].name],
+        themes[1].place, themes[1].path,
         "more than one modifier chooses the theme (\(themes.map { ShownText.quoted($0.name) }.joined(separator: ", "))): "
           + "a table has one theme at a time, a style (light, dark) and a contrast (normal, more)")
     }
@@ -320,14 +319,19 @@ struct ResolverDocument {
       return input
     }
     var cache: [Int: (choices: [String], tree: TokenTree)] = [:]
-    func column(_ name: String, _ input: [String: String]) throws(DMDesignTokensError)
-      -> DMDesignTokens.Column
+    /// The context's path, for errors about its columns.
+    func contextPath(_ themeContext: String?) -> [String] {
+      guard let theme else { return [] }
+      return theme.path + (themeContext.map { ["contexts", $0] } ?? [])
+    }
+    func column(_ name: String, _ input: [String: String], listedAt listed: TextPlace? = nil)
+      throws(DMDesignTokensError) -> DMDesignTokens.Column
     {
       let themeContext = theme.flatMap { input[$0.name] }
       var column = try DMDesignTokens.column(
         name, of: try resolve(input, cache: &cache), excluding: DesignTokens.helperGroups,
-        place: theme?.place ?? document.place,
-        path: theme.map { ["modifiers", $0.name] + (themeContext.map { ["contexts", $0] } ?? []) } ?? [])
+        place: listed ?? theme?.place ?? document.place,
+        path: listed != nil ? (theme?.path ?? []) + ["$extensions"] : contextPath(themeContext))
       // The table's order of keys, which groups of tokens do not keep.
       if let order = theme?.keys, Set(order) == Set(column.keys) { column.keys = order }
       return column
@@ -341,7 +345,7 @@ struct ResolverDocument {
         let variant = DMThemeVariant(name)!
         guard theme.contexts.contains(where: { $0.name == variant.theme.rawValue }) else {
           throw fail(
-            place, ["modifiers", theme.name, "$extensions"],
+            place, theme.path + ["$extensions"],
             "the column \(ShownText.quoted(name)) has no context")
         }
         columns.append(
@@ -349,7 +353,7 @@ struct ResolverDocument {
             name,
             input(
               theme: variant.theme.rawValue, side: variant.userInterfaceStyle,
-              high: variant.accessibilityContrast == .high)))
+              high: variant.accessibilityContrast == .high), listedAt: place))
       }
       return columns
     }
@@ -364,6 +368,27 @@ struct ResolverDocument {
       } ?? [])
     var defaults: [DMDesignTokens.Column] = []
     for (name, themeContext) in themeContexts {
+      // A context named as a side of the default theme (`NORMAL`, `NIGHT`, `DARK`: DarkModeKit's
+      // own export has a context for each theme of the header) chooses the default theme: it adds
+      // nothing when it gives the default theme's colours side by side, and is an error if not.
+      if let name, let themeContext, DMDesignTokens.isDefaultSide(name) {
+        for known in defaults {
+          // The default context's columns are all variants (`NORMAL`, `NIGHT`, `NORMAL:high`…).
+          let variant = DMThemeVariant(known.name)!
+          let chosen = try column(
+            known.name,
+            input(
+              theme: themeContext, side: variant.userInterfaceStyle,
+              high: variant.accessibilityContrast == .high))
+          guard chosen.colors == known.colors else {
+            throw fail(
+              theme?.place ?? document.place, contextPath(themeContext),
+              "the context \(ShownText.quoted(themeContext)) is named as a side of the default theme but its "
+                + "column \(ShownText.quoted(known.name)) gives other colours than the default context's")
+          }
+        }
+        continue
+      }
       let light = try column(name ?? "NORMAL", input(theme: themeContext, side: .light, high: false))
       var sides = [light]
       if scheme != nil {
@@ -383,20 +408,6 @@ struct ResolverDocument {
             normal.name + ":high", input(theme: themeContext, side: side, high: true))
           if highColumn.colors != normal.colors { all.append(highColumn) }
         }
-      }
-      // A context named as a column of the default theme (`NORMAL`, `NIGHT`: DarkModeKit's own
-      // export has a context for each theme of the header) chooses the default theme: it adds
-      // nothing when it gives the default theme's colours.
-      if let name, let themeContext, let variant = DMThemeVariant(name),
-        defaults.contains(where: { DMThemeVariant($0.name) == variant })
-      {
-        guard all.map(\.colors) == defaults.map(\.colors) else {
-          throw fail(
-            theme?.place ?? document.place, ["modifiers", theme?.name ?? "", "contexts", themeContext],
-            "the context \(ShownText.quoted(themeContext)) is named as a column of the default theme but gives other colours"
-          )
-        }
-        continue
       }
       if name == nil { defaults = all }
       columns += all

@@ -220,10 +220,9 @@ struct TokenTree {
 
   /// `a.b` for a token `{"$ref": "#/a/b/$value"}` (or `#/a/b`), the token a pointer names.
   static func pointerTarget(_ value: JSONNode) -> String? {
-    guard let pointer = value["$ref"]?.string, pointer.hasPrefix("#/") else { return nil }
-    var parts = pointer.dropFirst(2).split(separator: "/", omittingEmptySubsequences: false).map {
-      $0.replacingOccurrences(of: "~1", with: "/").replacingOccurrences(of: "~0", with: "~")
-    }
+    guard let pointer = value["$ref"]?.string, pointer.hasPrefix("#/"),
+      var parts = JSONPointer.parts(of: pointer)
+    else { return nil }
     if parts.last == "$value" { parts.removeLast() }
     return parts.isEmpty ? nil : parts.joined(separator: ".")
   }
@@ -290,10 +289,13 @@ struct TokenTree {
       throw Self.fail(
         place, path, "$ref \(ShownText.quoted(pointer)) points outside the file; only #/… is read")
     }
+    guard let parts = JSONPointer.parts(of: pointer) else {
+      throw Self.fail(
+        place, path,
+        "$ref \(ShownText.quoted(pointer)) names nothing: it has more parts than a document nests levels")
+    }
     var node = document
-    for raw in pointer.dropFirst(2).split(separator: "/", omittingEmptySubsequences: false)
-    where pointer != "#" {
-      let part = raw.replacingOccurrences(of: "~1", with: "/").replacingOccurrences(of: "~0", with: "~")
+    for part in parts {
       switch node.value {
       case .object:
         guard let next = node[part] else {
