@@ -156,6 +156,12 @@ import Testing
     #expect(named.columnNames == ["OLDLIGHT", "OLDBLUE"])
     #expect(named.keys == ["bg", "fg"])
     #expect(named.color(forKey: "bg", variant: "OLDBLUE") == DMColor(rgb: 0x0000FF))
+    // Older versions wrote a key's `_` as `-`.
+    let dashed = try DMDesignTokens.table(
+      from:
+        ##"{"OLDLIGHT": {"-bg": {"$type": "color", "$value": "#ffffff"}}, "OLDBLUE": {"-bg": {"$type": "color", "$value": "#0000ff"}}}"##
+    )
+    #expect(dashed.columnNames == ["OLDLIGHT", "OLDBLUE"])
     // Groups of other tokens are a token file's groups, as before.
     let grouped = try DMDesignTokens.table(
       from: """
@@ -291,7 +297,8 @@ import Testing
         """
         {"version": "2025.10", "resolutionOrder": [{"type": "set", "name": "base", "sources": [{"bg": {"$type": "color", "$value": "#fff"}}]},
           {"type": "modifier", "name": "theme", "contexts": {"default": [], "NORMAL": [{"bg": {"$type": "color", "$value": "#000"}}]}}]}
-        """, 2, 3, "resolutionOrder.1.contexts.NORMAL", "is named as a side of the default theme"
+        """, 2, 3, "resolutionOrder.1.contexts.NORMAL",
+        "gives the column \"NORMAL\" other colours than the default context does"
       ),
       // A pointer longer than any document nests names nothing, and costs nothing to refuse.
       (
@@ -363,10 +370,14 @@ import Testing
       return try #require(String(data: try JSONSerialization.data(withJSONObject: stripped), encoding: .utf8))
     }
     // The default theme alone; `DARK` is its dark side, as `NIGHT` is.
-    let small = [("NORMAL", "NORMAL\n#ffffff BG\n"), ("NORMAL DARK", "NORMAL DARK\n#ffffff #101010 BG\n")]
-    for (name, original) in small {
+    let small = [
+      ("NORMAL", "NORMAL\n#ffffff BG\n", ["NORMAL", "NIGHT"]),
+      ("NORMAL DARK", "NORMAL DARK\n#ffffff #101010 BG\n", ["NORMAL", "NIGHT"]),
+      ("NORMAL NIGHT DARK", "NORMAL NIGHT DARK\n#ffffff #101010 #202020 BG\n", ["NORMAL", "NIGHT", "DARK"]),
+    ]
+    for (name, original, columns) in small {
       let back = try DMDesignTokens.table(from: try stripped(DMColorTable(string: original)))
-      #expect(back.columnNames == ["NORMAL", "NIGHT"], "\(name)")
+      #expect(back.columnNames == columns, "\(name)")
       #expect(back.color(forKey: "BG", variant: .normal) == DMColor(rgb: 0xFFFFFF), "\(name)")
     }
     for name in ["DKColorTable.txt", "Palette.txt"] {
@@ -401,6 +412,18 @@ import Testing
         }
       }
     }
+  }
+
+  /// Without a style modifier, contexts named as the default theme's sides are those columns.
+  @Test func contextsNamedAsTheDefaultThemesSidesWithoutAStyleAreItsColumns() throws {
+    let table = try DMDesignTokens.table(
+      from: """
+        {"version": "2025.10", "resolutionOrder": [{"type": "modifier", "name": "theme", "default": "NORMAL",
+          "contexts": {"NORMAL": [{"bg": {"$type": "color", "$value": "#ffffff"}}],
+                       "NIGHT": [{"bg": {"$type": "color", "$value": "#000000"}}]}}]}
+        """)
+    #expect(table.columnNames == ["NORMAL", "NIGHT"])
+    #expect(table.color(forKey: "bg", variant: "NIGHT") == DMColor(rgb: 0x000000))
   }
 
   /// A source may be anywhere in the document, not only among its sets.

@@ -220,13 +220,18 @@ public enum DMDesignTokens {
   /// export written before 2025.10: two or more groups named as a table's header names its
   /// columns (upper-case: `LIGHT`, `BLUE`), each of colour tokens only (`"$type": "color"`, a hex
   /// colour as `$value`) named as keys, all with the same tokens. Colour ramps (`blue.100`),
-  /// `light` and `dark` groups and groups of references stay a token file's groups.
+  /// groups of components (`button.bg`, `card.bg`), `light` and `dark` groups and groups of
+  /// references stay a token file's groups.
   private static func isOldExport(_ groups: [JSONNode.Member]) -> Bool {
     func tokenNames(_ group: JSONNode) -> [String]? {
       guard let members = group.members else { return nil }
       var names: [String] = []
       for member in members {
-        guard isKey(member.name), member.value["$type"]?.string == "color",
+        // Named as the keys were (dashes where a key has `_` in older versions), never a ramp's
+        // step (`100`).
+        guard let first = member.name.unicodeScalars.first, !("0"..."9").contains(first),
+          isKey(member.name.replacingOccurrences(of: "-", with: "_")),
+          member.value["$type"]?.string == "color",
           member.value["$value"]?.string?.hasPrefix("#") == true
         else { return nil }
         names.append(member.name)

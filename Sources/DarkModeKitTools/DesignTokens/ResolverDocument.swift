@@ -369,23 +369,34 @@ struct ResolverDocument {
     var defaults: [DMDesignTokens.Column] = []
     for (name, themeContext) in themeContexts {
       // A context named as a side of the default theme (`NORMAL`, `NIGHT`, `DARK`: DarkModeKit's
-      // own export has a context for each theme of the header) chooses the default theme: it adds
-      // nothing when it gives the default theme's colours side by side, and is an error if not.
-      if let name, let themeContext, DMDesignTokens.isDefaultSide(name) {
-        for known in defaults {
-          // The default context's columns are all variants (`NORMAL`, `NIGHT`, `NORMAL:high`…).
-          let variant = DMThemeVariant(known.name)!
-          let chosen = try column(
-            known.name,
-            input(
-              theme: themeContext, side: variant.userInterfaceStyle,
-              high: variant.accessibilityContrast == .high))
-          guard chosen.colors == known.colors else {
+      // own export has a context for each theme of the header) gives that side: its column, and
+      // its high-contrast one, unless the default context gave the same colours for that side.
+      if let name, let themeContext, DMDesignTokens.isDefaultSide(name), let own = DMThemeVariant(name) {
+        var sideColumns = [
+          try column(name, input(theme: themeContext, side: own.userInterfaceStyle, high: false))
+        ]
+        if contrast != nil {
+          let high = try column(
+            name + ":high", input(theme: themeContext, side: own.userInterfaceStyle, high: true))
+          if high.colors != sideColumns[0].colors { sideColumns.append(high) }
+        }
+        for candidate in sideColumns {
+          let variant = DMThemeVariant(candidate.name)
+          if let known = defaults.first(where: { DMThemeVariant($0.name) == variant }),
+            known.colors != candidate.colors
+          {
             throw fail(
               theme?.place ?? document.place, contextPath(themeContext),
-              "the context \(ShownText.quoted(themeContext)) is named as a side of the default theme but its "
-                + "column \(ShownText.quoted(known.name)) gives other colours than the default context's")
+              "the context \(ShownText.quoted(themeContext)) gives the column \(ShownText.quoted(candidate.name)) "
+                + "other colours than the default context does")
           }
+          let given = defaults.contains { known in
+            let knownVariant = DMThemeVariant(known.name)
+            return knownVariant?.userInterfaceStyle == variant?.userInterfaceStyle
+              && knownVariant?.accessibilityContrast == variant?.accessibilityContrast
+              && known.colors == candidate.colors
+          }
+          if !given { columns.append(candidate) }
         }
         continue
       }
