@@ -414,6 +414,26 @@ import Testing
     }
   }
 
+  /// A palette named thousands of times is refused before it is merged thousands of times.
+  @Test func aPlaceNamedManyTimesIsBoundedByWhatItMerges() throws {
+    let palette = (0..<1_000).map { "\"c\($0)\": {\"$type\": \"color\", \"$value\": \"#102030\"}" }.joined(
+      separator: ", ")
+    let references = Array(repeating: ##"{"$ref": "#/$defs/p"}"##, count: 20_000).joined(separator: ", ")
+    let text = """
+      {"version": "2025.10", "$defs": {"p": {\(palette)}},
+        "sets": {"s": {"sources": [\(references)]}}, "resolutionOrder": [{"$ref": "#/sets/s"}]}
+      """
+    // Before the bound, 1,000 references took about 3 s to read and these 20,000 more than 30 s.
+    do {
+      _ = try DMDesignTokens.table(from: text)
+      Issue.record("no error")
+    } catch {
+      #expect(error.message.contains("come to more than 16000000 values"), "\(error)")
+      #expect(error.line == 2 && error.column > 0, "\(error)")
+      #expect(error.tokenPath == "resolutionOrder", "\(error)")
+    }
+  }
+
   /// Without a style modifier, contexts named as the default theme's sides are those columns.
   @Test func contextsNamedAsTheDefaultThemesSidesWithoutAStyleAreItsColumns() throws {
     let table = try DMDesignTokens.table(

@@ -62,7 +62,42 @@ struct ResolverDocument {
     for (index, entry) in entries.enumerated() {
       try read(entry, path: ["resolutionOrder", String(index)])
     }
+    try checkWork(place: list.place)
   }
+
+  /// Refuses a document whose sets and contexts, each merged once, come to more than
+  /// ``maximumMergedValues`` JSON values: a set or a place named many times costs its size each
+  /// time, so a few hundred kilobytes could otherwise take hours to resolve. Counting stops at
+  /// the limit, so that the check itself is bounded.
+  private func checkWork(place: TextPlace) throws(DMDesignTokensError) {
+    var left = Self.maximumMergedValues
+    /// Takes the values of `node` from `left`; `false` once it runs out.
+    func spend(_ node: JSONNode) -> Bool {
+      left -= 1
+      guard left >= 0 else { return false }
+      switch node.value {
+      case .object(let members): return members.allSatisfy { spend($0.value) }
+      case .array(let items): return items.allSatisfy { spend($0) }
+      default: return true
+      }
+    }
+    var lists: [[JSONNode]] = []
+    for entry in order {
+      if case .set(let sources) = entry { lists.append(sources) }
+    }
+    for modifier in modifiers.values {
+      for context in modifier.contexts { lists.append(context.sources) }
+    }
+    for list in lists where !list.allSatisfy(spend) {
+      throw fail(
+        place, ["resolutionOrder"],
+        "the sets and contexts come to more than \(Self.maximumMergedValues) values once their "
+          + "references are followed (a set or a place named many times)")
+    }
+  }
+
+  /// The most JSON values the sets and contexts of a document may come to; see `checkWork`.
+  static let maximumMergedValues = 16_000_000
 
   private mutating func read(_ entry: JSONNode, path: [String]) throws(DMDesignTokensError) {
     if let reference = entry["$ref"] {
