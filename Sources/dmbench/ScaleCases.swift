@@ -74,6 +74,15 @@ struct ScaleCases {
         blackHole(sum)
       }
     }
+    scale("tokens after a modifier", sizes: [20, 200], unit: "contexts × palettes") {
+      count in
+      let text = Self.tokensBeforeASet(contexts: count, references: count)
+      return { blackHole(try! DMDesignTokens.table(from: text)) }
+    }
+    scale("token chains", sizes: [6, 60], unit: "deep, 3,200 tokens") { depth in
+      let text = Self.tokenChains(count: 3_200, depth: depth)
+      return { blackHole(try! DMDesignTokens.table(from: text)) }
+    }
     print()
     return allLinear
   }
@@ -107,6 +116,29 @@ struct ScaleCases {
       String(
         format: "   growth: %.1f×%@\n", growth, linear ? "" : "  (MISSED: above \(Int(Self.worstGrowth))×)"))
     return linear
+  }
+
+  /// A resolver document: a theme modifier of `contexts` contexts, then a set whose sources name
+  /// a palette of 100 colours `references` times.
+  static func tokensBeforeASet(contexts: Int, references: Int) -> String {
+    let palette = (0..<100).map { ##""c\##($0)": {"$type": "color", "$value": "#102030"}"## }
+    let names = (0..<contexts).map { #""T\#($0)": []"# }
+    let sources = Array(repeating: ##"{"$ref": "#/$defs/p"}"##, count: references)
+    return """
+      {"version": "2025.10", "$defs": {"p": {\(palette.joined(separator: ", "))}},
+        "resolutionOrder": [{"type": "modifier", "name": "theme", "contexts": {\(names.joined(separator: ", "))}},
+          {"type": "set", "name": "after", "sources": [\(sources.joined(separator: ", "))]}]}
+      """
+  }
+
+  /// A token file of `count` colours in chains of references `depth` long.
+  static func tokenChains(count: Int, depth: Int) -> String {
+    let members = (0..<count).map { index in
+      index % depth == 0
+        ? ##""t\##(index)": {"$type": "color", "$value": "#123456"}"##
+        : #""t\#(index)": {"$value": "{g.t\#(index - 1)}"}"#
+    }
+    return #"{"g": {\#(members.joined(separator: ", "))}}"#
   }
 
   /// A valid table of `keys` rows and `themes` columns.

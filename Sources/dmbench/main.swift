@@ -11,7 +11,8 @@ import Foundation
 // `dmbench --memory [--quick]`: only section 7 (the full run starts it as a process of its own).
 //
 // `dmbench --hierarchy-scale [--quick]`: only section 9, the growth of hierarchy operations; exits 1
-// when one grows faster than its input.
+// when one grows faster than its input. `dmbench --table-scale [--quick]`: only section 8, the
+// growth of colour-table and design-token work, alike.
 //
 // `dmbench --write-preferences PATH [COUNT]` (for the reliability tests):
 // saves two choices in turn to PATH with `DMPreferenceStore`, COUNT times or until killed.
@@ -20,9 +21,14 @@ if arguments.count > 2, arguments[1] == "--write-preferences" {
   PreferenceWriter.run(path: arguments[2], count: arguments.count > 3 ? Int(arguments[3]) : nil)
 } else if arguments.contains("--memory") {
   MainActor.assumeIsolated { Benchmarks(quick: arguments.contains("--quick")).memoryCases() }
-} else if arguments.contains("--hierarchy-scale") {
+} else if arguments.contains("--hierarchy-scale") || arguments.contains("--table-scale") {
   MainActor.assumeIsolated {
-    if !HierarchyScaleCases(runs: Benchmarks(quick: arguments.contains("--quick")).runs).run() {
+    let benchmarks = Benchmarks(quick: arguments.contains("--quick"))
+    let linear =
+      arguments.contains("--table-scale")
+      ? ScaleCases(quick: benchmarks.quick, runs: benchmarks.runs).run()
+      : HierarchyScaleCases(runs: benchmarks.runs).run()
+    if !linear {
       print("dmbench: a case grew faster than its input")
       exit(1)
     }

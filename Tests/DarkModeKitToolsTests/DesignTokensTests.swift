@@ -434,6 +434,70 @@ import Testing
     }
   }
 
+  /// Many contexts before a large set: each column merges the set again. Before the bound, a
+  /// document of 70 KB (100 contexts, then a set naming a palette of 1,000 tokens 1,000 times)
+  /// took more than 30 s; these 2,000 columns of 5,000 tokens would take minutes.
+  @Test func manyContextsBeforeALargeSetAreBoundedByTheColumnsTheyMake() throws {
+    let palette = (0..<5_000).map { "\"c\($0)\": {\"$type\": \"color\", \"$value\": \"#102030\"}" }
+      .joined(separator: ", ")
+    let contexts = (0..<2_000).map { "\"T\($0)\": []" }.joined(separator: ", ")
+    let text = """
+      {"version": "2025.10", "$defs": {"p": {\(palette)}},
+        "resolutionOrder": [{"type": "modifier", "name": "theme", "contexts": {\(contexts)}},
+          {"type": "set", "name": "after", "sources": [{"$ref": "#/$defs/p"}]}]}
+      """
+    do {
+      _ = try DMDesignTokens.table(from: text)
+      Issue.record("no error")
+    } catch {
+      #expect(
+        error.message == "2000 columns of up to 5000 tokens each come to more than 4000000 tokens "
+          + "(many contexts, each with the tokens of every set)", "\(error)")
+      #expect(error.line == 2 && error.column > 0, "\(error)")
+      #expect(error.tokenPath == "resolutionOrder", "\(error)")
+    }
+  }
+
+  /// The same shape within the bound reads each set once: every column has the set's colours,
+  /// and a context's own token stays under the set that follows it only where the set has none.
+  @Test func contextsBeforeASetEachGetTheSetsTokens() throws {
+    let references = Array(repeating: ##"{"$ref": "#/$defs/p"}"##, count: 200).joined(separator: ", ")
+    let contexts = (0..<50).map {
+      ##""T\##($0)": [{"own": {"$type": "color", "$value": "#0000\##(String(format: "%02x", $0))"}}]"##
+    }
+    .joined(separator: ", ")
+    let table = try DMDesignTokens.table(
+      from: """
+        {"version": "2025.10", "$defs": {"p": {"bg": {"$type": "color", "$value": "#102030"}}},
+          "resolutionOrder": [{"type": "modifier", "name": "theme", "default": "T0", "contexts": {\(contexts)}},
+            {"type": "set", "name": "after", "sources": [\(references)]}]}
+        """)
+    #expect(table.columnNames == ["NORMAL"] + (1..<50).map { "T\($0)" })
+    for (index, column) in table.columnNames.enumerated() {
+      #expect(table.color(forKey: "bg", variant: DMThemeVariant(column)!) == DMColor(rgb: 0x102030))
+      #expect(table.color(forKey: "own", variant: DMThemeVariant(column)!) == DMColor(rgb: UInt32(index)))
+    }
+  }
+
+  /// A colour reached through a chain of references 63 deep has the type of the chain's end,
+  /// whatever the groups of the tokens on the way say; 64 is one too many.
+  @Test func longChainsOfReferencesEachGetTheTypeAtTheirEnd() throws {
+    func tokens(chains: Int, depth: Int) -> String {
+      var members: [String] = []
+      for chain in 0..<chains {
+        members.append(##""c\##(chain)_0": {"$type": "color", "$value": "#123456"}"##)
+        for link in 1..<depth {
+          members.append(##""c\##(chain)_\##(link)": {"$value": "{g.c\##(chain)_\##(link - 1)}"}"##)
+        }
+      }
+      return ##"{"g": {"$type": "dimension", \##(members.joined(separator: ", "))}}"##
+    }
+    let table = try DMDesignTokens.table(from: tokens(chains: 40, depth: 64))
+    #expect(table.keys.count == 40 * 64)
+    #expect(table.keys.allSatisfy { table.color(forKey: $0, variant: "NORMAL") == DMColor(rgb: 0x123456) })
+    #expect(throws: DMDesignTokensError.self) { try DMDesignTokens.table(from: tokens(chains: 1, depth: 66)) }
+  }
+
   /// Without a style modifier, contexts named as the default theme's sides are those columns.
   @Test func contextsNamedAsTheDefaultThemesSidesWithoutAStyleAreItsColumns() throws {
     let table = try DMDesignTokens.table(

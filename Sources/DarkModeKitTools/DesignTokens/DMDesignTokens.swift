@@ -119,12 +119,14 @@ public enum DMDesignTokens {
     _ name: String, of tree: TokenTree, excluding excluded: Set<String> = [], place: TextPlace,
     path: [String]
   ) throws(DMDesignTokensError) -> Column {
+    // Its own copy, which remembers the types it finds.
+    var tree = tree
     var keys: [String] = []
     var colors: [String: DMColor] = [:]
     var places: [String: (place: TextPlace, path: [String])] = [:]
     var tokenOfKey: [String: String] = [:]
-    for name in tree.order {
-      guard let token = tree.tokens[name], !excluded.contains(token.path[0]) else { continue }
+    for name in tree.names(outside: excluded) {
+      let token = tree.token(name)!
       guard let type = tree.type(name) else {
         throw TokenTree.fail(
           token.place, token.path,

@@ -270,55 +270,83 @@ struct ResolverDocument {
 
   // MARK: Resolving
 
-  /// The tokens for one choice of context per modifier.
-  ///
-  /// `cache` keeps, for each of the first `cachedPlaces` places where a modifier comes in the
-  /// resolution order, the tree merged before it and the contexts chosen before it, the latest only:
-  /// columns that share their first choices (they come theme by theme) then merge those sources
-  /// once, and the cache holds a few trees whatever the document's size.
-  private func resolve(_ input: [String: String], cache: inout [Int: (choices: [String], tree: TokenTree)])
-    throws(DMDesignTokensError) -> TokenTree
-  {
-    // The context chosen at each modifier, and the places where the cache keeps a tree.
-    var chosen: [Int: String] = [:]
-    var cachedPlaces: [Int] = []
-    for (index, entry) in order.enumerated() {
-      guard case .modifier(let name) = entry else { continue }
-      let modifier = modifiers[name]!
-      chosen[index] = input[name] ?? modifier.defaultContext ?? modifier.contexts[0].name
-      if cachedPlaces.count < Self.cachedPlaces { cachedPlaces.append(index) }
+  /// The tokens of one entry of the resolution order, each set and context merged once: a set's
+  /// tree, or a modifier's tree for each context.
+  private enum Piece {
+    case set(TokenTree)
+    case modifier(name: String, contexts: [String: TokenTree])
+  }
+
+  /// The tokens of the sets before the first modifier, which every column shares, and the tree of
+  /// each entry of the resolution order after them, each context of a modifier included.
+  private func pieces() throws(DMDesignTokensError) -> (first: TokenTree.Below, rest: [Piece]) {
+    func tree(of sources: [JSONNode]) throws(DMDesignTokensError) -> TokenTree {
+      var tree = TokenTree()
+      for source in sources { try tree.add(source, root: document) }
+      return tree
     }
-    func choices(before place: Int) -> [String] {
-      (0..<place).compactMap { chosen[$0] }
-    }
-    var tree = TokenTree()
-    var start = 0
-    for place in cachedPlaces.reversed() {
-      if let cached = cache[place], cached.choices == choices(before: place) {
-        tree = cached.tree
-        start = place
-        break
+    var first = TokenTree()
+    var rest: [Piece] = []
+    for entry in order {
+      switch entry {
+      case .set(let sources) where rest.isEmpty:
+        for source in sources { try first.add(source, root: document) }
+      case .set(let sources): rest.append(.set(try tree(of: sources)))
+      case .modifier(let name):
+        var contexts: [String: TokenTree] = [:]
+        for context in modifiers[name]!.contexts { contexts[context.name] = try tree(of: context.sources) }
+        rest.append(.modifier(name: name, contexts: contexts))
       }
     }
-    for index in start..<order.count {
-      if cachedPlaces.contains(index) { cache[index] = (choices(before: index), tree) }
-      switch order[index] {
-      case .set(let sources):
-        for source in sources { try tree.add(source, root: document) }
-      case .modifier(let name):
-        for source in modifiers[name]!.contexts.first(where: { $0.name == chosen[index] })?.sources ?? [] {
-          try tree.add(source, root: document)
+    return (TokenTree.Below(first), rest)
+  }
+
+  /// The tokens for one choice of context per modifier: the pieces merged in order over the first.
+  private func resolve(_ input: [String: String], from pieces: (first: TokenTree.Below, rest: [Piece]))
+    -> TokenTree
+  {
+    var tree = TokenTree(over: pieces.first)
+    for piece in pieces.rest {
+      switch piece {
+      case .set(let set): tree.add(set)
+      case .modifier(let name, let contexts):
+        let modifier = modifiers[name]!
+        if let chosen = contexts[input[name] ?? modifier.defaultContext ?? modifier.contexts[0].name] {
+          tree.add(chosen)
         }
       }
     }
     return tree
   }
 
+  /// Refuses to resolve `count` columns from `pieces` when they could come to more than
+  /// ``maximumMergedTokens`` tokens: each column reads the colours of the first sets, and merges
+  /// the contexts and sets that follow; a modifier with many contexts before large sets would
+  /// otherwise make a small document take minutes.
+  private func checkWork(columns count: Int, of pieces: (first: TokenTree.Below, rest: [Piece]))
+    throws(DMDesignTokensError)
+  {
+    let each = pieces.rest.reduce(pieces.first.names(outside: DesignTokens.helperGroups).count) {
+      total, piece in
+      switch piece {
+      case .set(let set): total + set.count
+      case .modifier(_, let contexts): total + (contexts.values.map(\.count).max() ?? 0)
+      }
+    }
+    let (all, overflow) = count.multipliedReportingOverflow(by: each)
+    guard overflow || all > Self.maximumMergedTokens else { return }
+    throw fail(
+      document["resolutionOrder"]!.place, ["resolutionOrder"],
+      "\(count) columns of up to \(each) tokens each come to more than \(Self.maximumMergedTokens) tokens "
+        + "(many contexts, each with the tokens of every set)")
+  }
+
   /// The most sources one set or context may come to, its references to sets expanded.
   static let maximumSources = 100_000
 
-  /// How many places before a modifier (the first ones) keep a tree in the cache of `resolve`.
-  private static let cachedPlaces = 8
+  /// The most tokens that the columns of a document may come to, all together; about four times
+  /// what the largest export that can be read back holds.
+  static let maximumMergedTokens = 4_000_000
 
   /// The table's columns: each resolved for its theme, side and contrast.
   func columns() throws(DMDesignTokensError) -> [DMDesignTokens.Column] {
@@ -353,7 +381,7 @@ struct ResolverDocument {
       }
       return input
     }
-    var cache: [Int: (choices: [String], tree: TokenTree)] = [:]
+    let pieces = try pieces()
     /// The context's path, for errors about its columns.
     func contextPath(_ themeContext: String?) -> [String] {
       guard let theme else { return [] }
@@ -364,7 +392,7 @@ struct ResolverDocument {
     {
       let themeContext = theme.flatMap { input[$0.name] }
       var column = try DMDesignTokens.column(
-        name, of: try resolve(input, cache: &cache), excluding: DesignTokens.helperGroups,
+        name, of: resolve(input, from: pieces), excluding: DesignTokens.helperGroups,
         place: listed ?? theme?.place ?? document.place,
         path: listed != nil ? (theme?.path ?? []) + ["$extensions"] : contextPath(themeContext))
       // The table's order of keys, which groups of tokens do not keep.
@@ -374,6 +402,7 @@ struct ResolverDocument {
 
     // The columns DarkModeKit's own export lists.
     if let theme, let listed = theme.columns {
+      try checkWork(columns: listed.count, of: pieces)
       var columns: [DMDesignTokens.Column] = []
       for (name, place) in listed {
         // Checked when the list was read.
@@ -401,6 +430,8 @@ struct ResolverDocument {
       + (theme?.contexts.filter { $0.name != defaultContext }.map {
         (DMDesignTokens.keyName($0.name), $0.name)
       } ?? [])
+    try checkWork(
+      columns: themeContexts.count * (scheme == nil ? 1 : 2) * (contrast == nil ? 1 : 2), of: pieces)
     var defaults: [DMDesignTokens.Column] = []
     for (name, themeContext) in themeContexts {
       // A context named as a side of the default theme (`NORMAL`, `NIGHT`, `DARK`: DarkModeKit's

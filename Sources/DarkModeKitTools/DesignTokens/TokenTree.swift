@@ -24,12 +24,59 @@ struct TokenTree {
     "border", "transition", "shadow", "gradient", "typography",
   ]
 
-  private(set) var tokens: [String: Token] = [:]
+  /// The tokens added to this tree, by path; `token(_:)` finds those of the tree below too.
+  private var tokens: [String: Token] = [:]
   /// The `$type` of each group that has one, by path, the latest source's winning: groups merge,
   /// so a token added by a later source inherits the type its group got from an earlier one.
   private var groupTypes: [[String]: String] = [:]
-  /// Token paths in the order they first appeared.
+  /// The paths of the tokens added to this tree and not in the tree below, in the order they
+  /// first appeared.
   private(set) var order: [String] = []
+  /// The types `type(_:)` found, by token; adding tokens forgets them.
+  private var rememberedTypes: [String: String?] = [:]
+  /// The tree this one adds to, shared rather than copied: the columns of a resolver document
+  /// each add their contexts to the tokens of the sets that come first.
+  private var below: Below?
+
+  /// A tree that trees add to without copying it.
+  final class Below {
+    let tree: TokenTree
+    /// The names of `tree`'s tokens outside the groups excluded, found once for each set of them.
+    private var names: [Set<String>: [String]] = [:]
+
+    init(_ tree: TokenTree) { self.tree = tree }
+
+    func names(outside excluded: Set<String>) -> [String] {
+      if let known = names[excluded] { return known }
+      let found = tree.names(outside: excluded)
+      names[excluded] = found
+      return found
+    }
+  }
+
+  init() {}
+
+  /// An empty tree over `below`: it holds the tokens of `below` as if they had been added to it.
+  init(over below: Below) { self.below = below }
+
+  /// The token at `name` (its path, joined with `.`), the latest added.
+  func token(_ name: String) -> Token? {
+    tokens[name] ?? below?.tree.token(name)
+  }
+
+  /// How many tokens the tree holds, those below included.
+  var count: Int { order.count + (below?.tree.count ?? 0) }
+
+  /// The paths of the tokens outside the groups `excluded` names, in the order they first appeared.
+  func names(outside excluded: Set<String>) -> [String] {
+    let mine = order.filter { !excluded.contains(tokens[$0]!.path[0]) }
+    guard let below else { return mine }
+    return below.names(outside: excluded) + mine
+  }
+
+  private func groupType(_ path: [String]) -> String? {
+    groupTypes[path] ?? below?.tree.groupType(path)
+  }
 
   /// Adds the tokens of `document` (a token file, or a source of a resolver document whose root is
   /// `root`); a token at a path already taken replaces the earlier one.
@@ -38,11 +85,27 @@ struct TokenTree {
     var reader = Reader(unprefixed: unprefixed, root: root ?? document)
     try reader.group(document, path: [], isRoot: true)
     groupTypes.merge(reader.groupTypes) { _, new in new }
-    for token in reader.found {
-      let name = token.path.joined(separator: ".")
-      if tokens[name] == nil { order.append(name) }
-      tokens[name] = token
+    rememberedTypes = [:]
+    for found in reader.found {
+      let name = found.path.joined(separator: ".")
+      if token(name) == nil { order.append(name) }
+      tokens[name] = found
     }
+  }
+
+  /// Adds the tokens of `other` (a tree with none below it), as adding the sources it was made of
+  /// would.
+  mutating func add(_ other: TokenTree) {
+    guard !order.isEmpty || !groupTypes.isEmpty || below != nil else {
+      self = other
+      return
+    }
+    groupTypes.merge(other.groupTypes) { _, new in new }
+    for name in other.order {
+      if token(name) == nil { order.append(name) }
+      tokens[name] = other.tokens[name]
+    }
+    rememberedTypes = [:]
   }
 
   /// Whether any object in `node` has a member `member`: a file whose tokens say `value` rather
@@ -193,29 +256,59 @@ struct TokenTree {
   // MARK: Colours
 
   /// The colour of the token at `name`, following references; `hops` bounds a chain of them.
-  func color(_ name: String, hops: Int = 0, from start: String? = nil) throws(DMDesignTokensError) -> DMColor
+  mutating func color(_ name: String, hops: Int = 0, from start: String? = nil) throws(DMDesignTokensError)
+    -> DMColor
   {
-    guard let token = tokens[name] else {
+    guard let token = token(name) else {
       throw DMDesignTokensError(line: 0, column: 0, tokenPath: name, message: "no such token")
     }
     return try color(of: token.value, token: token, hops: hops, start: start ?? name)
   }
 
-  /// The type of a token: its own, else its nearest group's, else that of the token it refers to.
-  func type(_ name: String, hops: Int = 0) -> String? {
-    guard let token = tokens[name], hops < Self.maximumReferenceDepth else { return nil }
-    if let type = token.type { return type }
+  /// The type of a token: its own, else that of the token it refers to, else its nearest group's.
+  /// Each token's type is found once and remembered, so that reading colours through long chains
+  /// of references costs one lookup a token rather than a walk along the chain each time.
+  mutating func type(_ name: String) -> String? {
+    // Taken out while it is filled in, so that it stays the only reference to its storage.
+    var found = rememberedTypes
+    rememberedTypes = [:]
+    var cut = false
+    let type = type(name, hops: 0, found: &found, cut: &cut)
+    rememberedTypes = found
+    return type
+  }
+
+  /// The type of `name`, `hops` references from where the search started. Each result is kept in
+  /// `found` unless the reference limit cut the search short below it (`cut`): that result holds
+  /// only for a search that started where this one did.
+  private func type(_ name: String, hops: Int, found: inout [String: String?], cut: inout Bool) -> String? {
+    if let known = found[name] { return known }
+    guard let token = token(name) else { return nil }
+    guard hops < Self.maximumReferenceDepth else {
+      cut = true
+      return nil
+    }
+    var result = token.type
+    var cutBelow = false
     // A reference that leads to no type (nothing, a group, a circle) leaves the groups' type, so
     // that reading the colour tells what is wrong with the reference.
-    if let target = Self.referenceTarget(token.value) ?? Self.pointerTarget(token.value),
-      let type = type(target, hops: hops + 1)
-    {
-      return type
+    if result == nil, let target = Self.referenceTarget(token.value) ?? Self.pointerTarget(token.value) {
+      result = type(target, hops: hops + 1, found: &found, cut: &cutBelow)
     }
-    for length in stride(from: token.path.count - 1, through: 0, by: -1) {
-      if let type = groupTypes[Array(token.path.prefix(length))] { return type }
+    if result == nil {
+      for length in stride(from: token.path.count - 1, through: 0, by: -1) {
+        if let type = groupType(Array(token.path.prefix(length))) {
+          result = type
+          break
+        }
+      }
     }
-    return nil
+    if cutBelow {
+      cut = true
+    } else {
+      found[name] = result
+    }
+    return result
   }
 
   /// `a.b` for a token `{"$ref": "#/a/b/$value"}` (or `#/a/b`), the token a pointer names.
@@ -235,7 +328,8 @@ struct TokenTree {
     return String(text.dropFirst().dropLast())
   }
 
-  private func color(of value: JSONNode, token: Token, hops: Int, start: String) throws(DMDesignTokensError)
+  private mutating func color(of value: JSONNode, token: Token, hops: Int, start: String)
+    throws(DMDesignTokensError)
     -> DMColor
   {
     let path = token.path
@@ -244,7 +338,7 @@ struct TokenTree {
         token.place, path, "the references from \(ShownText.quoted(start)) \(referenceTrouble(start))")
     }
     if let target = Self.referenceTarget(value) {
-      guard tokens[target] != nil else {
+      guard self.token(target) != nil else {
         throw Self.fail(value.place, path, "refers to \(ShownText.quoted(target)), which is not a token")
       }
       if let type = type(target), type != "color" {
@@ -272,7 +366,7 @@ struct TokenTree {
     var name: String? = start
     while let current = name {
       guard seen.insert(current).inserted else { return "go round in a circle" }
-      name = tokens[current].flatMap { Self.referenceTarget($0.value) ?? Self.pointerTarget($0.value) }
+      name = token(current).flatMap { Self.referenceTarget($0.value) ?? Self.pointerTarget($0.value) }
     }
     return "go more than \(Self.maximumReferenceDepth) deep"
   }
