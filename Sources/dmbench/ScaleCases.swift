@@ -74,6 +74,16 @@ struct ScaleCases {
         blackHole(sum)
       }
     }
+    scale("tokens of keys that share one name", sizes: [400, 4_000], unit: "keys") { keys in
+      // `A..` and then dots and underscores: each key has an empty part and a name of its own at
+      // the top, and every name is `A__…`, made unique by a suffix.
+      var text = "NORMAL\n"
+      for key in 0..<keys {
+        text += "#fff A.." + String(String(key, radix: 2).map { $0 == "1" ? "." : "_" }) + "B\n"
+      }
+      let table = try! DMColorTable(string: text)
+      return { blackHole(table.exported(as: .json)) }
+    }
     scale("tokens after a modifier", sizes: [20, 200], unit: "contexts × palettes") {
       count in
       let text = Self.tokensBeforeASet(contexts: count, references: count)

@@ -251,7 +251,7 @@ import Testing
       (
         "{" + (0..<70).map { "\"t\($0)\": {\"$type\": \"color\", \"$value\": \"{t\($0 + 1)}\"}, " }.joined()
           + "\"t70\": {\"$type\": \"color\", \"$value\": \"#fff\"}}", 1, 2934, "t64",
-        "the references from \"t0\" go more than 64 deep"
+        "the references from \"t0\" go through more than 63 references"
       ),
       (
         "{\"a\": {\"$type\": \"color\", \"$value\": \"{missing}\"}}", 1, 36, "a",
@@ -451,7 +451,7 @@ import Testing
       Issue.record("no error")
     } catch {
       #expect(
-        error.message == "2000 columns of up to 5000 tokens each come to more than 4000000 tokens "
+        error.message == "2000 columns of up to 5000 tokens each come to more than 1000000 tokens "
           + "(many contexts, each with the tokens of every set)", "\(error)")
       #expect(error.line == 2 && error.column > 0, "\(error)")
       #expect(error.tokenPath == "resolutionOrder", "\(error)")
@@ -495,7 +495,96 @@ import Testing
     let table = try DMDesignTokens.table(from: tokens(chains: 40, depth: 64))
     #expect(table.keys.count == 40 * 64)
     #expect(table.keys.allSatisfy { table.color(forKey: $0, variant: "NORMAL") == DMColor(rgb: 0x123456) })
-    #expect(throws: DMDesignTokensError.self) { try DMDesignTokens.table(from: tokens(chains: 1, depth: 66)) }
+    #expect(throws: DMDesignTokensError.self) { try DMDesignTokens.table(from: tokens(chains: 1, depth: 65)) }
+  }
+
+  /// Each context that names a large set holds its sources: 20 contexts naming a set of 65,536
+  /// sources are 1.3 million, which once took gigabytes before the document was found too large.
+  @Test func contextsThatEachNameALargeSetAreBoundedByTheSourcesTheyHold() throws {
+    let sets =
+      (0..<16).map {
+        ##""s\##($0)": {"sources": [{"$ref": "#/sets/s\##($0 + 1)"}, {"$ref": "#/sets/s\##($0 + 1)"}]}"##
+      }
+      + [##""s16": {"sources": [{}]}"##]
+    let contexts = (0..<20).map { ##""T\##($0)": [{"$ref": "#/sets/s0"}]"## }
+    let text =
+      ##"{"version": "2025.10", "sets": {\##(sets.joined(separator: ", "))}, "resolutionOrder": "##
+      + ##"[{"type": "modifier", "name": "theme", "contexts": {\##(contexts.joined(separator: ", "))}}]}"##
+    do {
+      _ = try DMDesignTokens.tableText(from: text)
+      Issue.record("no error")
+    } catch {
+      #expect(error.message.hasPrefix("the sets and contexts name more than 1000000 sources"), "\(error)")
+      #expect(error.tokenPath?.hasPrefix("resolutionOrder.0.contexts.T") == true, "\(error)")
+    }
+  }
+
+  /// A name or a path too long for a key is an error at its place, before each token holds it.
+  @Test func namesAndPathsHaveALimit() throws {
+    let long = String(repeating: "n", count: 257)
+    do {
+      _ = try DMDesignTokens.table(from: ##"{"g": {"\##(long)": {"$type": "color", "$value": "#fff"}}}"##)
+      Issue.record("no error")
+    } catch {
+      #expect(error.message == "a name may be at most 256 bytes long", "\(error)")
+      #expect(error.line == 1 && error.column == 8, "\(error)")
+      #expect(error.tokenPath == "g." + String(repeating: "n", count: 32) + "…", "\(error)")
+    }
+    let part = String(repeating: "p", count: 250)
+    let nested =
+      ##"{"\##(part)": {"\##(part)": {"\##(part)": {"\##(part)": {"\##(part)": {"$type": "color", "$value": "#fff"}}}}}}"##
+    #expect(throws: DMDesignTokensError.self) { try DMDesignTokens.table(from: nested) }
+    do {
+      _ = try DMDesignTokens.table(from: nested)
+    } catch {
+      #expect(error.message == "the token's path is longer than 1024 bytes", "\(error)")
+    }
+    // Four parts of 250 bytes are within the limit.
+    let within = try DMDesignTokens.table(
+      from:
+        ##"{"\##(part)": {"\##(part)": {"\##(part)": {"\##(part)": {"$type": "color", "$value": "#fff"}}}}}"##
+    )
+    #expect(within.keys == [[part, part, part, part].joined(separator: ".")])
+  }
+
+  /// A JSON Pointer to a token names the token of the tokens as merged, as a reference by name
+  /// does: a context's token replaces the first sets' for a pointer in those sets too.
+  @Test func aPointerInTheFirstSetsSeesAContextsToken() throws {
+    for reference in [##""{a}""##, ##"{"$ref": "#/a/$value"}"##, ##"{"$ref": "#/a"}"##] {
+      let table = try DMDesignTokens.table(
+        from: ##"""
+          {"version": "2025.10", "resolutionOrder": [
+            {"type": "set", "name": "base", "sources": [{"$type": "color", "a": {"$value": "#111111"},
+              "b": {"$value": \##(reference)}}]},
+            {"type": "modifier", "name": "theme", "default": "NORMAL",
+              "contexts": {"NORMAL": [], "X": [{"a": {"$type": "color", "$value": "#222222"}}]}}]}
+          """##)
+      #expect(table.color(forKey: "b", variant: "NORMAL") == DMColor(rgb: 0x111111), "\(reference)")
+      #expect(table.color(forKey: "b", variant: "X") == DMColor(rgb: 0x222222), "\(reference)")
+    }
+  }
+
+  /// A circle of references with no type anywhere is named as a circle; a chain of 63 references
+  /// is read, of 64 is an error that says so.
+  @Test func circlesWithoutATypeAndTheLongestChainSayWhatTheyAre() throws {
+    do {
+      _ = try DMDesignTokens.table(from: ##"{"a": {"$value": "{b}"}, "b": {"$value": "{a}"}}"##)
+      Issue.record("no error")
+    } catch {
+      #expect(error.message == "the references from \"a\" go round in a circle", "\(error)")
+    }
+    func chain(_ references: Int) -> String {
+      let links = (1...references).map { ##""t\##($0)": {"$value": "{t\##($0 - 1)}"}"## }
+      return ##"{"t0": {"$type": "color", "$value": "#123456"}, \##(links.joined(separator: ", "))}"##
+    }
+    let table = try DMDesignTokens.table(from: chain(63))
+    #expect(table.color(forKey: "t63", variant: "NORMAL") == DMColor(rgb: 0x123456))
+    do {
+      _ = try DMDesignTokens.table(from: chain(64))
+      Issue.record("no error")
+    } catch {
+      #expect(error.message == "the references from \"t64\" go through more than 63 references", "\(error)")
+    }
   }
 
   /// Without a style modifier, contexts named as the default theme's sides are those columns.
@@ -552,7 +641,10 @@ import Testing
       _ = try DMDesignTokens.tableText(from: text)
       Issue.record("no error")
     } catch {
-      #expect(error.message == "the sets name each other into more than 100000 sources", "\(error)")
+      #expect(
+        error.message
+          == "the sets and contexts name more than 1000000 sources in all, their references to sets followed",
+        "\(error)")
     }
   }
 

@@ -128,6 +128,10 @@ public enum DMDesignTokens {
     for name in tree.names(outside: excluded) {
       let token = tree.token(name)!
       guard let type = tree.type(name) else {
+        // A reference that finds no type may go round in a circle or too deep: that is the error.
+        if TokenTree.referenceTarget(token.value) ?? TokenTree.pointerTarget(token.value) != nil {
+          _ = try tree.color(name)
+        }
         throw TokenTree.fail(
           token.place, token.path,
           "the token has no $type: none of its own, of its groups, or of the token it refers to")

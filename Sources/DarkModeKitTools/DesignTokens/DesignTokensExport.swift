@@ -49,6 +49,8 @@ enum DesignTokens {
     }
     let singleNames = Set(split.filter { $0.count == 1 }.map { $0[0] })
     var taken: Set<[String]> = []
+    /// The next suffix to try for each base name, so that many keys of one base cost one step each.
+    var nextSuffix: [String: Int] = [:]
     var result: [(path: [String], keepsKey: Bool)] = []
     for parts in split {
       if isNested(parts) {
@@ -60,11 +62,12 @@ enum DesignTokens {
       // A name of its own at the top: the parts joined with `_`, made unique.
       let base = parts.joined(separator: "_")
       var name = base
-      var suffix = 2
+      var suffix = nextSuffix[base] ?? 2
       while taken.contains([name]) || groups.contains([name]) || singleNames.contains(name) {
         name = base + "-" + String(suffix)
         suffix += 1
       }
+      nextSuffix[base] = suffix
       taken.insert([name])
       result.append(([name], true))
     }

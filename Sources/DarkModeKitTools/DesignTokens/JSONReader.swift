@@ -25,8 +25,16 @@ struct JSONNode: Sendable {
     var value: JSONNode
   }
 
+  /// Where each member of a large object is, by name, so that finding one does not read them all.
+  final class MemberIndex: Sendable {
+    let positions: [String: Int]
+    init(_ positions: [String: Int]) { self.positions = positions }
+  }
+
   var value: Value
   var place: TextPlace
+  /// For an object of more than ``JSONReader/indexedMembers`` members.
+  var index: MemberIndex? = nil
 
   /// The members, for an object.
   var members: [Member]? {
@@ -35,7 +43,9 @@ struct JSONNode: Sendable {
 
   /// The value of the member `name`, for an object that has it.
   subscript(name: String) -> JSONNode? {
-    members?.first { $0.name == name }?.value
+    guard let members else { return nil }
+    if let index { return index.positions[name].map { members[$0].value } }
+    return members.first { $0.name == name }?.value
   }
 
   var string: String? {
@@ -167,7 +177,10 @@ struct JSONReader {
       guard depth < Self.maximumDepth else {
         throw error("objects and arrays nested more than \(Self.maximumDepth) deep")
       }
-      return JSONNode(value: .object(try readObject(depth: depth + 1)), place: start)
+      let (members, positions) = try readObject(depth: depth + 1)
+      return JSONNode(
+        value: .object(members), place: start,
+        index: members.count > Self.indexedMembers ? JSONNode.MemberIndex(positions) : nil)
     case UInt8(ascii: "["):
       guard depth < Self.maximumDepth else {
         throw error("objects and arrays nested more than \(Self.maximumDepth) deep")
@@ -187,14 +200,18 @@ struct JSONReader {
     }
   }
 
-  private mutating func readObject(depth: Int) throws(JSONReadError) -> [JSONNode.Member] {
+  /// How many members an object may have before its members are found by an index.
+  static let indexedMembers = 16
+
+  /// An object's members, and where each is among them by name.
+  private mutating func readObject(depth: Int) throws(JSONReadError) -> ([JSONNode.Member], [String: Int]) {
     index += 1
     var members: [JSONNode.Member] = []
-    var seen: [String: TextPlace] = [:]
+    var seen: [String: Int] = [:]
     skipWhiteSpace()
     if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
       index += 1
-      return members
+      return (members, seen)
     }
     while true {
       skipWhiteSpace()
@@ -203,13 +220,13 @@ struct JSONReader {
       }
       let namePlace = place(at: index)
       let name = try readString()
-      if let first = seen[name] {
+      if let first = seen[name].map({ members[$0].place }) {
         throw JSONReadError(
           message: "the member \(ShownText.quoted(name)) appears twice in one object (first at line "
             + "\(first.line), column \(first.column))",
           place: namePlace)
       }
-      seen[name] = namePlace
+      seen[name] = members.count
       skipWhiteSpace()
       guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else {
         throw error("expected \":\" after the member name, found \(shownNext)")
@@ -227,7 +244,7 @@ struct JSONReader {
         throw error("expected \",\" or \"}\" after a member, found \(shownNext)")
       }
       index += 1
-      return members
+      return (members, seen)
     }
   }
 

@@ -30,6 +30,8 @@ struct ResolverDocument {
   /// Each set's sources, its references expanded, once per set however often it is named.
   private var expandedSets: [String: [JSONNode]] = [:]
   private var modifiers: [String: Modifier] = [:]
+  /// The sources the sets and contexts read so far come to; see ``maximumSources``.
+  private var sourceCount = 0
   /// The names of the sets and modifiers written in the resolution order itself.
   private var inlineNames: Set<String> = []
 
@@ -167,6 +169,7 @@ struct ResolverDocument {
     }
     var result: [JSONNode] = []
     for (index, item) in items.enumerated() {
+      let countBefore = result.count
       guard let reference = item["$ref"] else {
         result.append(item)
         continue
@@ -192,12 +195,14 @@ struct ResolverDocument {
         }
         result.append(target)
       }
-      // Sets that name each other several times each multiply: a few hundred bytes could name
-      // billions of sources.
-      guard result.count <= Self.maximumSources else {
+      // Sets that name each other several times each multiply, and each context that names a
+      // set holds its sources: a few hundred bytes could name billions of sources.
+      sourceCount += result.count - countBefore
+      guard sourceCount <= Self.maximumSources else {
         throw fail(
           reference.place, path + [String(index)],
-          "the sets name each other into more than \(Self.maximumSources) sources")
+          "the sets and contexts name more than \(Self.maximumSources) sources in all, "
+            + "their references to sets followed")
       }
     }
     return result
@@ -341,12 +346,13 @@ struct ResolverDocument {
         + "(many contexts, each with the tokens of every set)")
   }
 
-  /// The most sources one set or context may come to, its references to sets expanded.
-  static let maximumSources = 100_000
+  /// The most sources the sets and contexts of a document may come to, all together, their
+  /// references to sets expanded.
+  static let maximumSources = 1_000_000
 
-  /// The most tokens that the columns of a document may come to, all together; about four times
-  /// what the largest export that can be read back holds.
-  static let maximumMergedTokens = 4_000_000
+  /// The most tokens that the columns of a document may come to, all together: a little more
+  /// than the largest export `dmkit` reads back (64 MiB) gives, and a table of a million colours.
+  static let maximumMergedTokens = 1_000_000
 
   /// The table's columns: each resolved for its theme, side and contrast.
   func columns() throws(DMDesignTokensError) -> [DMDesignTokens.Column] {
@@ -387,6 +393,7 @@ struct ResolverDocument {
       guard let theme else { return [] }
       return theme.path + (themeContext.map { ["contexts", $0] } ?? [])
     }
+    let keyOrder = theme?.keys.map { (list: $0, set: Set($0)) }
     func column(_ name: String, _ input: [String: String], listedAt listed: TextPlace? = nil)
       throws(DMDesignTokensError) -> DMDesignTokens.Column
     {
@@ -396,7 +403,9 @@ struct ResolverDocument {
         place: listed ?? theme?.place ?? document.place,
         path: listed != nil ? (theme?.path ?? []) + ["$extensions"] : contextPath(themeContext))
       // The table's order of keys, which groups of tokens do not keep.
-      if let order = theme?.keys, Set(order) == Set(column.keys) { column.keys = order }
+      if let keyOrder, keyOrder.list.count == column.keys.count, keyOrder.set == Set(column.keys) {
+        column.keys = keyOrder.list
+      }
       return column
     }
 

@@ -61,8 +61,15 @@ struct TokenTree {
 
   /// The token at `name` (its path, joined with `.`), the latest added.
   func token(_ name: String) -> Token? {
-    tokens[name] ?? below?.tree.token(name)
+    // A longer name cannot be a token's: a reference to one costs no hashing of it.
+    guard name.utf8.count <= Self.maximumPathLength else { return nil }
+    return tokens[name] ?? below?.tree.token(name)
   }
+
+  /// The longest path a token may have, in UTF-8 bytes, its names joined with `.`; a name may be
+  /// at most a quarter of it. Each token holds its path: a file of long names would otherwise
+  /// hold gigabytes.
+  static let maximumPathLength = 1_024
 
   /// How many tokens the tree holds, those below included.
   var count: Int { order.count + (below?.tree.count ?? 0) }
@@ -221,6 +228,11 @@ struct TokenTree {
         }
       }
       guard let value else { throw fail(node.place, path, "the token has no $value") }
+      guard path.reduce(path.count - 1, { $0 + $1.utf8.count }) <= TokenTree.maximumPathLength else {
+        throw fail(
+          node.place, Array(path.prefix(2)) + ["…"],
+          "the token's path is longer than \(TokenTree.maximumPathLength) bytes")
+      }
       found.append(Token(path: path, value: value, type: type, place: node.place, key: key, document: root))
     }
 
@@ -237,6 +249,11 @@ struct TokenTree {
 
     private func checkName(_ name: String, _ place: TextPlace, _ path: [String]) throws(DMDesignTokensError) {
       if name.isEmpty { throw fail(place, path, "a token or group needs a name") }
+      guard name.utf8.count <= TokenTree.maximumPathLength / 4 else {
+        throw fail(
+          place, Array(path.dropLast()) + [String(name.prefix(32)) + "…"],
+          "a name may be at most \(TokenTree.maximumPathLength / 4) bytes long")
+      }
       // By scalar: a combining mark after a dot makes one character that is not a dot.
       if let bad = name.unicodeScalars.first(where: { "{}.".unicodeScalars.contains($0) }) {
         throw fail(
@@ -322,7 +339,7 @@ struct TokenTree {
 
   /// `a.b` for a value `"{a.b}"`.
   static func referenceTarget(_ value: JSONNode) -> String? {
-    guard let text = value.string, text.count > 2, text.hasPrefix("{"), text.hasSuffix("}") else {
+    guard let text = value.string, text.utf8.count > 2, text.hasPrefix("{"), text.hasSuffix("}") else {
       return nil
     }
     return String(text.dropFirst().dropLast())
@@ -337,7 +354,10 @@ struct TokenTree {
       throw Self.fail(
         token.place, path, "the references from \(ShownText.quoted(start)) \(referenceTrouble(start))")
     }
-    if let target = Self.referenceTarget(value) {
+    // A reference by name, or a pointer to a token (`#/a/b/$value`): the token of the tokens as
+    // merged, which in a resolver document may come from a later source than the pointer.
+    let pointed = Self.pointerTarget(value).flatMap { self.token($0) != nil ? $0 : nil }
+    if let target = Self.referenceTarget(value) ?? pointed {
       guard self.token(target) != nil else {
         throw Self.fail(value.place, path, "refers to \(ShownText.quoted(target)), which is not a token")
       }
@@ -356,7 +376,7 @@ struct TokenTree {
     return try Self.parseColor(value, path: path)
   }
 
-  /// How many references a colour may go through.
+  /// How many tokens a colour may go through, itself included: 63 references one after another.
   static let maximumReferenceDepth = 64
 
   /// Why the references from `start` went too deep: a circle, when following them by name comes
@@ -368,7 +388,7 @@ struct TokenTree {
       guard seen.insert(current).inserted else { return "go round in a circle" }
       name = token(current).flatMap { Self.referenceTarget($0.value) ?? Self.pointerTarget($0.value) }
     }
-    return "go more than \(Self.maximumReferenceDepth) deep"
+    return "go through more than \(Self.maximumReferenceDepth - 1) references"
   }
 
   private func unprefixedValueName(_ node: JSONNode) -> String {
