@@ -285,9 +285,14 @@ struct ResolverDocument {
   /// The tokens of the sets before the first modifier, which every column shares, and the tree of
   /// each entry of the resolution order after them, each context of a modifier included.
   private func pieces() throws(DMDesignTokensError) -> (first: TokenTree.Below, rest: [Piece]) {
+    // Contexts made of the same sources (each naming one shared set) share one tree.
+    var trees: [[TextPlace]: TokenTree] = [:]
     func tree(of sources: [JSONNode]) throws(DMDesignTokensError) -> TokenTree {
+      let places = sources.map(\.place)
+      if let known = trees[places] { return known }
       var tree = TokenTree()
       for source in sources { try tree.add(source, root: document) }
+      trees[places] = tree
       return tree
     }
     var first = TokenTree()
@@ -325,34 +330,44 @@ struct ResolverDocument {
   }
 
   /// Refuses to resolve `count` columns from `pieces` when they could come to more than
-  /// ``maximumMergedTokens`` tokens: each column reads the colours of the first sets, and merges
+  /// ``maximumMergedTokens`` tokens, or ``maximumColumnTokens`` outside the helper groups (the
+  /// tokens a column reads one by one): each column reads the tokens of the first sets, and merges
   /// the contexts and sets that follow; a modifier with many contexts before large sets would
   /// otherwise make a small document take minutes.
   private func checkWork(columns count: Int, of pieces: (first: TokenTree.Below, rest: [Piece]))
     throws(DMDesignTokensError)
   {
-    let each = pieces.rest.reduce(pieces.first.names(outside: DesignTokens.helperGroups).count) {
-      total, piece in
-      switch piece {
-      case .set(let set): total + set.count
-      case .modifier(_, let contexts): total + (contexts.values.map(\.count).max() ?? 0)
-      }
+    func size(_ tree: TokenTree, all: Bool) -> Int {
+      all ? tree.count : tree.names(outside: DesignTokens.helperGroups).count
     }
-    let (all, overflow) = count.multipliedReportingOverflow(by: each)
-    guard overflow || all > Self.maximumMergedTokens else { return }
-    throw fail(
-      document["resolutionOrder"]!.place, ["resolutionOrder"],
-      "\(count) columns of up to \(each) tokens each come to more than \(Self.maximumMergedTokens) tokens "
-        + "(many contexts, each with the tokens of every set)")
+    for (all, limit) in [(true, Self.maximumMergedTokens), (false, Self.maximumColumnTokens)] {
+      let first = all ? 0 : pieces.first.names(outside: DesignTokens.helperGroups).count
+      let each = pieces.rest.reduce(first) { total, piece in
+        switch piece {
+        case .set(let set): total + size(set, all: all)
+        case .modifier(_, let contexts): total + (contexts.values.map { size($0, all: all) }.max() ?? 0)
+        }
+      }
+      let (product, overflow) = count.multipliedReportingOverflow(by: each)
+      guard overflow || product > limit else { continue }
+      throw fail(
+        document["resolutionOrder"]!.place, ["resolutionOrder"],
+        "\(count) columns of up to \(each) tokens each come to more than \(limit) tokens "
+          + "(many contexts, each with the tokens of every set)")
+    }
   }
 
   /// The most sources the sets and contexts of a document may come to, all together, their
   /// references to sets expanded.
   static let maximumSources = 1_000_000
 
-  /// The most tokens that the columns of a document may come to, all together: a little more
-  /// than the largest export `dmkit` reads back (64 MiB) gives, and a table of a million colours.
-  static let maximumMergedTokens = 1_000_000
+  /// The most tokens that the columns of a document may merge, all together, as `checkWork`
+  /// estimates them.
+  static let maximumMergedTokens = 4_000_000
+
+  /// The most tokens outside the helper groups that the columns of a document may read, all
+  /// together: a table of a million colours is already some eight megabytes of text.
+  static let maximumColumnTokens = 1_000_000
 
   /// The table's columns: each resolved for its theme, side and contrast.
   func columns() throws(DMDesignTokensError) -> [DMDesignTokens.Column] {

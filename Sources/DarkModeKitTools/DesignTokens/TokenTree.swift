@@ -69,7 +69,7 @@ struct TokenTree {
   /// The longest path a token may have, in UTF-8 bytes, its names joined with `.`; a name may be
   /// at most a quarter of it. Each token holds its path: a file of long names would otherwise
   /// hold gigabytes.
-  static let maximumPathLength = 1_024
+  static let maximumPathLength = 4_096
 
   /// How many tokens the tree holds, those below included.
   var count: Int { order.count + (below?.tree.count ?? 0) }
