@@ -93,8 +93,50 @@ struct ScaleCases {
       let text = Self.tokenChains(count: 3_200, depth: depth)
       return { blackHole(try! DMDesignTokens.table(from: text)) }
     }
+    scale("a chain shared by 20,000 tokens", sizes: [6, 60], unit: "deep") { depth in
+      let text = Self.sharedChain(tokens: 20_000, depth: depth, pointers: false)
+      return { blackHole(try! DMDesignTokens.table(from: text)) }
+    }
+    scale("a chain of 1 KB pointers, 2,000 tokens", sizes: [6, 60], unit: "deep") { depth in
+      let text = Self.sharedChain(tokens: 2_000, depth: depth, pointers: true)
+      return { blackHole(try! DMDesignTokens.table(from: text)) }
+    }
+    scale("a palette of 1,000 named again", sizes: [100, 1_000], unit: "times") {
+      count in
+      let text = Self.tokensBeforeASet(contexts: 0, references: count, colors: 1_000)
+      return { blackHole(try! DMDesignTokens.table(from: text)) }
+    }
+    scale("20,000 tokens under a typed group", sizes: [5, 50], unit: "levels") { levels in
+      let groups = (0..<levels).map { "g\($0)".padding(toLength: 16, withPad: "w", startingAt: 0) }
+      let colors = (0..<20_000).map { ##""c\##($0)": {"$value": "#102030"}"## }.joined(separator: ", ")
+      let text =
+        ##"{"$type": "color", "## + groups.map { "\"\($0)\": {" }.joined() + colors
+        + String(repeating: "}", count: levels + 1)
+      return { blackHole(try! DMDesignTokens.table(from: text)) }
+    }
     print()
     return allLinear
+  }
+
+  /// A token file (or, with `pointers`, a resolver document) whose `tokens` colours each lead to
+  /// one chain of references `depth` long: by name, or by pointers through `$defs` members with
+  /// names of 1 KB.
+  static func sharedChain(tokens: Int, depth: Int, pointers: Bool) -> String {
+    let colors = (0..<tokens).map {
+      pointers ? ##""c\##($0)": {"$ref": "#/$defs/d0"}"## : ##""c\##($0)": {"$value": "{l0}"}"##
+    }
+    guard pointers else {
+      let links = (0..<depth).map { ##""l\##($0)": {"$value": "{l\##($0 + 1)}"}"## }
+      return
+        ##"{"$type": "color", \##((colors + links).joined(separator: ", ")), "l\##(depth)": {"$value": "#102030"}}"##
+    }
+    let long = String(repeating: "q", count: 1_000)
+    let links = (0..<depth).map { ##""d\##($0)\##(long)": {"$ref": "#/$defs/d\##($0 + 1)\##(long)"}"## }
+    return ##"""
+      {"version": "2025.10", "$defs": {"d0": {"$ref": "#/$defs/d0\##(long)"}, \##(links.joined(separator: ", ")),
+        "d\##(depth)\##(long)": {"$value": "#102030"}},
+        "resolutionOrder": [{"type": "set", "name": "s", "sources": [{"$type": "color", \##(colors.joined(separator: ", "))}]}]}
+      """##
   }
 
   /// The memory a loaded table holds, at two sizes, measured as resident-size growth. Run first,
@@ -128,15 +170,18 @@ struct ScaleCases {
     return linear
   }
 
-  /// A resolver document: a theme modifier of `contexts` contexts, then a set whose sources name
-  /// a palette of 100 colours `references` times.
-  static func tokensBeforeASet(contexts: Int, references: Int) -> String {
-    let palette = (0..<100).map { ##""c\##($0)": {"$type": "color", "$value": "#102030"}"## }
+  /// A resolver document: a theme modifier of `contexts` contexts (none for fewer than two), then
+  /// a set whose sources name a palette of `colors` colours `references` times.
+  static func tokensBeforeASet(contexts: Int, references: Int, colors: Int = 100) -> String {
+    let palette = (0..<colors).map { ##""c\##($0)": {"$type": "color", "$value": "#102030"}"## }
     let names = (0..<contexts).map { #""T\#($0)": []"# }
     let sources = Array(repeating: ##"{"$ref": "#/$defs/p"}"##, count: references)
+    let modifier =
+      contexts < 2
+      ? "" : ##"{"type": "modifier", "name": "theme", "contexts": {\##(names.joined(separator: ", "))}}, "##
     return """
       {"version": "2025.10", "$defs": {"p": {\(palette.joined(separator: ", "))}},
-        "resolutionOrder": [{"type": "modifier", "name": "theme", "contexts": {\(names.joined(separator: ", "))}},
+        "resolutionOrder": [\(modifier)
           {"type": "set", "name": "after", "sources": [\(sources.joined(separator: ", "))]}]}
       """
   }

@@ -451,7 +451,8 @@ import Testing
       Issue.record("no error")
     } catch {
       #expect(
-        error.message == "2000 columns of up to 5000 tokens each come to more than 4000000 tokens "
+        error.message == "2000 columns of up to 5000 tokens and group types each come to more than 4000000 "
+          + "tokens and group types "
           + "(many contexts, each with the tokens of every set)", "\(error)")
       #expect(error.line == 2 && error.column > 0, "\(error)")
       #expect(error.tokenPath == "resolutionOrder", "\(error)")
@@ -584,6 +585,145 @@ import Testing
       Issue.record("no error")
     } catch {
       #expect(error.message == "the references from \"t64\" go through more than 63 references", "\(error)")
+    }
+  }
+
+  /// Tokens at the top named as columns are tokens: only groups make the columns of the form
+  /// `dmkit` wrote before 2025.10.
+  @Test func tokensNamedAsColumnsAreTokens() throws {
+    let table = try DMDesignTokens.table(
+      from: ##"""
+        {"NORMAL": {"$type": "color", "$value": "#ffffff"}, "NIGHT": {"$type": "color", "$value": "#000000"}}
+        """##)
+    #expect(table.columnNames == ["NORMAL"])
+    #expect(table.keys == ["NORMAL", "NIGHT"])
+    #expect(table.color(forKey: "NIGHT", variant: "NORMAL") == DMColor(rgb: 0x000000))
+  }
+
+  /// A `$type` at the top holds for the tokens of the column groups under it.
+  @Test func aTypeAtTheTopHoldsForTheColumnGroups() throws {
+    let table = try DMDesignTokens.table(
+      from: ##"""
+        {"$type": "color", "NORMAL": {"bg": {"$value": "#ffffff"}}, "NIGHT": {"bg": {"$value": "#000000"}}}
+        """##)
+    #expect(table.columnNames == ["NORMAL", "NIGHT"])
+    #expect(table.color(forKey: "bg", variant: "NORMAL") == DMColor(rgb: 0xFFFFFF))
+    #expect(table.color(forKey: "bg", variant: "NIGHT") == DMColor(rgb: 0x000000))
+  }
+
+  /// `#/a.b` is the member named `a.b`, not the token `b` in the group `a`.
+  @Test func aPointerPartWithADotNamesAMemberNotAToken() throws {
+    let tokens =
+      ##"{"a": {"b": {"$type": "color", "$value": "#111111"}}, "c": {"$type": "color", "$ref": "#/a.b"}}"##
+    do {
+      _ = try DMDesignTokens.table(from: tokens)
+      Issue.record("no error")
+    } catch {
+      #expect(error.message == "$ref \"#/a.b\" names nothing: no \"a.b\"", "\(error)")
+      #expect(error.tokenPath == "c", "\(error)")
+    }
+    let table = try DMDesignTokens.table(from: tokens.replacingOccurrences(of: "#/a.b", with: "#/a/b"))
+    #expect(table.color(forKey: "c", variant: "NORMAL") == DMColor(rgb: 0x111111))
+  }
+
+  /// Names that differ in any scalar are two names, as JSON compares them, even where Unicode
+  /// takes them for the same text (`é`, and `e` with a combining accent).
+  @Test func namesThatDifferInAnyScalarAreTwoNames() throws {
+    let table = try DMDesignTokens.table(
+      from: """
+        {"$type": "color", "caf\u{E9}": {"$value": "#111111"}, "cafe\u{301}": {"$value": "#222222"},
+          "ref": {"$value": "{cafe\u{301}}"}, "\u{212A}": {"$value": "#333333"}, "K": {"$value": "#444444"}}
+        """)
+    #expect(table.keys == ["caf_", "cafe_", "ref", "_", "K"])
+    #expect(table.color(forKey: "caf_", variant: "NORMAL") == DMColor(rgb: 0x111111))
+    #expect(table.color(forKey: "cafe_", variant: "NORMAL") == DMColor(rgb: 0x222222))
+    #expect(table.color(forKey: "ref", variant: "NORMAL") == DMColor(rgb: 0x222222))
+    #expect(table.color(forKey: "_", variant: "NORMAL") == DMColor(rgb: 0x333333))
+    // Two contexts of one modifier, told apart the same way.
+    let document = try DMDesignTokens.table(
+      from: """
+        {"version": "2025.10", "resolutionOrder": [{"type": "modifier", "name": "theme", "default": "A",
+          "contexts": {"A": [{"bg": {"$type": "color", "$value": "#000001"}}],
+            "x\u{E9}": [{"bg": {"$type": "color", "$value": "#000002"}}],
+            "xe\u{301}": [{"bg": {"$type": "color", "$value": "#000003"}}]}}]}
+        """)
+    #expect(document.columnNames == ["NORMAL", "x_", "xe_"])
+    #expect(document.color(forKey: "bg", variant: "x_") == DMColor(rgb: 0x000002))
+    #expect(document.color(forKey: "bg", variant: "xe_") == DMColor(rgb: 0x000003))
+  }
+
+  /// A colour is found once for each token, and kept with how many references it took: a token
+  /// one reference further from a chain of 63 is one too many, by name or by pointer.
+  @Test func aColourFoundOnceStillCountsTheReferencesAboveIt() throws {
+    let links = (1...63).map { ##""t\##($0)": {"$value": "{t\##($0 - 1)}"}"## }
+    for further in [##"{"$value": "{t63}"}"##, ##"{"$ref": "#/t63"}"##] {
+      do {
+        _ = try DMDesignTokens.table(
+          from:
+            ##"{"$type": "color", "t0": {"$value": "#123456"}, \##(links.joined(separator: ", ")), "x": \##(further)}"##
+        )
+        Issue.record("no error for \(further)")
+      } catch {
+        #expect(error.message == "the references from \"x\" go through more than 63 references", "\(error)")
+      }
+    }
+    // Pointers through members of `$defs`: 63 steps, then one more by name.
+    let steps = (0..<62).map { ##""d\##($0)": {"$ref": "#/$defs/d\##($0 + 1)"}"## }
+    let document = """
+      {"version": "2025.10", "$defs": {\(steps.joined(separator: ", ")), "d62": {"$value": "#123456"}},
+        "resolutionOrder": [{"type": "set", "name": "s", "sources": [{"$type": "color",
+          "p": {"$ref": "#/$defs/d0"}, "q": {"$value": "{p}"}}]}]}
+      """
+    do {
+      _ = try DMDesignTokens.table(from: document)
+      Issue.record("no error")
+    } catch {
+      #expect(error.message == "the references from \"q\" go through more than 63 references", "\(error)")
+    }
+    let within = try DMDesignTokens.table(
+      from: document.replacingOccurrences(of: ##", "q": {"$value": "{p}"}"##, with: ""))
+    #expect(within.color(forKey: "p", variant: "NORMAL") == DMColor(rgb: 0x123456))
+  }
+
+  /// A source named again in a set wins again over the sources between, and its tokens keep the
+  /// place they first came in.
+  @Test func aSourceNamedAgainWinsAgainAndKeepsItsFirstPlace() throws {
+    func table(_ order: String) throws -> DMColorTable {
+      try DMDesignTokens.table(
+        from: ##"""
+          {"version": "2025.10", "$defs": {
+            "s": {"$type": "color", "a": {"$value": "#000001"}, "b": {"$value": "#000001"}},
+            "t": {"$type": "color", "b": {"$value": "#000002"}, "c": {"$value": "#000002"}}},
+            "sets": {"x": {"sources": [\##(order)]}}, "resolutionOrder": [{"$ref": "#/sets/x"}]}
+          """##)
+    }
+    let s = ##"{"$ref": "#/$defs/s"}"##
+    let t = ##"{"$ref": "#/$defs/t"}"##
+    let sts = try table([s, t, s].joined(separator: ", "))
+    #expect(sts.keys == ["a", "b", "c"])
+    #expect(sts.color(forKey: "b", variant: "NORMAL") == DMColor(rgb: 1))
+    let tst = try table([t, s, t, t].joined(separator: ", "))
+    #expect(tst.keys == ["b", "c", "a"])
+    #expect(tst.color(forKey: "b", variant: "NORMAL") == DMColor(rgb: 2))
+  }
+
+  /// Group types merge into each column as tokens do, and count toward the same bound: 2,000
+  /// contexts each with 2,500 groups of a `$type` alone took minutes.
+  @Test func groupTypesCountTowardTheColumnsBound() throws {
+    let groups = (0..<2_500).map { ##""g\##($0)": {"$type": "color"}"## }.joined(separator: ", ")
+    let contexts = (0..<2_000).map { ##""T\##($0)": [{"$ref": "#/$defs/g"}]"## }.joined(separator: ", ")
+    do {
+      _ = try DMDesignTokens.table(
+        from: """
+          {"version": "2025.10", "$defs": {"g": {\(groups)}}, "resolutionOrder": [
+            {"type": "set", "name": "s", "sources": [{"k": {"$type": "color", "$value": "#123456"}}]},
+            {"type": "modifier", "name": "theme", "contexts": {\(contexts)}}]}
+          """)
+      Issue.record("no error")
+    } catch {
+      #expect(
+        error.message == "2000 columns of up to 2500 tokens and group types each come to more than 4000000 "
+          + "tokens and group types (many contexts, each with the tokens of every set)", "\(error)")
     }
   }
 

@@ -78,9 +78,13 @@ public struct DMColor: Hashable, Sendable, Codable, CustomStringConvertible {
 
   /// The colour as `#RRGGBB`, or `#RRGGBBAA` when it is not opaque; upper-case hexadecimal.
   public var hexString: String {
-    var digits = Self.hexByte(red) + Self.hexByte(green) + Self.hexByte(blue)
-    if alpha < 1 { digits += Self.hexByte(alpha) }
-    return "#" + digits
+    // Byte by byte: tables of many colours write millions of them.
+    var bytes: [UInt8] = [UInt8(ascii: "#")]
+    bytes.reserveCapacity(9)
+    for component in alpha < 1 ? [red, green, blue, alpha] : [red, green, blue] {
+      Self.appendHexByte(component, to: &bytes)
+    }
+    return String(decoding: bytes, as: UTF8.self)
   }
 
   /// The colour's ``hexString``.
@@ -90,10 +94,11 @@ public struct DMColor: Hashable, Sendable, Codable, CustomStringConvertible {
     value.isNaN ? 0 : min(max(value, 0), 1)
   }
 
-  private static func hexByte(_ component: Double) -> String {
+  private static func appendHexByte(_ component: Double, to bytes: inout [UInt8]) {
     let byte = Int((component * 255).rounded())
-    let digits = Array("0123456789ABCDEF")
-    return String([digits[byte >> 4], digits[byte & 0xF]])
+    for digit in [byte >> 4, byte & 0xF] {
+      bytes.append(digit < 10 ? UInt8(ascii: "0") + UInt8(digit) : UInt8(ascii: "A") + UInt8(digit - 10))
+    }
   }
 }
 

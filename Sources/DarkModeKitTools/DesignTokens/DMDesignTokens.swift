@@ -119,17 +119,16 @@ public enum DMDesignTokens {
     _ name: String, of tree: TokenTree, excluding excluded: Set<String> = [], place: TextPlace,
     path: [String]
   ) throws(DMDesignTokensError) -> Column {
-    // Its own copy, which remembers the types it finds.
-    var tree = tree
+    let names = tree.names(outside: excluded)
     var keys: [String] = []
-    var colors: [String: DMColor] = [:]
-    var places: [String: (place: TextPlace, path: [String])] = [:]
-    var tokenOfKey: [String: String] = [:]
-    for name in tree.names(outside: excluded) {
+    keys.reserveCapacity(names.count)
+    var colors: [String: DMColor] = .init(minimumCapacity: names.count)
+    var places: [String: (place: TextPlace, path: [String])] = .init(minimumCapacity: names.count)
+    for name in names {
       let token = tree.token(name)!
-      guard let type = tree.type(name) else {
+      guard let type = tree.type(of: token, named: name) else {
         // A reference that finds no type may go round in a circle or too deep: that is the error.
-        if TokenTree.referenceTarget(token.value) ?? TokenTree.pointerTarget(token.value) != nil {
+        if TokenTree.target(of: token.value) != nil {
           _ = try tree.color(name)
         }
         throw TokenTree.fail(
@@ -137,50 +136,54 @@ public enum DMDesignTokens {
           "the token has no $type: none of its own, of its groups, or of the token it refers to")
       }
       guard type == "color" else { continue }
-      let key = try self.key(for: token)
-      if let other = tokenOfKey[key] {
+      guard let key = token.tableKey else {
         throw TokenTree.fail(
           token.place, token.path,
-          "gives the key \(ShownText.quoted(key)), as the token \(ShownText.quoted(other)) does")
+          "the key \(ShownText.quoted(token.key ?? "")) in $extensions is not a valid key")
       }
-      tokenOfKey[key] = name
+      if let other = places.updateValue((token.place, token.path), forKey: key) {
+        throw TokenTree.fail(
+          token.place, token.path,
+          "gives the key \(ShownText.quoted(key)), as the token "
+            + "\(ShownText.quoted(other.path.joined(separator: "."))) does")
+      }
       keys.append(key)
-      places[key] = (token.place, token.path)
-      colors[key] = try tree.color(name)
+      colors[key] = try tree.color(of: token, named: name)
     }
     return Column(name: name, colors: colors, keys: keys, places: places, place: place, path: path)
   }
 
-  /// The key a token gives: DarkModeKit's `$extensions` key, or its path without `$root`, each
-  /// character a key cannot have turned into `_`.
-  static func key(for token: TokenTree.Token) throws(DMDesignTokensError) -> String {
-    if let key = token.key {
-      guard isKey(key) else {
-        throw TokenTree.fail(
-          token.place, token.path, "the key \(ShownText.quoted(key)) in $extensions is not a valid key")
-      }
-      return key
-    }
-    return keyName(token.path.filter { $0 != "$root" }.joined(separator: "."))
+  /// The key a token at `path` gives: `given`, DarkModeKit's `$extensions` key, or its path
+  /// without `$root`, each character a key cannot have turned into `_`; `nil` for a `given` key
+  /// that is not a valid key.
+  static func key(path: [String], given: String?) -> String? {
+    if let given { return isKey(given) ? given : nil }
+    return keyName(path.filter { $0 != "$root" }.joined(separator: "."))
   }
 
   /// `text` made a key or a theme name: letters, digits, `_`, `.` and `-`, starting with a
   /// letter or `_`.
   static func keyName(_ text: String) -> String {
-    var name = String(
-      String.UnicodeScalarView(
-        text.unicodeScalars.map { scalar in
-          switch scalar {
-          case "a"..."z", "A"..."Z", "0"..."9", "_", ".", "-": scalar
-          default: "_"
-          }
-        }))
-    if let first = name.unicodeScalars.first,
-      !(("a"..."z").contains(first) || ("A"..."Z").contains(first) || first == "_")
-    {
-      name = "_" + name
+    // Byte by byte: `_` for each scalar that is not one of the characters a key may have, at the
+    // first byte of its UTF-8.
+    var name: [UInt8] = []
+    name.reserveCapacity(text.utf8.count + 1)
+    for byte in text.utf8 where byte & 0xC0 != 0x80 {
+      switch byte {
+      case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+        UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "_"), UInt8(ascii: "."), UInt8(ascii: "-"):
+        name.append(byte)
+      default: name.append(UInt8(ascii: "_"))
+      }
     }
-    return name.isEmpty ? "_" : name
+    if let first = name.first,
+      !((UInt8(ascii: "a")...UInt8(ascii: "z")).contains(first)
+        || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(first)
+        || first == UInt8(ascii: "_"))
+    {
+      name.insert(UInt8(ascii: "_"), at: 0)
+    }
+    return name.isEmpty ? "_" : String(decoding: name, as: UTF8.self)
   }
 
   static func isKey(_ text: String) -> Bool { !text.isEmpty && keyName(text) == text }
@@ -192,8 +195,12 @@ public enum DMDesignTokens {
       throw TokenTree.fail(document.place, [], "expected an object of tokens, found \(document.described)")
     }
     let groups = members.filter { !$0.name.hasPrefix("$") }
+    // Tokens named as columns (`"NORMAL": {"$value": …}`) are tokens, not columns.
     let namedAsColumns =
-      !groups.isEmpty && groups.allSatisfy { $0.value.members != nil && isColumnName($0.name) }
+      !groups.isEmpty
+      && groups.allSatisfy {
+        $0.value.members != nil && !TokenTree.isToken($0.value) && isColumnName($0.name)
+      }
       && (groups.contains { ["NORMAL", "NIGHT", "DARK"].contains($0.name) || $0.name.contains(":") }
         || isOldExport(groups))
     guard namedAsColumns else {
@@ -207,7 +214,7 @@ public enum DMDesignTokens {
       // back in front of the path.
       do throws(DMDesignTokensError) {
         var tree = TokenTree()
-        try tree.add(group.value, root: document)
+        try tree.add(group.value, root: document, parent: document)
         var found = try column(group.name, of: tree, place: group.place, path: [group.name])
         found.places = found.places.mapValues { ($0.place, [group.name] + $0.path) }
         columns.append(found)

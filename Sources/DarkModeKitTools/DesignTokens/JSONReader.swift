@@ -1,9 +1,34 @@
 import DarkModeKit
+import Foundation
 
 /// A place in a text: a 1-based line, and a 1-based column counted in Unicode scalars.
 struct TextPlace: Hashable, Sendable {
   var line: Int
   var column: Int
+}
+
+/// Text compared scalar by scalar, as JSON compares member names: Swift's `==` takes text that is
+/// canonically equivalent (`é`, and `e` followed by a combining acute accent) for the same text.
+struct ExactText: Hashable, Sendable {
+  var text: String
+
+  init(_ text: String) { self.text = text }
+
+  static func == (lhs: Self, rhs: Self) -> Bool {
+    var left = lhs.text
+    var right = rhs.text
+    return left.withUTF8 { left in
+      right.withUTF8 { right in
+        left.count == right.count
+          && (left.isEmpty || memcmp(left.baseAddress!, right.baseAddress!, left.count) == 0)
+      }
+    }
+  }
+
+  func hash(into hasher: inout Hasher) {
+    var text = text
+    text.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
+  }
 }
 
 /// A JSON value as a design-tokens file holds it, with the place where it starts; objects keep
@@ -27,8 +52,8 @@ struct JSONNode: Sendable {
 
   /// Where each member of a large object is, by name, so that finding one does not read them all.
   final class MemberIndex: Sendable {
-    let positions: [String: Int]
-    init(_ positions: [String: Int]) { self.positions = positions }
+    let positions: [ExactText: Int]
+    init(_ positions: [ExactText: Int]) { self.positions = positions }
   }
 
   var value: Value
@@ -44,8 +69,8 @@ struct JSONNode: Sendable {
   /// The value of the member `name`, for an object that has it.
   subscript(name: String) -> JSONNode? {
     guard let members else { return nil }
-    if let index { return index.positions[name].map { members[$0].value } }
-    return members.first { $0.name == name }?.value
+    if let index { return index.positions[ExactText(name)].map { members[$0].value } }
+    return members.first { $0.name.utf8.elementsEqual(name.utf8) }?.value
   }
 
   var string: String? {
@@ -204,10 +229,12 @@ struct JSONReader {
   static let indexedMembers = 16
 
   /// An object's members, and where each is among them by name.
-  private mutating func readObject(depth: Int) throws(JSONReadError) -> ([JSONNode.Member], [String: Int]) {
+  private mutating func readObject(depth: Int) throws(JSONReadError) -> ([JSONNode.Member], [ExactText: Int])
+  {
     index += 1
     var members: [JSONNode.Member] = []
-    var seen: [String: Int] = [:]
+    // Names that differ in any scalar are two names, as JSON compares them.
+    var seen: [ExactText: Int] = [:]
     skipWhiteSpace()
     if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
       index += 1
@@ -220,13 +247,13 @@ struct JSONReader {
       }
       let namePlace = place(at: index)
       let name = try readString()
-      if let first = seen[name].map({ members[$0].place }) {
+      if let first = seen[ExactText(name)].map({ members[$0].place }) {
         throw JSONReadError(
           message: "the member \(ShownText.quoted(name)) appears twice in one object (first at line "
             + "\(first.line), column \(first.column))",
           place: namePlace)
       }
-      seen[name] = members.count
+      seen[ExactText(name)] = members.count
       skipWhiteSpace()
       guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else {
         throw error("expected \":\" after the member name, found \(shownNext)")
@@ -407,8 +434,28 @@ enum JSONPointer {
       slashes += 1
       if slashes > maximumParts { return nil }
     }
-    return pointer.dropFirst(2).split(separator: "/", omittingEmptySubsequences: false).map {
-      $0.replacingOccurrences(of: "~1", with: "/").replacingOccurrences(of: "~0", with: "~")
+    // Byte by byte: a pointer may be kilobytes long, and is read at each step of a chain.
+    let bytes = Array(pointer.utf8.dropFirst(2))
+    var parts: [String] = []
+    var part: [UInt8] = []
+    var index = 0
+    while index < bytes.count {
+      let byte = bytes[index]
+      index += 1
+      if byte == UInt8(ascii: "/") {
+        parts.append(String(decoding: part, as: UTF8.self))
+        part.removeAll(keepingCapacity: true)
+      } else if byte == UInt8(ascii: "~"), index < bytes.count, bytes[index] == UInt8(ascii: "0") {
+        part.append(UInt8(ascii: "~"))
+        index += 1
+      } else if byte == UInt8(ascii: "~"), index < bytes.count, bytes[index] == UInt8(ascii: "1") {
+        part.append(UInt8(ascii: "/"))
+        index += 1
+      } else {
+        part.append(byte)
+      }
     }
+    parts.append(String(decoding: part, as: UTF8.self))
+    return parts
   }
 }

@@ -28,12 +28,12 @@ struct ResolverDocument {
   private let document: JSONNode
   private var order: [Entry] = []
   /// Each set's sources, its references expanded, once per set however often it is named.
-  private var expandedSets: [String: [JSONNode]] = [:]
-  private var modifiers: [String: Modifier] = [:]
+  private var expandedSets: [ExactText: [JSONNode]] = [:]
+  private var modifiers: [ExactText: Modifier] = [:]
   /// The sources the sets and contexts read so far come to; see ``maximumSources``.
   private var sourceCount = 0
   /// The names of the sets and modifiers written in the resolution order itself.
-  private var inlineNames: Set<String> = []
+  private var inlineNames: Set<ExactText> = []
 
   /// Whether `document` is a resolver document rather than a token file.
   static func isResolver(_ document: JSONNode) -> Bool {
@@ -122,7 +122,7 @@ struct ResolverDocument {
     guard let type = entry["type"]?.string, let name = entry["name"]?.string else {
       throw fail(entry.place, path, "an entry of resolutionOrder is {\"$ref\": …} or has a type and a name")
     }
-    guard inlineNames.insert(name).inserted else {
+    guard inlineNames.insert(ExactText(name)).inserted else {
       throw fail(
         entry["name"]?.place ?? entry.place, path + ["name"],
         "the name \(ShownText.quoted(name)) comes twice among the entries of resolutionOrder")
@@ -213,7 +213,7 @@ struct ResolverDocument {
   private mutating func expandedSet(_ name: String, place: TextPlace, path: [String], depth: Int = 0)
     throws(DMDesignTokensError) -> [JSONNode]
   {
-    if let known = expandedSets[name] { return known }
+    if let known = expandedSets[ExactText(name)] { return known }
     guard depth < 32, let set = document["sets"]?[name] else {
       throw fail(
         place, path,
@@ -222,14 +222,14 @@ struct ResolverDocument {
     }
     let expanded = try sources(
       set["sources"], path: ["sets", name, "sources"], place: set.place, depth: depth)
-    expandedSets[name] = expanded
+    expandedSets[ExactText(name)] = expanded
     return expanded
   }
 
   private mutating func addModifier(_ node: JSONNode, name: String, path: [String])
     throws(DMDesignTokensError)
   {
-    guard modifiers[name] == nil else {
+    guard modifiers[ExactText(name)] == nil else {
       throw fail(node.place, path, "the modifier \(ShownText.quoted(name)) comes twice")
     }
     guard let contexts = node["contexts"]?.members, contexts.count >= 2 else {
@@ -246,7 +246,8 @@ struct ResolverDocument {
         ))
     }
     if let given = node["default"] {
-      guard let text = given.string, contexts.contains(where: { $0.name == text }) else {
+      guard let text = given.string, contexts.contains(where: { ExactText($0.name) == ExactText(text) })
+      else {
         throw fail(
           given.place, path + ["default"], "default must name one of the contexts, found \(given.described)")
       }
@@ -269,7 +270,7 @@ struct ResolverDocument {
         modifier.keys = names.compactMap(\.string)
       }
     }
-    modifiers[name] = modifier
+    modifiers[ExactText(name)] = modifier
     order.append(.modifier(name: name))
   }
 
@@ -279,7 +280,7 @@ struct ResolverDocument {
   /// tree, or a modifier's tree for each context.
   private enum Piece {
     case set(TokenTree)
-    case modifier(name: String, contexts: [String: TokenTree])
+    case modifier(name: String, contexts: [ExactText: TokenTree])
   }
 
   /// The tokens of the sets before the first modifier, which every column shares, and the tree of
@@ -291,7 +292,7 @@ struct ResolverDocument {
       let places = sources.map(\.place)
       if let known = trees[places] { return known }
       var tree = TokenTree()
-      for source in sources { try tree.add(source, root: document) }
+      try tree.add(sources, root: document)
       trees[places] = tree
       return tree
     }
@@ -300,11 +301,13 @@ struct ResolverDocument {
     for entry in order {
       switch entry {
       case .set(let sources) where rest.isEmpty:
-        for source in sources { try first.add(source, root: document) }
+        try first.add(sources, root: document)
       case .set(let sources): rest.append(.set(try tree(of: sources)))
       case .modifier(let name):
-        var contexts: [String: TokenTree] = [:]
-        for context in modifiers[name]!.contexts { contexts[context.name] = try tree(of: context.sources) }
+        var contexts: [ExactText: TokenTree] = [:]
+        for context in modifiers[ExactText(name)]!.contexts {
+          contexts[ExactText(context.name)] = try tree(of: context.sources)
+        }
         rest.append(.modifier(name: name, contexts: contexts))
       }
     }
@@ -312,7 +315,7 @@ struct ResolverDocument {
   }
 
   /// The tokens for one choice of context per modifier: the pieces merged in order over the first.
-  private func resolve(_ input: [String: String], from pieces: (first: TokenTree.Below, rest: [Piece]))
+  private func resolve(_ input: [ExactText: String], from pieces: (first: TokenTree.Below, rest: [Piece]))
     -> TokenTree
   {
     var tree = TokenTree(over: pieces.first)
@@ -320,8 +323,9 @@ struct ResolverDocument {
       switch piece {
       case .set(let set): tree.add(set)
       case .modifier(let name, let contexts):
-        let modifier = modifiers[name]!
-        if let chosen = contexts[input[name] ?? modifier.defaultContext ?? modifier.contexts[0].name] {
+        let modifier = modifiers[ExactText(name)]!
+        let context = input[ExactText(name)] ?? modifier.defaultContext ?? modifier.contexts[0].name
+        if let chosen = contexts[ExactText(context)] {
           tree.add(chosen)
         }
       }
@@ -330,29 +334,42 @@ struct ResolverDocument {
   }
 
   /// Refuses to resolve `count` columns from `pieces` when they could come to more than
-  /// ``maximumMergedTokens`` tokens, or ``maximumColumnTokens`` outside the helper groups (the
-  /// tokens a column reads one by one): each column reads the tokens of the first sets, and merges
-  /// the contexts and sets that follow; a modifier with many contexts before large sets would
-  /// otherwise make a small document take minutes.
+  /// ``maximumMergedTokens`` tokens and group types (each a merge), ``maximumColumnTokens``
+  /// tokens outside the helper groups (the tokens a column reads one by one), or
+  /// ``maximumColumnPathBytes`` bytes of those tokens' paths (each read is a lookup by path):
+  /// each column reads the tokens of the first sets, and merges the contexts and sets that
+  /// follow; a modifier with many contexts before large sets would otherwise make a small
+  /// document take minutes.
   private func checkWork(columns count: Int, of pieces: (first: TokenTree.Below, rest: [Piece]))
     throws(DMDesignTokensError)
   {
-    func size(_ tree: TokenTree, all: Bool) -> Int {
-      all ? tree.count : tree.names(outside: DesignTokens.helperGroups).count
+    enum Measure: CaseIterable { case merged, read, pathBytes }
+    func size(_ names: [String], _ measure: Measure) -> Int {
+      measure == .pathBytes ? names.reduce(0) { $0 + $1.utf8.count } : names.count
     }
-    for (all, limit) in [(true, Self.maximumMergedTokens), (false, Self.maximumColumnTokens)] {
-      let first = all ? 0 : pieces.first.names(outside: DesignTokens.helperGroups).count
+    func size(_ tree: TokenTree, _ measure: Measure) -> Int {
+      measure == .merged ? tree.mergedEntries : size(tree.names(outside: DesignTokens.helperGroups), measure)
+    }
+    for measure in Measure.allCases {
+      let first =
+        measure == .merged ? 0 : size(pieces.first.names(outside: DesignTokens.helperGroups), measure)
       let each = pieces.rest.reduce(first) { total, piece in
         switch piece {
-        case .set(let set): total + size(set, all: all)
-        case .modifier(_, let contexts): total + (contexts.values.map { size($0, all: all) }.max() ?? 0)
+        case .set(let set): total + size(set, measure)
+        case .modifier(_, let contexts): total + (contexts.values.map { size($0, measure) }.max() ?? 0)
         }
       }
+      let (limit, what) =
+        switch measure {
+        case .merged: (Self.maximumMergedTokens, "tokens and group types")
+        case .read: (Self.maximumColumnTokens, "tokens")
+        case .pathBytes: (Self.maximumColumnPathBytes, "bytes of token paths")
+        }
       let (product, overflow) = count.multipliedReportingOverflow(by: each)
       guard overflow || product > limit else { continue }
       throw fail(
         document["resolutionOrder"]!.place, ["resolutionOrder"],
-        "\(count) columns of up to \(each) tokens each come to more than \(limit) tokens "
+        "\(count) columns of up to \(each) \(what) each come to more than \(limit) \(what) "
           + "(many contexts, each with the tokens of every set)")
     }
   }
@@ -361,13 +378,17 @@ struct ResolverDocument {
   /// references to sets expanded.
   static let maximumSources = 1_000_000
 
-  /// The most tokens that the columns of a document may merge, all together, as `checkWork`
+  /// The most tokens and group types that the columns of a document may merge, all together, as `checkWork`
   /// estimates them.
   static let maximumMergedTokens = 4_000_000
 
   /// The most tokens outside the helper groups that the columns of a document may read, all
   /// together: a table of a million colours is already some eight megabytes of text.
   static let maximumColumnTokens = 1_000_000
+
+  /// The most bytes of token paths that the columns of a document may read, all together: four
+  /// times what a file may hold.
+  static let maximumColumnPathBytes = 4 * DMColorTable.defaultMaximumFileSize
 
   /// The table's columns: each resolved for its theme, side and contrast.
   func columns() throws(DMDesignTokensError) -> [DMDesignTokens.Column] {
@@ -381,7 +402,10 @@ struct ResolverDocument {
     let contrast = all.first {
       contextNames($0) == ["normal", "more"] || contextNames($0) == ["normal", "high"]
     }
-    let themes = all.filter { $0.name != scheme?.name && $0.name != contrast?.name }
+    let themes = all.filter {
+      ExactText($0.name) != scheme.map { ExactText($0.name) }
+        && ExactText($0.name) != contrast.map { ExactText($0.name) }
+    }
     guard themes.count <= 1 else {
       throw fail(
         themes[1].place, themes[1].path,
@@ -392,12 +416,12 @@ struct ResolverDocument {
     func context(_ modifier: Modifier?, _ wanted: String) -> String? {
       modifier?.contexts.first { $0.name.lowercased() == wanted }?.name
     }
-    func input(theme themeContext: String?, side: DMUserInterfaceStyle, high: Bool) -> [String: String] {
-      var input: [String: String] = [:]
-      if let theme, let themeContext { input[theme.name] = themeContext }
-      if let scheme { input[scheme.name] = context(scheme, side == .dark ? "dark" : "light") }
+    func input(theme themeContext: String?, side: DMUserInterfaceStyle, high: Bool) -> [ExactText: String] {
+      var input: [ExactText: String] = [:]
+      if let theme, let themeContext { input[ExactText(theme.name)] = themeContext }
+      if let scheme { input[ExactText(scheme.name)] = context(scheme, side == .dark ? "dark" : "light") }
       if let contrast {
-        input[contrast.name] =
+        input[ExactText(contrast.name)] =
           high ? context(contrast, "more") ?? context(contrast, "high") : context(contrast, "normal")
       }
       return input
@@ -409,10 +433,10 @@ struct ResolverDocument {
       return theme.path + (themeContext.map { ["contexts", $0] } ?? [])
     }
     let keyOrder = theme?.keys.map { (list: $0, set: Set($0)) }
-    func column(_ name: String, _ input: [String: String], listedAt listed: TextPlace? = nil)
+    func column(_ name: String, _ input: [ExactText: String], listedAt listed: TextPlace? = nil)
       throws(DMDesignTokensError) -> DMDesignTokens.Column
     {
-      let themeContext = theme.flatMap { input[$0.name] }
+      let themeContext = theme.flatMap { input[ExactText($0.name)] }
       var column = try DMDesignTokens.column(
         name, of: resolve(input, from: pieces), excluding: DesignTokens.helperGroups,
         place: listed ?? theme?.place ?? document.place,
@@ -451,7 +475,7 @@ struct ResolverDocument {
     let defaultContext = theme.map { $0.defaultThemeContext ?? $0.defaultContext ?? $0.contexts[0].name }
     let themeContexts: [(column: String?, context: String?)] =
       [(nil, defaultContext)]
-      + (theme?.contexts.filter { $0.name != defaultContext }.map {
+      + (theme?.contexts.filter { ExactText($0.name) != defaultContext.map(ExactText.init) }.map {
         (DMDesignTokens.keyName($0.name), $0.name)
       } ?? [])
     try checkWork(

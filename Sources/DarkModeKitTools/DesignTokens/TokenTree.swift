@@ -14,6 +14,9 @@ struct TokenTree {
     var place: TextPlace
     /// The key DarkModeKit's `$extensions` give it, if any.
     var key: String?
+    /// The key it has in a table, found once for all the columns; `nil` when `key` is not a
+    /// valid key.
+    var tableKey: String?
     /// The root of the document the token came from, for `$ref` pointers.
     var document: JSONNode
   }
@@ -25,15 +28,16 @@ struct TokenTree {
   ]
 
   /// The tokens added to this tree, by path; `token(_:)` finds those of the tree below too.
-  private var tokens: [String: Token] = [:]
-  /// The `$type` of each group that has one, by path, the latest source's winning: groups merge,
-  /// so a token added by a later source inherits the type its group got from an earlier one.
-  private var groupTypes: [[String]: String] = [:]
+  private var tokens: [ExactText: Token] = [:]
+  /// The `$type` of each group that has one, by path (`""` for the root), the latest source's
+  /// winning: groups merge, so a token added by a later source inherits the type its group got
+  /// from an earlier one.
+  private var groupTypes: [ExactText: String] = [:]
   /// The paths of the tokens added to this tree and not in the tree below, in the order they
   /// first appeared.
   private(set) var order: [String] = []
-  /// The types `type(_:)` found, by token; adding tokens forgets them.
-  private var rememberedTypes: [String: String?] = [:]
+  /// What reading the tree has found so far.
+  private var memo = Memo()
   /// The tree this one adds to, shared rather than copied: the columns of a resolver document
   /// each add their contexts to the tokens of the sets that come first.
   private var below: Below?
@@ -41,17 +45,26 @@ struct TokenTree {
   /// A tree that trees add to without copying it.
   final class Below {
     let tree: TokenTree
-    /// The names of `tree`'s tokens outside the groups excluded, found once for each set of them.
-    private var names: [Set<String>: [String]] = [:]
+    /// The names of `tree`'s tokens outside the groups of an export's helpers, found once.
+    private(set) lazy var namesOutsideHelpers = tree.names(outside: DesignTokens.helperGroups)
 
     init(_ tree: TokenTree) { self.tree = tree }
 
     func names(outside excluded: Set<String>) -> [String] {
-      if let known = names[excluded] { return known }
-      let found = tree.names(outside: excluded)
-      names[excluded] = found
-      return found
+      excluded == DesignTokens.helperGroups ? namesOutsideHelpers : tree.names(outside: excluded)
     }
+  }
+
+  /// What reading a tree found: each token's type and colour, each group's inherited type, the
+  /// colour each pointer leads to. It holds while the tree stays as it is, so copies of a tree
+  /// share it, and adding tokens starts a new one.
+  private final class Memo {
+    var types: [ExactText: String?] = [:]
+    var groupTypes: [ExactText: String?] = [:]
+    /// With how many references below the token (or the pointer) the colour was found: a
+    /// colour found within the reference limit from one place may be too deep from another.
+    var colors: [ExactText: (color: DMColor, depth: Int)] = [:]
+    var pointers: [ExactText: (color: DMColor, depth: Int)] = [:]
   }
 
   init() {}
@@ -63,8 +76,10 @@ struct TokenTree {
   func token(_ name: String) -> Token? {
     // A longer name cannot be a token's: a reference to one costs no hashing of it.
     guard name.utf8.count <= Self.maximumPathLength else { return nil }
-    return tokens[name] ?? below?.tree.token(name)
+    return token(ExactText(name))
   }
+
+  private func token(_ name: ExactText) -> Token? { tokens[name] ?? below?.tree.token(name) }
 
   /// The longest path a token may have, in UTF-8 bytes, its names joined with `.`; a name may be
   /// at most a quarter of it. Each token holds its path: a file of long names would otherwise
@@ -74,45 +89,93 @@ struct TokenTree {
   /// How many tokens the tree holds, those below included.
   var count: Int { order.count + (below?.tree.count ?? 0) }
 
+  /// How many entries adding this tree to another merges: its own tokens and group types.
+  var mergedEntries: Int { order.count + groupTypes.count }
+
   /// The paths of the tokens outside the groups `excluded` names, in the order they first appeared.
   func names(outside excluded: Set<String>) -> [String] {
-    let mine = order.filter { !excluded.contains(tokens[$0]!.path[0]) }
+    let mine = order.filter { !excluded.contains(tokens[ExactText($0)]!.path[0]) }
     guard let below else { return mine }
     return below.names(outside: excluded) + mine
   }
 
-  private func groupType(_ path: [String]) -> String? {
-    groupTypes[path] ?? below?.tree.groupType(path)
+  /// The `$type` the group at `path` (its names joined with `.`) declares, if it declares one.
+  private func ownType(ofGroup path: ExactText) -> String? {
+    groupTypes[path] ?? below?.tree.ownType(ofGroup: path)
+  }
+
+  /// The `$type` the group at `path` has: its own, else its nearest enclosing group's. Each
+  /// group's is found once, however many tokens it holds and however deep it is.
+  private func type(ofGroup path: Substring) -> String? {
+    let key = ExactText(String(path))
+    if let known = memo.groupTypes[key] { return known }
+    var type = ownType(ofGroup: key)
+    if type == nil, !path.isEmpty {
+      type = self.type(ofGroup: path[..<(path.utf8.lastIndex(of: UInt8(ascii: ".")) ?? path.startIndex)])
+    }
+    memo.groupTypes[key] = type
+    return type
+  }
+
+  /// Adds the tokens of `sources` in order (token files, or sources of a resolver document whose
+  /// root is `root`): a token at a path already taken replaces the earlier one. A source named
+  /// more than once is read once; the sources are then merged again, each once, in the order each
+  /// last comes, which decides which source's token wins.
+  mutating func add(_ sources: [JSONNode], root: JSONNode? = nil) throws(DMDesignTokensError) {
+    var read: [TextPlace: Reader] = [:]
+    // In the order each source first comes: the order the tokens first appear in.
+    for source in sources where read[source.place] == nil {
+      let reader = try Reader.read(source, root: root ?? source)
+      read[source.place] = reader
+      merge(reader)
+    }
+    guard read.count < sources.count else { return }
+    // Again in the order each source last comes, which decides which source's token wins.
+    var last: [TextPlace: Int] = [:]
+    for (index, source) in sources.enumerated() { last[source.place] = index }
+    for (index, source) in sources.enumerated() where last[source.place] == index {
+      merge(read[source.place]!)
+    }
   }
 
   /// Adds the tokens of `document` (a token file, or a source of a resolver document whose root is
-  /// `root`); a token at a path already taken replaces the earlier one.
-  mutating func add(_ document: JSONNode, root: JSONNode? = nil) throws(DMDesignTokensError) {
-    let unprefixed = !Self.contains(document, member: "$value") && Self.contains(document, member: "value")
-    var reader = Reader(unprefixed: unprefixed, root: root ?? document)
-    try reader.group(document, path: [], isRoot: true)
+  /// `root`); a token at a path already taken replaces the earlier one. `parent` is the group
+  /// `document` is a member of, when it is read as a document of its own: its `$type` holds
+  /// for the tokens without one.
+  mutating func add(_ document: JSONNode, root: JSONNode? = nil, parent: JSONNode? = nil)
+    throws(DMDesignTokensError)
+  {
+    merge(try Reader.read(document, root: root ?? document, parent: parent))
+  }
+
+  private mutating func merge(_ reader: Reader) {
     groupTypes.merge(reader.groupTypes) { _, new in new }
-    rememberedTypes = [:]
+    memo = Memo()
     for found in reader.found {
-      let name = found.path.joined(separator: ".")
-      if token(name) == nil { order.append(name) }
-      tokens[name] = found
+      let name = ExactText(found.name)
+      if token(name) == nil { order.append(found.name) }
+      tokens[name] = found.token
     }
   }
 
   /// Adds the tokens of `other` (a tree with none below it), as adding the sources it was made of
   /// would.
   mutating func add(_ other: TokenTree) {
-    guard !order.isEmpty || !groupTypes.isEmpty || below != nil else {
-      self = other
-      return
-    }
     groupTypes.merge(other.groupTypes) { _, new in new }
     for name in other.order {
-      if token(name) == nil { order.append(name) }
-      tokens[name] = other.tokens[name]
+      let key = ExactText(name)
+      if token(key) == nil { order.append(name) }
+      tokens[key] = other.tokens[key]
     }
-    rememberedTypes = [:]
+    memo = Memo()
+  }
+
+  /// Whether `node`, a member of a group, is a token (in either form) rather than a group.
+  static func isToken(_ node: JSONNode) -> Bool {
+    if node["$value"] != nil || node["$ref"] != nil { return true }
+    // In the unprefixed form, unless `value` is a group of its own tokens.
+    guard let value = node["value"], !contains(node, member: "$value") else { return false }
+    return value["value"] == nil
   }
 
   /// Whether any object in `node` has a member `member`: a file whose tokens say `value` rather
@@ -126,19 +189,36 @@ struct TokenTree {
     }
   }
 
+  /// The tokens and group types of one document, as read.
   private struct Reader {
     let unprefixed: Bool
     let root: JSONNode
-    var found: [Token] = []
-    var groupTypes: [[String]: String] = [:]
+    /// Each token with its path joined with `.`.
+    var found: [(name: String, token: Token)] = []
+    var groupTypes: [ExactText: String] = [:]
 
-    init(unprefixed: Bool, root: JSONNode) {
+    private init(unprefixed: Bool, root: JSONNode) {
       self.unprefixed = unprefixed
       self.root = root
     }
 
+    /// The tokens of `document`; see ``TokenTree/add(_:root:parent:)``.
+    static func read(_ document: JSONNode, root: JSONNode, parent: JSONNode? = nil)
+      throws(DMDesignTokensError)
+      -> Reader
+    {
+      let unprefixed =
+        !TokenTree.contains(document, member: "$value") && TokenTree.contains(document, member: "value")
+      var reader = Reader(unprefixed: unprefixed, root: root)
+      if let inherited = parent?[reader.reserved("$type")] {
+        reader.groupTypes[ExactText("")] = try reader.checkedType(inherited, [])
+      }
+      try reader.group(document, path: [], isRoot: true)
+      return reader
+    }
+
     /// The name a reserved member has in this file: `$value`, or `value` in the unprefixed form.
-    private func reserved(_ name: String) -> String {
+    func reserved(_ name: String) -> String {
       unprefixed && ["$value", "$type", "$description"].contains(name) ? String(name.dropFirst()) : name
     }
 
@@ -150,7 +230,9 @@ struct TokenTree {
       guard let members = node.members else {
         throw fail(node.place, path, "expected a group or a token (an object), found \(node.described)")
       }
-      if let declared = node[reserved("$type")] { groupTypes[path] = try checkedType(declared, path) }
+      if let declared = node[reserved("$type")] {
+        groupTypes[ExactText(path.joined(separator: "."))] = try checkedType(declared, path)
+      }
       for member in members {
         let name = member.name
         let childPath = path + [name]
@@ -233,10 +315,16 @@ struct TokenTree {
           node.place, Array(path.prefix(2)) + ["…"],
           "the token's path is longer than \(TokenTree.maximumPathLength) bytes")
       }
-      found.append(Token(path: path, value: value, type: type, place: node.place, key: key, document: root))
+      found.append(
+        (
+          path.joined(separator: "."),
+          Token(
+            path: path, value: value, type: type, place: node.place, key: key,
+            tableKey: DMDesignTokens.key(path: path, given: key), document: root)
+        ))
     }
 
-    private func checkedType(_ node: JSONNode, _ path: [String]) throws(DMDesignTokensError) -> String {
+    func checkedType(_ node: JSONNode, _ path: [String]) throws(DMDesignTokensError) -> String {
       guard let type = node.string else {
         throw fail(node.place, path, "$type must be a string, found \(node.described)")
       }
@@ -272,34 +360,35 @@ struct TokenTree {
 
   // MARK: Colours
 
-  /// The colour of the token at `name`, following references; `hops` bounds a chain of them.
-  mutating func color(_ name: String, hops: Int = 0, from start: String? = nil) throws(DMDesignTokensError)
-    -> DMColor
-  {
-    guard let token = token(name) else {
-      throw DMDesignTokensError(line: 0, column: 0, tokenPath: name, message: "no such token")
-    }
-    return try color(of: token.value, token: token, hops: hops, start: start ?? name)
+  /// The colour of the token at `name`, following references.
+  func color(_ name: String) throws(DMDesignTokensError) -> DMColor {
+    try resolved(name, hops: 0, start: name).color
   }
+
+  /// The colour of `token`, the token at `name`, following references. Only the tokens that
+  /// references lead to are remembered: most are read once.
+  func color(of token: Token, named name: String) throws(DMDesignTokensError) -> DMColor {
+    try resolved(token.value, of: token, hops: 0, start: name).color
+  }
+
+  /// The type of `token`, the token at `name`: its own, without a lookup, else as `type(_:)`
+  /// finds it.
+  func type(of token: Token, named name: String) -> String? { token.type ?? type(name) }
 
   /// The type of a token: its own, else that of the token it refers to, else its nearest group's.
   /// Each token's type is found once and remembered, so that reading colours through long chains
   /// of references costs one lookup a token rather than a walk along the chain each time.
-  mutating func type(_ name: String) -> String? {
-    // Taken out while it is filled in, so that it stays the only reference to its storage.
-    var found = rememberedTypes
-    rememberedTypes = [:]
+  func type(_ name: String) -> String? {
     var cut = false
-    let type = type(name, hops: 0, found: &found, cut: &cut)
-    rememberedTypes = found
-    return type
+    return type(name, hops: 0, cut: &cut)
   }
 
-  /// The type of `name`, `hops` references from where the search started. Each result is kept in
-  /// `found` unless the reference limit cut the search short below it (`cut`): that result holds
-  /// only for a search that started where this one did.
-  private func type(_ name: String, hops: Int, found: inout [String: String?], cut: inout Bool) -> String? {
-    if let known = found[name] { return known }
+  /// The type of `name`, `hops` references from where the search started. Each result is kept
+  /// unless the reference limit cut the search short below it (`cut`): that result holds only for
+  /// a search that started where this one did.
+  private func type(_ name: String, hops: Int, cut: inout Bool) -> String? {
+    let key = ExactText(name)
+    if let known = memo.types[key] { return known }
     guard let token = token(name) else { return nil }
     guard hops < Self.maximumReferenceDepth else {
       cut = true
@@ -309,29 +398,31 @@ struct TokenTree {
     var cutBelow = false
     // A reference that leads to no type (nothing, a group, a circle) leaves the groups' type, so
     // that reading the colour tells what is wrong with the reference.
-    if result == nil, let target = Self.referenceTarget(token.value) ?? Self.pointerTarget(token.value) {
-      result = type(target, hops: hops + 1, found: &found, cut: &cutBelow)
+    if result == nil, let target = Self.target(of: token.value) {
+      result = type(target, hops: hops + 1, cut: &cutBelow)
     }
     if result == nil {
-      for length in stride(from: token.path.count - 1, through: 0, by: -1) {
-        if let type = groupType(Array(token.path.prefix(length))) {
-          result = type
-          break
-        }
-      }
+      result = type(ofGroup: name[..<(name.utf8.lastIndex(of: UInt8(ascii: ".")) ?? name.startIndex)])
     }
     if cutBelow {
       cut = true
     } else {
-      found[name] = result
+      memo.types[key] = result
     }
     return result
   }
 
-  /// `a.b` for a token `{"$ref": "#/a/b/$value"}` (or `#/a/b`), the token a pointer names.
+  /// The token a value refers to, by name (`"{a.b}"`) or by pointer (`#/a/b/$value`), if it
+  /// refers to one.
+  static func target(of value: JSONNode) -> String? { referenceTarget(value) ?? pointerTarget(value) }
+
+  /// `a.b` for a token `{"$ref": "#/a/b/$value"}` (or `#/a/b`), the token a pointer names; `nil`
+  /// for a pointer with a part that holds a dot, which names no token (`#/a.b` is the member
+  /// `a.b`, not the token `b` in the group `a`).
   static func pointerTarget(_ value: JSONNode) -> String? {
     guard let pointer = value["$ref"]?.string, pointer.hasPrefix("#/"),
-      var parts = JSONPointer.parts(of: pointer)
+      var parts = JSONPointer.parts(of: pointer),
+      !parts.contains(where: { $0.utf8.contains(UInt8(ascii: ".")) })
     else { return nil }
     if parts.last == "$value" { parts.removeLast() }
     return parts.isEmpty ? nil : parts.joined(separator: ".")
@@ -345,9 +436,25 @@ struct TokenTree {
     return String(text.dropFirst().dropLast())
   }
 
-  private mutating func color(of value: JSONNode, token: Token, hops: Int, start: String)
-    throws(DMDesignTokensError)
-    -> DMColor
+  /// The colour of the token `name`, `hops` references from the token `start`, and how many
+  /// references below `name` it was found: each token's colour is found once, and used again
+  /// where the references above it leave room for those below.
+  private func resolved(_ name: String, hops: Int, start: String) throws(DMDesignTokensError)
+    -> (color: DMColor, depth: Int)
+  {
+    let key = ExactText(name)
+    if let known = memo.colors[key], hops + known.depth < Self.maximumReferenceDepth { return known }
+    guard let token = token(name) else {
+      throw DMDesignTokensError(line: 0, column: 0, tokenPath: name, message: "no such token")
+    }
+    let found = try resolved(token.value, of: token, hops: hops, start: start)
+    memo.colors[key] = found
+    return found
+  }
+
+  /// The colour `value` of `token` gives, as `resolved(_:hops:start:)` finds a token's.
+  private func resolved(_ value: JSONNode, of token: Token, hops: Int, start: String)
+    throws(DMDesignTokensError) -> (color: DMColor, depth: Int)
   {
     let path = token.path
     guard hops < Self.maximumReferenceDepth else {
@@ -366,14 +473,20 @@ struct TokenTree {
           value.place, path,
           "refers to \(ShownText.quoted(target)), a \(ShownText.quoted(type)) token, not a colour")
       }
-      return try color(target, hops: hops + 1, from: start)
+      let below = try resolved(target, hops: hops + 1, start: start)
+      return (below.color, below.depth + 1)
     }
     if let pointer = value["$ref"]?.string {
+      // Every token of a tree comes from one document, so a pointer leads to one place.
+      let key = ExactText(pointer)
+      if let known = memo.pointers[key], hops + known.depth < Self.maximumReferenceDepth { return known }
       let target = try resolve(pointer: pointer, in: token.document, place: value.place, path: path)
       let inner = target[unprefixedValueName(target)] ?? target
-      return try color(of: inner, token: token, hops: hops + 1, start: start)
+      let below = try resolved(inner, of: token, hops: hops + 1, start: start)
+      memo.pointers[key] = (below.color, below.depth + 1)
+      return (below.color, below.depth + 1)
     }
-    return try Self.parseColor(value, path: path)
+    return (try Self.parseColor(value, path: path), 0)
   }
 
   /// How many tokens a colour may go through, itself included: 63 references one after another.
@@ -382,11 +495,11 @@ struct TokenTree {
   /// Why the references from `start` went too deep: a circle, when following them by name comes
   /// back to a token already seen, else a chain longer than the limit.
   private func referenceTrouble(_ start: String) -> String {
-    var seen: Set<String> = []
+    var seen: Set<ExactText> = []
     var name: String? = start
     while let current = name {
-      guard seen.insert(current).inserted else { return "go round in a circle" }
-      name = token(current).flatMap { Self.referenceTarget($0.value) ?? Self.pointerTarget($0.value) }
+      guard seen.insert(ExactText(current)).inserted else { return "go round in a circle" }
+      name = token(current).flatMap { Self.target(of: $0.value) }
     }
     return "go through more than \(Self.maximumReferenceDepth - 1) references"
   }
