@@ -727,6 +727,147 @@ import Testing
     }
   }
 
+  /// The paths of the tokens read may come to at most 64 MiB: 17,000 tokens in four groups with
+  /// names of 1,000 bytes (a file of 500 KB) would each hold a path of 4 KB.
+  @Test func thePathsOfTheTokensReadAreBounded() throws {
+    let name = String(repeating: "n", count: 1_000)
+    let tokens = (0..<17_000).map { ##""t\##($0)": {"$value": "#fff"}"## }.joined(separator: ", ")
+    let text =
+      ##"{"$type": "color", "\##(name)1": {"\##(name)2": {"\##(name)3": {"\##(name)4": {\##(tokens)}}}}}"##
+    do {
+      _ = try DMDesignTokens.table(from: text)
+      Issue.record("no error")
+    } catch {
+      #expect(error.message.hasPrefix("the tokens' paths come to more than 64 MiB all together"), "\(error)")
+      #expect(error.line == 1 && error.column > 4_000, "\(error)")
+    }
+  }
+
+  /// Contexts that each name a large set with an inline source of their own make a tree each:
+  /// the trees are refused once they hold more than the columns may read, before the others are
+  /// built (1,100 such contexts took gigabytes before the columns' bound was checked).
+  @Test func contextsThatEachHoldALargeSetAreRefusedAsTheyAreRead() throws {
+    let long = String(repeating: "p", count: 1_000)
+    let tokens = (0..<600).map { ##""x\##($0)": {"$type": "color", "$value": "#fff"}"## }.joined(
+      separator: ", ")
+    let set = [##""\##(long)": {"\##(long)": {"\##(long)": {"\##(long)": {\##(tokens)}}}}"##]
+    let contexts = (0..<120).map {
+      ##""T\##($0)": [{"$ref": "#/sets/big"}, {"own\##($0)": {"$type": "color", "$value": "#000"}}]"##
+    }
+    do {
+      _ = try DMDesignTokens.table(
+        from: """
+          {"version": "2025.10", "sets": {"big": {"sources": [{\(set.joined(separator: ", "))}]}},
+            "resolutionOrder": [{"type": "modifier", "name": "theme", "contexts": {\(contexts.joined(separator: ", "))}}]}
+          """)
+      Issue.record("no error")
+    } catch {
+      #expect(
+        error.message == "the sets and contexts come to more than 268435456 bytes of token paths (many "
+          + "contexts, each with the tokens of a large set)", "\(error)")
+      #expect(error.line == 1 && error.column > 0, "\(error)")
+    }
+  }
+
+  /// A `$ref` longer than any token's pointer is an error, in a token and in a chain of pointers
+  /// through `$defs`: each column would read it again.
+  @Test func aPointerLongerThanAnyTokensIsAnError() throws {
+    let long = "#/" + String(repeating: "d", count: 9_000)
+    for text in [
+      ##"{"a": {"$type": "color", "$ref": "\##(long)"}}"##,
+      ##"{"version": "2025.10", "$defs": {"d": {"$ref": "\##(long)"}}, "resolutionOrder": [{"type": "set", "name": "s", "sources": [{"a": {"$type": "color", "$ref": "#/$defs/d"}}]}]}"##,
+    ] {
+      do {
+        _ = try DMDesignTokens.table(from: text)
+        Issue.record("no error")
+      } catch {
+        #expect(error.message == "$ref is longer than 8192 bytes: it can name no token", "\(error)")
+        #expect(error.tokenPath == "a" && error.line == 1, "\(error)")
+      }
+    }
+  }
+
+  /// More than 100,000 columns are refused before anything is merged, even with no tokens.
+  @Test func columnsAreBoundedEvenWithoutTokens() throws {
+    let contexts = (0..<100_001).map { ##""T\##($0)": []"## }.joined(separator: ",")
+    do {
+      _ = try DMDesignTokens.table(
+        from:
+          ##"{"version": "2025.10", "resolutionOrder": [{"type": "modifier", "name": "theme", "contexts": {\##(contexts)}}]}"##
+      )
+      Issue.record("no error")
+    } catch {
+      #expect(error.message == "the modifiers make 100001 columns, more than 100000", "\(error)")
+      #expect(error.tokenPath == "resolutionOrder.0", "\(error)")
+    }
+  }
+
+  /// A token takes the type of its nearest group with one, whatever the depths in between.
+  @Test func aTokenTakesTheTypeOfItsNearestTypedGroup() throws {
+    let table = try DMDesignTokens.table(
+      from: ##"""
+        {"a": {"$type": "color", "b": {"$type": "dimension", "c": {"d": {"e": {"x": {"$value": {"value": 1, "unit": "px"}}}}}},
+          "f": {"g": {"h": {"i": {"x": {"$value": "#123456"}}}}}}}
+        """##)
+    #expect(table.keys == ["a.f.g.h.i.x"])
+    #expect(table.color(forKey: "a.f.g.h.i.x", variant: "NORMAL") == DMColor(rgb: 0x123456))
+  }
+
+  /// What DarkModeKit's `$extensions` name must be there: the listed columns' contexts (told
+  /// apart scalar by scalar), a default context, a column at all; a modifier of three contexts
+  /// is a theme, even if two are `light` and `dark`.
+  @Test func ourExtensionsNameWhatIsThere() throws {
+    func document(contexts: String, extensions: String) -> String {
+      ##"""
+      {"version": "2025.10", "sets": {"s": {"sources": [{"bg": {"$type": "color", "$value": "#111111"}}]}},
+        "modifiers": {"theme": {"contexts": {\##(contexts)}, "default": "a",
+          "$extensions": {"org.darkmodekit": {\##(extensions)}}}},
+        "resolutionOrder": [{"$ref": "#/sets/s"}, {"$ref": "#/modifiers/theme"}]}
+      """##
+    }
+    let contexts = ##""a": [], "NORMAL": [], "KELVIN": [{"bg": {"$type": "color", "$value": "#222222"}}]"##
+    for (extensions, message) in [
+      (##""columns": ["NORMAL", "KELVIN"]"##, "the column \"KELVIN\" has no context"),
+      (##""columns": []"##, "the list of columns is empty: a table needs one"),
+      (
+        ##""defaultContext": "nope""##,
+        "defaultContext must name one of the contexts, found the string \"nope\""
+      ),
+    ] {
+      do {
+        _ = try DMDesignTokens.table(from: document(contexts: contexts, extensions: extensions))
+        Issue.record("no error for \(extensions)")
+      } catch {
+        #expect(error.message == message, "\(error)")
+        #expect(error.line > 0, "\(error)")
+      }
+    }
+    let three = try DMDesignTokens.table(
+      from: document(
+        contexts:
+          ##""a": [], "light": [], "dark": [], "DARK": [{"bg": {"$type": "color", "$value": "#333333"}}]"##,
+        extensions: ""))
+    #expect(three.columnNames == ["NORMAL", "light", "dark", "DARK"])
+    #expect(three.color(forKey: "bg", variant: "DARK") == DMColor(rgb: 0x333333))
+  }
+
+  /// Keys whose parts or paths are longer than the reader takes go out with names of their own,
+  /// and come back.
+  @Test func longKeysComeBack() throws {
+    let keys = [
+      String(repeating: "k", count: 1_025),
+      (0..<33).map { "p\($0)" + String(repeating: "x", count: 30) }.joined(separator: "."),
+      "a.." + String(repeating: "e", count: 1_200),
+      (0..<4).map { _ in String(repeating: "q", count: 1_020) }.joined(separator: "."),
+      "b.c",
+    ]
+    let table = try DMColorTable(
+      string: "NORMAL NIGHT\n" + keys.map { "#fff #000 " + $0 }.joined(separator: "\n") + "\n")
+    let back = try DMDesignTokens.table(from: table.exported(as: .json))
+    #expect(back.keys == keys)
+    #expect(back.exported(as: .text) == table.exported(as: .text))
+  }
+
   /// Without a style modifier, contexts named as the default theme's sides are those columns.
   @Test func contextsNamedAsTheDefaultThemesSidesWithoutAStyleAreItsColumns() throws {
     let table = try DMDesignTokens.table(

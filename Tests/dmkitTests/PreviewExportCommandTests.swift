@@ -190,6 +190,45 @@ private func swatch(_ red: Int, _ green: Int, _ blue: Int) -> String {
     #expect(run.errors.contains("larger than the limit"), "\(run.errors)")
   }
 
+  /// Tokens that could take more than 512 MiB are an error before they are built: 400 themes of
+  /// 1,500 keys (a table of 4.8 MB) would hold gigabytes while they are written.
+  @Test func tokensTooLargeToWriteAreAnError() throws {
+    let header = (["NORMAL", "NIGHT"] + (0..<398).map { "T\($0)" }).joined(separator: " ")
+    let rows = (0..<1_500).map { String(repeating: "#ffffff ", count: 400) + "K\($0)" }
+    let path = FileManager.default.temporaryDirectory.appendingPathComponent("dmkit-wide-\(getpid()).txt")
+    let output = path.appendingPathExtension("json")
+    defer {
+      try? FileManager.default.removeItem(at: path)
+      try? FileManager.default.removeItem(at: output)
+    }
+    try ([header] + rows).joined(separator: "\n").write(to: path, atomically: true, encoding: .utf8)
+    let run = runDMKit(["export", path.path, "--format", "json", "--output", output.path])
+    #expect(run.status == 1)
+    #expect(
+      run.errors.hasPrefix("error: the tokens of this table could take 5")
+        && run.errors.contains("more than the 512 MiB"),
+      "\(run.errors)")
+    #expect(!FileManager.default.fileExists(atPath: output.path))
+  }
+
+  /// The estimate is never below the tokens' real size, for keys of one part and of many, nested
+  /// or not, and tables of one column or many themes.
+  @Test func theEstimateOfTheTokensIsAtLeastTheirSize() throws {
+    let deep = (0..<40).map { row in (0..<32).map { "p\(row)_\($0)" }.joined(separator: ".") }
+    let tables = [
+      try ExampleTables.load("DKColorTable.txt"), try ExampleTables.load("Palette.txt"),
+      try DMColorTable(string: "NORMAL\n" + deep.map { "#fff " + $0 }.joined(separator: "\n") + "\n"),
+      try DMColorTable(
+        string: (0..<50).map { "T\($0)" }.joined(separator: " ") + "\n"
+          + (0..<30).map { String(repeating: "#123456 ", count: 50) + "k\($0)" }.joined(separator: "\n")
+          + "\n"),
+    ]
+    for table in tables {
+      let size = table.exported(as: .json).utf8.count
+      #expect(size <= ExportCommand.estimatedTokensSize(of: table), "\(table.columnNames.count) columns")
+    }
+  }
+
   @Test func exportOfThePaletteAsCSS() {
     let run = runDMKit(["export", palette, "--format=css"])
     #expect(

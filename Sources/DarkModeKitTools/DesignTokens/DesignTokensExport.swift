@@ -37,13 +37,18 @@ enum DesignTokens {
   static let maximumParts = 32
 
   /// The token path of each key: its parts between dots, a key that is also a group getting
-  /// `$root` (`Text` beside `Text.Primary`). A key with an empty part (`A..B`) or more than
-  /// `maximumParts` parts gets a name of its own and keeps its key in `$extensions`.
+  /// `$root` (`Text` beside `Text.Primary`). A key with an empty part (`A..B`), more than
+  /// `maximumParts` parts, or parts or a path longer than the reader takes (with the groups of the
+  /// export around it) gets a name of its own and keeps its key in `$extensions`.
   static func paths(forKeys keys: [String]) -> [(path: [String], keepsKey: Bool)] {
     let split = keys.map { $0.split(separator: ".", omittingEmptySubsequences: false).map(String.init) }
     var groups: Set<[String]> = []
     /// A key nested deeper than this gets a name of its own: the reader bounds nesting.
-    func isNested(_ parts: [String]) -> Bool { !parts.contains("") && parts.count <= maximumParts }
+    func isNested(_ parts: [String]) -> Bool {
+      !parts.contains("") && parts.count <= maximumParts
+        && parts.allSatisfy { $0.utf8.count <= TokenTree.maximumPathLength / 4 }
+        && parts.reduce(parts.count, { $0 + $1.utf8.count }) <= TokenTree.maximumPathLength - pathAllowance
+    }
     for parts in split where isNested(parts) {
       for length in 1..<max(parts.count, 1) { groups.insert(Array(parts.prefix(length))) }
     }
@@ -59,8 +64,9 @@ enum DesignTokens {
         result.append((path, false))
         continue
       }
-      // A name of its own at the top: the parts joined with `_`, made unique.
-      let base = parts.joined(separator: "_")
+      // A name of its own at the top: the parts joined with `_` (its start, for a long key),
+      // made unique.
+      let base = String(parts.joined(separator: "_").prefix(ownNameLength))
       var name = base
       var suffix = nextSuffix[base] ?? 2
       while taken.contains([name]) || groups.contains([name]) || singleNames.contains(name) {
@@ -73,6 +79,13 @@ enum DesignTokens {
     }
     return result
   }
+
+  /// The bytes a token's path may need around its key's parts: the groups that hold it
+  /// (`DarkModeKit variants.light.normal.`, `DarkModeKit columns.column 100000.`) and `.$root`.
+  static let pathAllowance = 64
+
+  /// The most characters of a key that a name of its own starts with.
+  static let ownNameLength = 200
 
   /// A reference to the token at `path`: `{a.b.c}`.
   static func reference(_ path: [String]) -> String {

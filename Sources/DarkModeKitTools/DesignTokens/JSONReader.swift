@@ -70,7 +70,8 @@ struct JSONNode: Sendable {
   subscript(name: String) -> JSONNode? {
     guard let members else { return nil }
     if let index { return index.positions[ExactText(name)].map { members[$0].value } }
-    return members.first { $0.name.utf8.elementsEqual(name.utf8) }?.value
+    let wanted = ExactText(name)
+    return members.first { ExactText($0.name) == wanted }?.value
   }
 
   var string: String? {

@@ -217,7 +217,7 @@ struct ResolverDocument {
     guard depth < 32, let set = document["sets"]?[name] else {
       throw fail(
         place, path,
-        "#/sets/\(ShownText.escaped(name)) names no set, or sets refer to each other more than 32 deep or in a circle"
+        "#/sets/\(ShownText.escaped(name, limit: 64)) names no set, or sets refer to each other more than 32 deep or in a circle"
       )
     }
     let expanded = try sources(
@@ -263,9 +263,20 @@ struct ResolverDocument {
           }
           columns.append((text, item.place))
         }
+        guard !columns.isEmpty else {
+          throw fail(list.place, path + ["$extensions"], "the list of columns is empty: a table needs one")
+        }
         modifier.columns = columns
       }
-      modifier.defaultThemeContext = ours["defaultContext"]?.string
+      if let given = ours["defaultContext"] {
+        guard let text = given.string, contexts.contains(where: { ExactText($0.name) == ExactText(text) })
+        else {
+          throw fail(
+            given.place, path + ["$extensions"],
+            "defaultContext must name one of the contexts, found \(given.described)")
+        }
+        modifier.defaultThemeContext = text
+      }
       if let list = ours["keys"], case .array(let names) = list.value {
         modifier.keys = names.compactMap(\.string)
       }
@@ -288,12 +299,30 @@ struct ResolverDocument {
   private func pieces() throws(DMDesignTokensError) -> (first: TokenTree.Below, rest: [Piece]) {
     // Contexts made of the same sources (each naming one shared set) share one tree.
     var trees: [[TextPlace]: TokenTree] = [:]
+    // What the trees hold so far: each column merges or reads at least its share of it, so past
+    // the columns' bounds the document is refused before more is read.
+    var entries = 0
+    var readTokens = 0
+    var pathBytes = 0
     func tree(of sources: [JSONNode]) throws(DMDesignTokensError) -> TokenTree {
       let places = sources.map(\.place)
       if let known = trees[places] { return known }
       var tree = TokenTree()
       try tree.add(sources, root: document)
       trees[places] = tree
+      entries += tree.mergedEntries
+      readTokens += tree.names(outside: DesignTokens.helperGroups).count
+      pathBytes += tree.pathBytes
+      for (size, limit, what) in [
+        (entries, Self.maximumMergedTokens, "tokens and group types"),
+        (readTokens, Self.maximumColumnTokens, "tokens"),
+        (pathBytes, Self.maximumColumnPathBytes, "bytes of token paths"),
+      ] where size > limit {
+        throw fail(
+          sources.first?.place ?? document.place, ["resolutionOrder"],
+          "the sets and contexts come to more than \(limit) \(what) (many contexts, each with the tokens "
+            + "of a large set)")
+      }
       return tree
     }
     var first = TokenTree()
@@ -374,6 +403,10 @@ struct ResolverDocument {
     }
   }
 
+  /// The most columns a document may make: a table's header of that many themes is already some
+  /// megabytes.
+  static let maximumColumns = 100_000
+
   /// The most sources the sets and contexts of a document may come to, all together, their
   /// references to sets expanded.
   static let maximumSources = 1_000_000
@@ -395,8 +428,9 @@ struct ResolverDocument {
     let all = Array(modifiers.values).sorted {
       $0.place.line < $1.place.line || ($0.place.line == $1.place.line && $0.place.column < $1.place.column)
     }
+    /// The names of a modifier's contexts in lower case; none for a modifier of more than two.
     func contextNames(_ modifier: Modifier) -> Set<String> {
-      Set(modifier.contexts.map { $0.name.lowercased() })
+      modifier.contexts.count == 2 ? Set(modifier.contexts.map { $0.name.lowercased() }) : []
     }
     let scheme = all.first { contextNames($0) == ["light", "dark"] }
     let contrast = all.first {
@@ -426,13 +460,22 @@ struct ResolverDocument {
       }
       return input
     }
+    // Refused before any set or context is merged: each column costs its own walk of the tokens.
+    let columnCount =
+      theme?.columns?.count
+      ?? (theme?.contexts.count ?? 1) * (scheme == nil ? 1 : 2) * (contrast == nil ? 1 : 2)
+    guard columnCount <= Self.maximumColumns else {
+      throw fail(
+        theme?.place ?? document.place, theme?.path ?? ["resolutionOrder"],
+        "the modifiers make \(columnCount) columns, more than \(Self.maximumColumns)")
+    }
     let pieces = try pieces()
     /// The context's path, for errors about its columns.
     func contextPath(_ themeContext: String?) -> [String] {
       guard let theme else { return [] }
       return theme.path + (themeContext.map { ["contexts", $0] } ?? [])
     }
-    let keyOrder = theme?.keys.map { (list: $0, set: Set($0)) }
+    let keyOrder = theme?.keys.map { (list: $0, set: Set($0.map(ExactText.init))) }
     func column(_ name: String, _ input: [ExactText: String], listedAt listed: TextPlace? = nil)
       throws(DMDesignTokensError) -> DMDesignTokens.Column
     {
@@ -442,7 +485,9 @@ struct ResolverDocument {
         place: listed ?? theme?.place ?? document.place,
         path: listed != nil ? (theme?.path ?? []) + ["$extensions"] : contextPath(themeContext))
       // The table's order of keys, which groups of tokens do not keep.
-      if let keyOrder, keyOrder.list.count == column.keys.count, keyOrder.set == Set(column.keys) {
+      if let keyOrder, keyOrder.list.count == column.keys.count,
+        keyOrder.set == Set(column.keys.map(ExactText.init))
+      {
         column.keys = keyOrder.list
       }
       return column
@@ -455,7 +500,8 @@ struct ResolverDocument {
       for (name, place) in listed {
         // Checked when the list was read.
         let variant = DMThemeVariant(name)!
-        guard theme.contexts.contains(where: { $0.name == variant.theme.rawValue }) else {
+        guard theme.contexts.contains(where: { ExactText($0.name) == ExactText(variant.theme.rawValue) })
+        else {
           throw fail(
             place, theme.path + ["$extensions"],
             "the column \(ShownText.quoted(name)) has no context")

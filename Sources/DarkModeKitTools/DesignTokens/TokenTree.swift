@@ -33,6 +33,11 @@ struct TokenTree {
   /// winning: groups merge, so a token added by a later source inherits the type its group got
   /// from an earlier one.
   private var groupTypes: [ExactText: String] = [:]
+  /// How many names the paths of the groups with a type have (0 for the root), here and below,
+  /// deepest first: a token's type is looked for only at those depths.
+  private var groupTypeDepths: [Int] = []
+  /// The bytes of the paths of the tokens read into this tree; see ``maximumPathBytes``.
+  private(set) var pathBytes = 0
   /// The paths of the tokens added to this tree and not in the tree below, in the order they
   /// first appeared.
   private(set) var order: [String] = []
@@ -55,12 +60,10 @@ struct TokenTree {
     }
   }
 
-  /// What reading a tree found: each token's type and colour, each group's inherited type, the
-  /// colour each pointer leads to. It holds while the tree stays as it is, so copies of a tree
+  /// What reading a tree found: each token's type and colour, the colour each pointer leads to. It holds while the tree stays as it is, so copies of a tree
   /// share it, and adding tokens starts a new one.
   private final class Memo {
     var types: [ExactText: String?] = [:]
-    var groupTypes: [ExactText: String?] = [:]
     /// With how many references below the token (or the pointer) the colour was found: a
     /// colour found within the reference limit from one place may be too deep from another.
     var colors: [ExactText: (color: DMColor, depth: Int)] = [:]
@@ -70,7 +73,10 @@ struct TokenTree {
   init() {}
 
   /// An empty tree over `below`: it holds the tokens of `below` as if they had been added to it.
-  init(over below: Below) { self.below = below }
+  init(over below: Below) {
+    self.below = below
+    groupTypeDepths = below.tree.groupTypeDepths
+  }
 
   /// The token at `name` (its path, joined with `.`), the latest added.
   func token(_ name: String) -> Token? {
@@ -104,18 +110,27 @@ struct TokenTree {
     groupTypes[path] ?? below?.tree.ownType(ofGroup: path)
   }
 
-  /// The `$type` the group at `path` has: its own, else its nearest enclosing group's. Each
-  /// group's is found once, however many tokens it holds and however deep it is.
-  private func type(ofGroup path: Substring) -> String? {
-    let key = ExactText(String(path))
-    if let known = memo.groupTypes[key] { return known }
-    var type = ownType(ofGroup: key)
-    if type == nil, !path.isEmpty {
-      type = self.type(ofGroup: path[..<(path.utf8.lastIndex(of: UInt8(ascii: ".")) ?? path.startIndex)])
+  /// The `$type` the token at `name` inherits: that of its nearest enclosing group with one. Only
+  /// the depths at which some group has a type are looked at, so that a deep token under a type
+  /// at the root costs one lookup.
+  private func inheritedType(ofTokenNamed name: String) -> String? {
+    var dots: [String.Index] = []
+    var index = name.utf8.startIndex
+    while let dot = name.utf8[index...].firstIndex(of: UInt8(ascii: ".")) {
+      dots.append(dot)
+      index = name.utf8.index(after: dot)
     }
-    memo.groupTypes[key] = type
-    return type
+    for depth in groupTypeDepths where depth <= dots.count {
+      let group = depth == 0 ? "" : String(name[..<dots[depth - 1]])
+      if let type = ownType(ofGroup: ExactText(group)) { return type }
+    }
+    return nil
   }
+
+  /// The most bytes the paths of the tokens read into a tree may come to, all together: as much
+  /// as a file may hold. Each token holds its path: a small file of deep groups with long names
+  /// would otherwise hold gigabytes.
+  static let maximumPathBytes = DMColorTable.defaultMaximumFileSize
 
   /// Adds the tokens of `sources` in order (token files, or sources of a resolver document whose
   /// root is `root`): a token at a path already taken replaces the earlier one. A source named
@@ -125,7 +140,8 @@ struct TokenTree {
     var read: [TextPlace: Reader] = [:]
     // In the order each source first comes: the order the tokens first appear in.
     for source in sources where read[source.place] == nil {
-      let reader = try Reader.read(source, root: root ?? source)
+      let reader = try Reader.read(source, root: root ?? source, budget: Self.maximumPathBytes - pathBytes)
+      pathBytes += reader.pathBytes
       read[source.place] = reader
       merge(reader)
     }
@@ -145,11 +161,14 @@ struct TokenTree {
   mutating func add(_ document: JSONNode, root: JSONNode? = nil, parent: JSONNode? = nil)
     throws(DMDesignTokensError)
   {
-    merge(try Reader.read(document, root: root ?? document, parent: parent))
+    let reader = try Reader.read(
+      document, root: root ?? document, parent: parent, budget: Self.maximumPathBytes - pathBytes)
+    pathBytes += reader.pathBytes
+    merge(reader)
   }
 
   private mutating func merge(_ reader: Reader) {
-    groupTypes.merge(reader.groupTypes) { _, new in new }
+    mergeGroupTypes(reader.groupTypes)
     memo = Memo()
     for found in reader.found {
       let name = ExactText(found.name)
@@ -161,13 +180,23 @@ struct TokenTree {
   /// Adds the tokens of `other` (a tree with none below it), as adding the sources it was made of
   /// would.
   mutating func add(_ other: TokenTree) {
-    groupTypes.merge(other.groupTypes) { _, new in new }
+    mergeGroupTypes(other.groupTypes)
     for name in other.order {
       let key = ExactText(name)
       if token(key) == nil { order.append(name) }
       tokens[key] = other.tokens[key]
     }
     memo = Memo()
+  }
+
+  private mutating func mergeGroupTypes(_ types: [ExactText: String]) {
+    guard !types.isEmpty else { return }
+    groupTypes.merge(types) { _, new in new }
+    var depths = Set(groupTypeDepths)
+    for path in types.keys {
+      depths.insert(path.text.isEmpty ? 0 : path.text.utf8.count { $0 == UInt8(ascii: ".") } + 1)
+    }
+    groupTypeDepths = depths.sorted(by: >)
   }
 
   /// Whether `node`, a member of a group, is a token (in either form) rather than a group.
@@ -196,20 +225,23 @@ struct TokenTree {
     /// Each token with its path joined with `.`.
     var found: [(name: String, token: Token)] = []
     var groupTypes: [ExactText: String] = [:]
+    /// The bytes of the found tokens' paths, and how many they may come to.
+    var pathBytes = 0
+    let budget: Int
 
-    private init(unprefixed: Bool, root: JSONNode) {
+    private init(unprefixed: Bool, root: JSONNode, budget: Int) {
       self.unprefixed = unprefixed
       self.root = root
+      self.budget = budget
     }
 
     /// The tokens of `document`; see ``TokenTree/add(_:root:parent:)``.
-    static func read(_ document: JSONNode, root: JSONNode, parent: JSONNode? = nil)
-      throws(DMDesignTokensError)
-      -> Reader
+    static func read(_ document: JSONNode, root: JSONNode, parent: JSONNode? = nil, budget: Int)
+      throws(DMDesignTokensError) -> Reader
     {
       let unprefixed =
         !TokenTree.contains(document, member: "$value") && TokenTree.contains(document, member: "value")
-      var reader = Reader(unprefixed: unprefixed, root: root)
+      var reader = Reader(unprefixed: unprefixed, root: root, budget: budget)
       if let inherited = parent?[reader.reserved("$type")] {
         reader.groupTypes[ExactText("")] = try reader.checkedType(inherited, [])
       }
@@ -274,6 +306,13 @@ struct TokenTree {
             throw fail(member.place, path, "a token has either $value or $ref, not both")
           }
           value = member.name == "$ref" ? node : member.value
+          if member.name == "$ref", let pointer = member.value.string,
+            pointer.utf8.count > TokenTree.maximumPointerLength
+          {
+            throw fail(
+              member.value.place, path,
+              "$ref is longer than \(TokenTree.maximumPointerLength) bytes: it can name no token")
+          }
         case reserved("$type"): type = try checkedType(member.value, path)
         case reserved("$description"):
           guard member.value.string != nil else {
@@ -315,9 +354,17 @@ struct TokenTree {
           node.place, Array(path.prefix(2)) + ["…"],
           "the token's path is longer than \(TokenTree.maximumPathLength) bytes")
       }
+      let name = path.joined(separator: ".")
+      pathBytes += name.utf8.count
+      guard pathBytes <= budget else {
+        throw fail(
+          node.place, Array(path.prefix(2)) + (path.count > 2 ? ["…"] : []),
+          "the tokens' paths come to more than \(TokenTree.maximumPathBytes >> 20) MiB all together "
+            + "(each token holds its path: deep groups with long names)")
+      }
       found.append(
         (
-          path.joined(separator: "."),
+          name,
           Token(
             path: path, value: value, type: type, place: node.place, key: key,
             tableKey: DMDesignTokens.key(path: path, given: key), document: root)
@@ -402,7 +449,7 @@ struct TokenTree {
       result = type(target, hops: hops + 1, cut: &cutBelow)
     }
     if result == nil {
-      result = type(ofGroup: name[..<(name.utf8.lastIndex(of: UInt8(ascii: ".")) ?? name.startIndex)])
+      result = inheritedType(ofTokenNamed: name)
     }
     if cutBelow {
       cut = true
@@ -477,6 +524,10 @@ struct TokenTree {
       return (below.color, below.depth + 1)
     }
     if let pointer = value["$ref"]?.string {
+      guard pointer.utf8.count <= Self.maximumPointerLength else {
+        throw Self.fail(
+          value.place, path, "$ref is longer than \(Self.maximumPointerLength) bytes: it can name no token")
+      }
       // Every token of a tree comes from one document, so a pointer leads to one place.
       let key = ExactText(pointer)
       if let known = memo.pointers[key], hops + known.depth < Self.maximumReferenceDepth { return known }
@@ -488,6 +539,11 @@ struct TokenTree {
     }
     return (try Self.parseColor(value, path: path), 0)
   }
+
+  /// The longest `$ref` a token may have, in UTF-8 bytes: a pointer to a token of the longest
+  /// path, with room for `#/`, `$value` and `~1` escapes. A longer one would be read again in every
+  /// column.
+  static let maximumPointerLength = 2 * maximumPathLength
 
   /// How many tokens a colour may go through, itself included: 63 references one after another.
   static let maximumReferenceDepth = 64

@@ -93,6 +93,10 @@ enum ExportCommand {
       }
     }
     options.sourceName = URL(fileURLWithPath: path).lastPathComponent
+    if format == .json, let refusal = Self.tokensSizeRefusal(for: table) {
+      console.error(refusal)
+      return 1
+    }
     let text = table.exported(as: format, options: options)
     if format == .json, let warning = Self.tokensSizeWarning(byteCount: text.utf8.count) {
       console.error(warning)
@@ -108,6 +112,34 @@ enum ExportCommand {
       return 1
     }
     return 0
+  }
+
+  /// The most bytes the tokens of a table may come to, as ``estimatedTokensSize(of:)`` counts
+  /// them: building them holds several times their size in memory, and a table of a few
+  /// megabytes with hundreds of themes makes hundreds of megabytes of tokens.
+  static let maximumTokensSize = 512 << 20
+
+  /// At least the size of a table's tokens: each key has a token in each column, four in each
+  /// theme context (the default theme's and each named theme's: light and dark, normal and more
+  /// contrast) and six more; each token takes at most 120 bytes, three times its key, and the
+  /// lines of the groups its parts open, indented by their depth.
+  static func estimatedTokensSize(of table: DMColorTable) -> Int {
+    let tokensPerKey = table.columnNames.count + 4 * (table.themes.count + 1) + 6
+    let perToken = table.keys.reduce(0) { total, key in
+      let parts = key.utf8.count { $0 == UInt8(ascii: ".") } + 1
+      return total + 120 + 3 * key.utf8.count + 4 * parts * (parts + 12)
+    }
+    let (size, overflow) = tokensPerKey.multipliedReportingOverflow(by: perToken)
+    return overflow ? .max : size
+  }
+
+  /// The error for a table whose tokens could take more than ``maximumTokensSize``.
+  static func tokensSizeRefusal(for table: DMColorTable) -> String? {
+    let size = estimatedTokensSize(of: table)
+    guard size > maximumTokensSize else { return nil }
+    return "error: the tokens of this table could take \(size >> 20) MiB, more than the "
+      + "\(maximumTokensSize >> 20) MiB dmkit writes (a token for each key in each column, and four "
+      + "in each theme); export it --format text, css, gtk or swift\n"
   }
 
   /// The warning for tokens of `byteCount` bytes, when dmkit would not read them back: tokens of
