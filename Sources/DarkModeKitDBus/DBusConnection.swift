@@ -122,16 +122,22 @@ public final class DBusConnection: Sendable {
     maximumMessageLength: Int = DBusConnection.defaultMaximumMessageLength
   ) async throws -> DBusConnection {
     let address = try address ?? DBusAddress.sessionBus()
-    return try await withCheckedThrowingContinuation { continuation in
+    // Handed over behind a lock: the connection is made on another thread, and the lock orders
+    // its making before any use where ThreadSanitizer can see it.
+    let made = Locked<Result<DBusConnection, any Error>?>(nil)
+    await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
       let thread = Thread {
-        continuation.resume(
-          with: Result {
-            try DBusConnection(address: address, timeout: timeout, maximumMessageLength: maximumMessageLength)
-          })
+        let result = Result {
+          try DBusConnection(address: address, timeout: timeout, maximumMessageLength: maximumMessageLength)
+        }
+        made.withLock { $0 = result }
+        continuation.resume()
       }
       thread.name = "DBusConnection connect"
       thread.start()
     }
+    // Set before the continuation was resumed.
+    return try made.withLock { $0! }.get()
   }
 
   deinit {
