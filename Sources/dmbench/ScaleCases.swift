@@ -114,6 +114,17 @@ struct ScaleCases {
         + String(repeating: "}", count: levels + 1)
       return { blackHole(try! DMDesignTokens.table(from: text)) }
     }
+    scale("listed columns of a resolver document", sizes: [1_000, 10_000], unit: "columns") { count in
+      let names = (0..<count).map { "T\($0)" }
+      let contexts = names.map { ##""\##($0)": []"## }.joined(separator: ", ")
+      let listed = names.map { "\"\($0)\"" }.joined(separator: ", ")
+      let text = ##"""
+        {"version": "2025.10", "resolutionOrder": [{"type": "set", "name": "s", "sources": [{"k": {"$type": "color", "$value": "#fff"}}]},
+          {"type": "modifier", "name": "theme", "contexts": {\##(contexts)},
+            "$extensions": {"org.darkmodekit": {"columns": [\##(listed)]}}}]}
+        """##
+      return { blackHole(try! DMDesignTokens.table(from: text)) }
+    }
     print()
     return allLinear
   }

@@ -781,7 +781,7 @@ import Testing
         _ = try DMDesignTokens.table(from: text)
         Issue.record("no error")
       } catch {
-        #expect(error.message == "$ref is longer than 8192 bytes: it can name no token", "\(error)")
+        #expect(error.message == "$ref is longer than 8208 bytes: it can name no token", "\(error)")
         #expect(error.tokenPath == "a" && error.line == 1, "\(error)")
       }
     }
@@ -866,6 +866,89 @@ import Testing
     let back = try DMDesignTokens.table(from: table.exported(as: .json))
     #expect(back.keys == keys)
     #expect(back.exported(as: .text) == table.exported(as: .text))
+  }
+
+  /// Groups with a type hold their paths as tokens do, and count toward the same bound: 17,000
+  /// groups of a `$type` alone under four names of 1,000 bytes (a file of 400 KB).
+  @Test func typedGroupsCountTowardThePathsBound() throws {
+    let name = String(repeating: "n", count: 1_000)
+    let groups = (0..<17_000).map { ##""g\##($0)": {"$type": "color"}"## }.joined(separator: ", ")
+    do {
+      _ = try DMDesignTokens.table(
+        from: ##"{"\##(name)1": {"\##(name)2": {"\##(name)3": {"\##(name)4": {\##(groups)}}}}}"##)
+      Issue.record("no error")
+    } catch {
+      #expect(error.message.hasPrefix("the tokens' paths come to more than 64 MiB all together"), "\(error)")
+      #expect(error.line == 1 && error.column > 4_000, "\(error)")
+    }
+  }
+
+  /// What every column merges counts with the bytes of its paths, helper groups and group types
+  /// included: 300 contexts each merging 300 typed groups of 4 KB paths.
+  @Test func theBytesEachColumnMergesAreBounded() throws {
+    let name = String(repeating: "n", count: 1_000)
+    let groups = (0..<300).map { ##""g\##($0)": {"$type": "color"}"## }.joined(separator: ", ")
+    let contexts = (0..<300).map { ##""T\##($0)": [{"$ref": "#/$defs/p"}]"## }.joined(separator: ", ")
+    do {
+      _ = try DMDesignTokens.table(
+        from: ##"""
+          {"version": "2025.10", "$defs": {"p": {"\##(name)1": {"\##(name)2": {"\##(name)3": {"\##(name)4": {\##(groups)}}}}}},
+            "resolutionOrder": [{"type": "set", "name": "s", "sources": [{"k": {"$type": "color", "$value": "#fff"}}]},
+              {"type": "modifier", "name": "theme", "contexts": {\##(contexts)}}]}
+          """##)
+      Issue.record("no error")
+    } catch {
+      #expect(error.message.contains("bytes of merged paths each come to more than 268435456"), "\(error)")
+    }
+  }
+
+  /// A pointer to a token of the longest path, every part escaped, is within the limit.
+  @Test func aPointerToTheLongestPathIsRead() throws {
+    let part = String(repeating: "/", count: 1_023)
+    let escaped = String(repeating: "~1", count: 1_023)
+    let table = try DMDesignTokens.table(
+      from: ##"""
+        {"\##(part)": {"\##(part)": {"\##(part)": {"\##(part)": {"$type": "color", "$value": "#123456"}}}},
+          "p": {"$type": "color", "$ref": "#/\##(escaped)/\##(escaped)/\##(escaped)/\##(escaped)/$value"}}
+        """##)
+    #expect(table.color(forKey: "p", variant: "NORMAL") == DMColor(rgb: 0x123456))
+  }
+
+  /// DarkModeKit's `$extensions` of the wrong shape are errors with a place.
+  @Test func ourExtensionsOfTheWrongShapeAreErrors() throws {
+    for (extensions, message) in [
+      (##"{"org.darkmodekit": "x"}"##, "org.darkmodekit must be an object, found the string \"x\""),
+      (
+        ##"{"org.darkmodekit": {"columns": "NORMAL"}}"##,
+        "columns must be an array, found the string \"NORMAL\""
+      ),
+      (##"{"org.darkmodekit": {"keys": "bg"}}"##, "keys must be an array, found the string \"bg\""),
+      (##"{"org.darkmodekit": {"keys": ["bg", 3]}}"##, "a key must be a string, found the number 3"),
+    ] {
+      do {
+        _ = try DMDesignTokens.table(
+          from: ##"""
+            {"version": "2025.10", "resolutionOrder": [{"type": "modifier", "name": "theme", "default": "a",
+              "contexts": {"a": [{"bg": {"$type": "color", "$value": "#fff"}}], "b": []}, "$extensions": \##(extensions)}]}
+            """##)
+        Issue.record("no error for \(extensions)")
+      } catch {
+        #expect(error.message == message, "\(error)")
+        #expect(error.line > 0, "\(error)")
+      }
+    }
+  }
+
+  /// A set named twice before the first modifier is read once: its paths count once.
+  @Test func aSetNamedTwiceInTheOrderIsReadOnce() throws {
+    let name = String(repeating: "n", count: 1_000)
+    let tokens = (0..<10_000).map { ##""t\##($0)": {"$value": "#fff"}"## }.joined(separator: ", ")
+    let table = try DMDesignTokens.table(
+      from: ##"""
+        {"version": "2025.10", "sets": {"s": {"sources": [{"$type": "color", "\##(name)1": {"\##(name)2": {"\##(name)3": {"\##(name)4": {\##(tokens)}}}}}]}},
+          "resolutionOrder": [{"$ref": "#/sets/s"}, {"$ref": "#/sets/s"}]}
+        """##)
+    #expect(table.keys.count == 10_000)
   }
 
   /// Without a style modifier, contexts named as the default theme's sides are those columns.

@@ -254,6 +254,18 @@ struct ResolverDocument {
       modifier.defaultContext = text
     }
     if let ours = node["$extensions"]?[DesignTokens.vendor] {
+      guard ours.members != nil else {
+        throw fail(
+          ours.place, path + ["$extensions"],
+          "\(DesignTokens.vendor) must be an object, found \(ours.described)")
+      }
+      for member in ["columns", "keys"] {
+        guard let given = ours[member] else { continue }
+        guard case .array = given.value else {
+          throw fail(
+            given.place, path + ["$extensions"], "\(member) must be an array, found \(given.described)")
+        }
+      }
       if let list = ours["columns"], case .array(let names) = list.value {
         var columns: [(String, TextPlace)] = []
         for item in names {
@@ -278,6 +290,9 @@ struct ResolverDocument {
         modifier.defaultThemeContext = text
       }
       if let list = ours["keys"], case .array(let names) = list.value {
+        for item in names where item.string == nil {
+          throw fail(item.place, path + ["$extensions"], "a key must be a string, found \(item.described)")
+        }
         modifier.keys = names.compactMap(\.string)
       }
     }
@@ -325,12 +340,14 @@ struct ResolverDocument {
       }
       return tree
     }
-    var first = TokenTree()
+    // The sources of the sets before the first modifier, in order, read as one list: a set named
+    // again is read once.
+    var firstSources: [JSONNode] = []
     var rest: [Piece] = []
     for entry in order {
       switch entry {
       case .set(let sources) where rest.isEmpty:
-        try first.add(sources, root: document)
+        firstSources += sources
       case .set(let sources): rest.append(.set(try tree(of: sources)))
       case .modifier(let name):
         var contexts: [ExactText: TokenTree] = [:]
@@ -340,6 +357,8 @@ struct ResolverDocument {
         rest.append(.modifier(name: name, contexts: contexts))
       }
     }
+    var first = TokenTree()
+    try first.add(firstSources, root: document)
     return (TokenTree.Below(first), rest)
   }
 
@@ -372,16 +391,21 @@ struct ResolverDocument {
   private func checkWork(columns count: Int, of pieces: (first: TokenTree.Below, rest: [Piece]))
     throws(DMDesignTokensError)
   {
-    enum Measure: CaseIterable { case merged, read, pathBytes }
+    enum Measure: CaseIterable { case merged, mergedBytes, read, pathBytes }
     func size(_ names: [String], _ measure: Measure) -> Int {
       measure == .pathBytes ? names.reduce(0) { $0 + $1.utf8.count } : names.count
     }
     func size(_ tree: TokenTree, _ measure: Measure) -> Int {
-      measure == .merged ? tree.mergedEntries : size(tree.names(outside: DesignTokens.helperGroups), measure)
+      switch measure {
+      case .merged: tree.mergedEntries
+      case .mergedBytes: tree.pathBytes
+      case .read, .pathBytes: size(tree.names(outside: DesignTokens.helperGroups), measure)
+      }
     }
     for measure in Measure.allCases {
       let first =
-        measure == .merged ? 0 : size(pieces.first.names(outside: DesignTokens.helperGroups), measure)
+        measure == .merged || measure == .mergedBytes
+        ? 0 : size(pieces.first.names(outside: DesignTokens.helperGroups), measure)
       let each = pieces.rest.reduce(first) { total, piece in
         switch piece {
         case .set(let set): total + size(set, measure)
@@ -393,6 +417,7 @@ struct ResolverDocument {
         case .merged: (Self.maximumMergedTokens, "tokens and group types")
         case .read: (Self.maximumColumnTokens, "tokens")
         case .pathBytes: (Self.maximumColumnPathBytes, "bytes of token paths")
+        case .mergedBytes: (Self.maximumColumnPathBytes, "bytes of merged paths")
         }
       let (product, overflow) = count.multipliedReportingOverflow(by: each)
       guard overflow || product > limit else { continue }
@@ -497,11 +522,11 @@ struct ResolverDocument {
     if let theme, let listed = theme.columns {
       try checkWork(columns: listed.count, of: pieces)
       var columns: [DMDesignTokens.Column] = []
+      let contextNames = Set(theme.contexts.map { ExactText($0.name) })
       for (name, place) in listed {
         // Checked when the list was read.
         let variant = DMThemeVariant(name)!
-        guard theme.contexts.contains(where: { ExactText($0.name) == ExactText(variant.theme.rawValue) })
-        else {
+        guard contextNames.contains(ExactText(variant.theme.rawValue)) else {
           throw fail(
             place, theme.path + ["$extensions"],
             "the column \(ShownText.quoted(name)) has no context")

@@ -263,7 +263,9 @@ struct TokenTree {
         throw fail(node.place, path, "expected a group or a token (an object), found \(node.described)")
       }
       if let declared = node[reserved("$type")] {
-        groupTypes[ExactText(path.joined(separator: "."))] = try checkedType(declared, path)
+        let name = path.joined(separator: ".")
+        try count(name, node.place, path)
+        groupTypes[ExactText(name)] = try checkedType(declared, path)
       }
       for member in members {
         let name = member.name
@@ -355,13 +357,7 @@ struct TokenTree {
           "the token's path is longer than \(TokenTree.maximumPathLength) bytes")
       }
       let name = path.joined(separator: ".")
-      pathBytes += name.utf8.count
-      guard pathBytes <= budget else {
-        throw fail(
-          node.place, Array(path.prefix(2)) + (path.count > 2 ? ["…"] : []),
-          "the tokens' paths come to more than \(TokenTree.maximumPathBytes >> 20) MiB all together "
-            + "(each token holds its path: deep groups with long names)")
-      }
+      try count(name, node.place, path)
       found.append(
         (
           name,
@@ -369,6 +365,20 @@ struct TokenTree {
             path: path, value: value, type: type, place: node.place, key: key,
             tableKey: DMDesignTokens.key(path: path, given: key), document: root)
         ))
+    }
+
+    /// Counts the path `name` of a token or a typed group, each of which holds it, toward the
+    /// budget.
+    private mutating func count(_ name: String, _ place: TextPlace, _ path: [String])
+      throws(DMDesignTokensError)
+    {
+      pathBytes += name.utf8.count
+      guard pathBytes <= budget else {
+        throw fail(
+          place, Array(path.prefix(2)) + (path.count > 2 ? ["…"] : []),
+          "the tokens' paths come to more than \(TokenTree.maximumPathBytes >> 20) MiB all together "
+            + "(each token and typed group holds its path: deep groups with long names)")
+      }
     }
 
     func checkedType(_ node: JSONNode, _ path: [String]) throws(DMDesignTokensError) -> String {
@@ -543,7 +553,7 @@ struct TokenTree {
   /// The longest `$ref` a token may have, in UTF-8 bytes: a pointer to a token of the longest
   /// path, with room for `#/`, `$value` and `~1` escapes. A longer one would be read again in every
   /// column.
-  static let maximumPointerLength = 2 * maximumPathLength
+  static let maximumPointerLength = 2 * maximumPathLength + 16
 
   /// How many tokens a colour may go through, itself included: 63 references one after another.
   static let maximumReferenceDepth = 64
