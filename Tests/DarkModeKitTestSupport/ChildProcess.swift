@@ -120,18 +120,14 @@ public final class ChildProcess: Sendable {
     return nil
   }
 
-  /// Reads standard output to its end, waiting at most `seconds`, without holding a thread while
-  /// it waits: the tests that run meanwhile on the few threads of the concurrency pool go on.
-  /// `nil` when it did not end in time.
+  /// Reads standard output to its end, waiting at most `seconds`, on a thread of its own rather
+  /// than one of the few threads of the concurrency pool: tests that run meanwhile go on, and a
+  /// long synchronous test that holds every pool thread neither leaves the child blocked on a full
+  /// pipe nor uses up the child's time. `nil` when it did not end in time.
   public func readToEnd(seconds: Double) async -> String? {
-    guard let output else { return nil }
-    let deadline = Date().addingTimeInterval(seconds)
-    var bytes: [UInt8] = []
-    while Date() < deadline {
-      if let end = Self.readAvailable(output, into: &bytes, waitingMilliseconds: 0) { return end }
-      try? await Task.sleep(for: .milliseconds(10))
+    await withCheckedContinuation { continuation in
+      Thread { continuation.resume(returning: self.readToEnd(seconds: seconds)) }.start()
     }
-    return nil
   }
 
   /// Reads what `output` has, waiting at most `milliseconds` for it; the whole output once it
