@@ -763,7 +763,7 @@ import Testing
       Issue.record("no error")
     } catch {
       #expect(
-        error.message == "the sets and contexts come to more than 268435456 bytes of token paths (many "
+        error.message == "the sets and contexts come to more than 268435456 bytes of merged paths (many "
           + "contexts, each with the tokens of a large set)", "\(error)")
       #expect(error.line == 1 && error.column > 0, "\(error)")
     }
@@ -949,6 +949,25 @@ import Testing
           "resolutionOrder": [{"$ref": "#/sets/s"}, {"$ref": "#/sets/s"}]}
         """##)
     #expect(table.keys.count == 10_000)
+  }
+
+  /// Groups named as the helpers of DarkModeKit's export hold keys in any other document, in a
+  /// resolver document as in a token file.
+  @Test func groupsNamedAsOurHelpersHoldKeysInOtherDocuments() throws {
+    let tokens =
+      ##"{"DarkModeKit scheme": {"bg": {"$type": "color", "$value": "#111111"}}, "fg": {"$type": "color", "$value": "#222222"}}"##
+    let file = try DMDesignTokens.table(from: tokens)
+    let resolver = try DMDesignTokens.table(
+      from: ##"""
+        {"version": "2025.10", "resolutionOrder": [{"type": "set", "name": "s", "sources": [\##(tokens)]},
+          {"type": "modifier", "name": "mode", "contexts": {"light": [],
+            "dark": [{"DarkModeKit scheme": {"bg": {"$type": "color", "$value": "#333333"}}}]}}]}
+        """##)
+    for table in [file, resolver] {
+      #expect(table.keys == ["DarkModeKit_scheme.bg", "fg"])
+      #expect(table.color(forKey: "DarkModeKit_scheme.bg", variant: .normal) == DMColor(rgb: 0x111111))
+    }
+    #expect(resolver.color(forKey: "DarkModeKit_scheme.bg", variant: "NIGHT") == DMColor(rgb: 0x333333))
   }
 
   /// Without a style modifier, contexts named as the default theme's sides are those columns.

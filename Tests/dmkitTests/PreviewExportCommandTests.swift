@@ -190,11 +190,11 @@ private func swatch(_ red: Int, _ green: Int, _ blue: Int) -> String {
     #expect(run.errors.contains("larger than the limit"), "\(run.errors)")
   }
 
-  /// Tokens that could take more than 512 MiB are an error before they are built: 400 themes of
-  /// 1,500 keys (a table of 4.8 MB) would hold gigabytes while they are written.
+  /// Tokens that could take more than 128 MiB are an error before they are built: 110 themes of
+  /// 1,500 keys (a table of 1.3 MB) would hold about a gigabyte while they are written.
   @Test func tokensTooLargeToWriteAreAnError() throws {
-    let header = (["NORMAL", "NIGHT"] + (0..<398).map { "T\($0)" }).joined(separator: " ")
-    let rows = (0..<1_500).map { String(repeating: "#ffffff ", count: 400) + "K\($0)" }
+    let header = (["NORMAL", "NIGHT"] + (0..<108).map { "T\($0)" }).joined(separator: " ")
+    let rows = (0..<1_500).map { String(repeating: "#ffffff ", count: 110) + "K\($0)" }
     let path = FileManager.default.temporaryDirectory.appendingPathComponent("dmkit-wide-\(getpid()).txt")
     let output = path.appendingPathExtension("json")
     defer {
@@ -205,8 +205,8 @@ private func swatch(_ red: Int, _ green: Int, _ blue: Int) -> String {
     let run = runDMKit(["export", path.path, "--format", "json", "--output", output.path])
     #expect(run.status == 1)
     #expect(
-      run.errors.hasPrefix("error: the tokens of this table could take 5")
-        && run.errors.contains("more than the 512 MiB"),
+      run.errors.hasPrefix("error: the tokens of this table could take 14")
+        && run.errors.contains("more than the 128 MiB"),
       "\(run.errors)")
     #expect(!FileManager.default.fileExists(atPath: output.path))
   }

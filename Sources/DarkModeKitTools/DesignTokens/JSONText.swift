@@ -28,7 +28,7 @@ indirect enum JSONText {
   private func write(to text: inout String, indent: String, inline: Bool) {
     let inline = inline || isInline
     switch self {
-    case .string(let value): text += Self.quoted(value)
+    case .string(let value): Self.quote(value, into: &text)
     case .number(let value): text += value
     case .array(let elements):
       guard !elements.isEmpty else { return text += "[]" }
@@ -40,13 +40,15 @@ indirect enum JSONText {
         }
         text += "]"
       } else {
+        let inner = indent + "  "
         text += "[\n"
         for (index, element) in elements.enumerated() {
-          text += indent + "  "
-          element.write(to: &text, indent: indent + "  ", inline: false)
+          text += inner
+          element.write(to: &text, indent: inner, inline: false)
           text += index + 1 < elements.count ? ",\n" : "\n"
         }
-        text += indent + "]"
+        text += indent
+        text += "]"
       }
     case .object(let members):
       guard !members.isEmpty else { return text += "{}" }
@@ -54,38 +56,52 @@ indirect enum JSONText {
         text += "{"
         for (index, (name, value)) in members.enumerated() {
           if index > 0 { text += ", " }
-          text += Self.quoted(name) + ": "
+          Self.quote(name, into: &text)
+          text += ": "
           value.write(to: &text, indent: indent, inline: true)
         }
         text += "}"
       } else {
+        let inner = indent + "  "
         text += "{\n"
         for (index, (name, value)) in members.enumerated() {
-          text += indent + "  " + Self.quoted(name) + ": "
-          value.write(to: &text, indent: indent + "  ", inline: false)
+          text += inner
+          Self.quote(name, into: &text)
+          text += ": "
+          value.write(to: &text, indent: inner, inline: false)
           text += index + 1 < members.count ? ",\n" : "\n"
         }
-        text += indent + "}"
+        text += indent
+        text += "}"
       }
     }
   }
 
-  /// A JSON string literal.
-  static func quoted(_ value: String) -> String {
-    var result = "\""
+  /// Appends `value` to `text` as a JSON string literal; a value of printable ASCII without
+  /// quotes or backslashes, as most names are, is appended at once.
+  static func quote(_ value: String, into text: inout String) {
+    text += "\""
+    let plain = value.utf8.allSatisfy {
+      $0 >= 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\")
+    }
+    guard !plain else {
+      text += value
+      text += "\""
+      return
+    }
     for scalar in value.unicodeScalars {
       switch scalar {
-      case "\"": result += "\\\""
-      case "\\": result += "\\\\"
-      case "\n": result += "\\n"
-      case "\r": result += "\\r"
-      case "\t": result += "\\t"
+      case "\"": text += "\\\""
+      case "\\": text += "\\\\"
+      case "\n": text += "\\n"
+      case "\r": text += "\\r"
+      case "\t": text += "\\t"
       case _ where scalar.value < 0x20 || scalar.value == 0x7F || (0x80..<0xA0).contains(scalar.value):
         let hex = String(scalar.value, radix: 16)
-        result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-      default: result.unicodeScalars.append(scalar)
+        text += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+      default: text.unicodeScalars.append(scalar)
       }
     }
-    return result + "\""
+    text += "\""
   }
 }

@@ -8,6 +8,10 @@ struct ResolverDocument {
   private enum Entry {
     case set(sources: [JSONNode])
     case modifier(name: String)
+
+    var isSet: Bool {
+      if case .set = self { true } else { false }
+    }
   }
 
   private struct Modifier {
@@ -16,13 +20,19 @@ struct ResolverDocument {
     /// Where it is: `modifiers.NAME`, or its entry of the resolution order.
     var path: [String]
     /// The contexts in file order, with their sources.
-    var contexts: [(name: String, sources: [JSONNode])]
+    var contexts: [(name: String, sources: [JSONNode])] = []
+    /// The names of the contexts, told apart byte by byte.
+    var contextNames: Set<ExactText> = []
     var defaultContext: String?
+    /// Whether it has DarkModeKit's `$extensions`: it is DarkModeKit's own export.
+    var hasOurExtensions = false
     /// DarkModeKit's `$extensions`: the table's columns, and the context of its default theme.
     var columns: [(name: String, place: TextPlace)]?
     var defaultThemeContext: String?
     /// The table's keys in its order, when the groups of tokens put them in another.
     var keys: [String]?
+
+    func hasContext(named name: String) -> Bool { contextNames.contains(ExactText(name)) }
   }
 
   private let document: JSONNode
@@ -34,6 +44,11 @@ struct ResolverDocument {
   private var sourceCount = 0
   /// The names of the sets and modifiers written in the resolution order itself.
   private var inlineNames: Set<ExactText> = []
+  /// The groups whose tokens are no keys: those of the helpers of DarkModeKit's own export
+  /// (`DesignTokens.helperGroups`), known by its `$extensions` or by the group of its columns
+  /// among the sets that come first; none in any other document, where groups of those names
+  /// hold keys as any group does.
+  private var helperGroups: Set<String> = []
 
   /// Whether `document` is a resolver document rather than a token file.
   static func isResolver(_ document: JSONNode) -> Bool {
@@ -63,6 +78,13 @@ struct ResolverDocument {
     }
     for (index, entry) in entries.enumerated() {
       try read(entry, path: ["resolutionOrder", String(index)])
+    }
+    let holdsOurColumns = order.prefix(while: \.isSet).contains {
+      guard case .set(let sources) = $0 else { return false }
+      return sources.contains { $0[DesignTokens.columnsGroup] != nil }
+    }
+    if holdsOurColumns || modifiers.values.contains(where: \.hasOurExtensions) {
+      helperGroups = DesignTokens.helperGroups
     }
     try checkWork(place: list.place)
   }
@@ -237,23 +259,24 @@ struct ResolverDocument {
         node["contexts"]?.place ?? node.place, path + ["contexts"],
         "a modifier needs contexts: an object of two or more")
     }
-    var modifier = Modifier(name: name, place: node.place, path: path, contexts: [])
+    var modifier = Modifier(name: name, place: node.place, path: path)
     for context in contexts {
       modifier.contexts.append(
         (
           context.name,
           try sources(context.value, path: path + ["contexts", context.name], place: context.place)
         ))
+      modifier.contextNames.insert(ExactText(context.name))
     }
     if let given = node["default"] {
-      guard let text = given.string, contexts.contains(where: { ExactText($0.name) == ExactText(text) })
-      else {
+      guard let text = given.string, modifier.hasContext(named: text) else {
         throw fail(
           given.place, path + ["default"], "default must name one of the contexts, found \(given.described)")
       }
       modifier.defaultContext = text
     }
     if let ours = node["$extensions"]?[DesignTokens.vendor] {
+      modifier.hasOurExtensions = true
       guard ours.members != nil else {
         throw fail(
           ours.place, path + ["$extensions"],
@@ -281,8 +304,7 @@ struct ResolverDocument {
         modifier.columns = columns
       }
       if let given = ours["defaultContext"] {
-        guard let text = given.string, contexts.contains(where: { ExactText($0.name) == ExactText(text) })
-        else {
+        guard let text = given.string, modifier.hasContext(named: text) else {
           throw fail(
             given.place, path + ["$extensions"],
             "defaultContext must name one of the contexts, found \(given.described)")
@@ -303,42 +325,76 @@ struct ResolverDocument {
   // MARK: Resolving
 
   /// The tokens of one entry of the resolution order, each set and context merged once: a set's
-  /// tree, or a modifier's tree for each context.
+  /// tree, or a modifier's tree for each context, each with the work it adds to a column.
   private enum Piece {
-    case set(TokenTree)
-    case modifier(name: String, contexts: [ExactText: TokenTree])
+    case set(TokenTree, Work)
+    case modifier(name: String, contexts: [ExactText: (tree: TokenTree, work: Work)])
   }
 
-  /// The tokens of the sets before the first modifier, which every column shares, and the tree of
-  /// each entry of the resolution order after them, each context of a modifier included.
-  private func pieces() throws(DMDesignTokensError) -> (first: TokenTree.Below, rest: [Piece]) {
+  /// The tokens of the sets before the first modifier, which every column reads without merging
+  /// them, and the pieces each column merges over them.
+  private struct Pieces {
+    var first: TokenTree.Below
+    var firstWork: Work
+    var rest: [Piece]
+  }
+
+  /// What a tree adds to the work of each column that takes it, by the measures the columns are
+  /// bounded by.
+  private struct Work {
+    /// Its tokens and group types: each is a merge.
+    var merged = 0
+    /// The bytes of their paths.
+    var mergedBytes = 0
+    /// Its tokens outside the helper groups: each is read one by one.
+    var read = 0
+    /// The bytes of their paths: each read is a lookup by path.
+    var readBytes = 0
+
+    init() {}
+
+    /// The work of `tree`, `names` being its tokens outside the helper groups.
+    init(of tree: TokenTree, reading names: [String]) {
+      merged = tree.mergedEntries
+      mergedBytes = tree.pathBytes
+      read = names.count
+      readBytes = names.reduce(0) { $0 + $1.utf8.count }
+    }
+
+    /// Each measure, with its bound on all the columns together and what it counts.
+    static var bounds: [(measure: WritableKeyPath<Work, Int>, limit: Int, what: String)] {
+      [
+        (\.merged, maximumMergedTokens, "tokens and group types"),
+        (\.read, maximumColumnTokens, "tokens"),
+        (\.mergedBytes, maximumColumnPathBytes, "bytes of merged paths"),
+        (\.readBytes, maximumColumnPathBytes, "bytes of token paths"),
+      ]
+    }
+  }
+
+  /// Each set and context's tree, and the tree of the sets before the first modifier.
+  private func pieces() throws(DMDesignTokensError) -> Pieces {
     // Contexts made of the same sources (each naming one shared set) share one tree.
-    var trees: [[TextPlace]: TokenTree] = [:]
+    var trees: [[TextPlace]: (tree: TokenTree, work: Work)] = [:]
     // What the trees hold so far: each column merges or reads at least its share of it, so past
     // the columns' bounds the document is refused before more is read.
-    var entries = 0
-    var readTokens = 0
-    var pathBytes = 0
-    func tree(of sources: [JSONNode]) throws(DMDesignTokensError) -> TokenTree {
+    var total = Work()
+    func tree(of sources: [JSONNode]) throws(DMDesignTokensError) -> (tree: TokenTree, work: Work) {
       let places = sources.map(\.place)
       if let known = trees[places] { return known }
       var tree = TokenTree()
       try tree.add(sources, root: document)
-      trees[places] = tree
-      entries += tree.mergedEntries
-      readTokens += tree.names(outside: DesignTokens.helperGroups).count
-      pathBytes += tree.pathBytes
-      for (size, limit, what) in [
-        (entries, Self.maximumMergedTokens, "tokens and group types"),
-        (readTokens, Self.maximumColumnTokens, "tokens"),
-        (pathBytes, Self.maximumColumnPathBytes, "bytes of token paths"),
-      ] where size > limit {
+      let work = Work(of: tree, reading: tree.names(outside: helperGroups))
+      trees[places] = (tree, work)
+      for (measure, limit, what) in Work.bounds {
+        total[keyPath: measure] += work[keyPath: measure]
+        guard total[keyPath: measure] > limit else { continue }
         throw fail(
           sources.first?.place ?? document.place, ["resolutionOrder"],
           "the sets and contexts come to more than \(limit) \(what) (many contexts, each with the tokens "
             + "of a large set)")
       }
-      return tree
+      return (tree, work)
     }
     // The sources of the sets before the first modifier, in order, read as one list: a set named
     // again is read once.
@@ -348,9 +404,11 @@ struct ResolverDocument {
       switch entry {
       case .set(let sources) where rest.isEmpty:
         firstSources += sources
-      case .set(let sources): rest.append(.set(try tree(of: sources)))
+      case .set(let sources):
+        let (tree, work) = try tree(of: sources)
+        rest.append(.set(tree, work))
       case .modifier(let name):
-        var contexts: [ExactText: TokenTree] = [:]
+        var contexts: [ExactText: (tree: TokenTree, work: Work)] = [:]
         for context in modifiers[ExactText(name)]!.contexts {
           contexts[ExactText(context.name)] = try tree(of: context.sources)
         }
@@ -359,66 +417,44 @@ struct ResolverDocument {
     }
     var first = TokenTree()
     try first.add(firstSources, root: document)
-    return (TokenTree.Below(first), rest)
+    let below = TokenTree.Below(first)
+    // Every column reads the first tree's tokens, but merges none of them.
+    var firstWork = Work(of: first, reading: below.names(outside: helperGroups))
+    firstWork.merged = 0
+    firstWork.mergedBytes = 0
+    return Pieces(first: below, firstWork: firstWork, rest: rest)
   }
 
   /// The tokens for one choice of context per modifier: the pieces merged in order over the first.
-  private func resolve(_ input: [ExactText: String], from pieces: (first: TokenTree.Below, rest: [Piece]))
-    -> TokenTree
-  {
+  private func resolve(_ input: [ExactText: String], from pieces: Pieces) -> TokenTree {
     var tree = TokenTree(over: pieces.first)
     for piece in pieces.rest {
       switch piece {
-      case .set(let set): tree.add(set)
+      case .set(let set, _): tree.add(set)
       case .modifier(let name, let contexts):
         let modifier = modifiers[ExactText(name)]!
         let context = input[ExactText(name)] ?? modifier.defaultContext ?? modifier.contexts[0].name
         if let chosen = contexts[ExactText(context)] {
-          tree.add(chosen)
+          tree.add(chosen.tree)
         }
       }
     }
     return tree
   }
 
-  /// Refuses to resolve `count` columns from `pieces` when they could come to more than
-  /// ``maximumMergedTokens`` tokens and group types (each a merge), ``maximumColumnTokens``
-  /// tokens outside the helper groups (the tokens a column reads one by one), or
-  /// ``maximumColumnPathBytes`` bytes of those tokens' paths (each read is a lookup by path):
-  /// each column reads the tokens of the first sets, and merges the contexts and sets that
-  /// follow; a modifier with many contexts before large sets would otherwise make a small
-  /// document take minutes.
-  private func checkWork(columns count: Int, of pieces: (first: TokenTree.Below, rest: [Piece]))
-    throws(DMDesignTokensError)
-  {
-    enum Measure: CaseIterable { case merged, mergedBytes, read, pathBytes }
-    func size(_ names: [String], _ measure: Measure) -> Int {
-      measure == .pathBytes ? names.reduce(0) { $0 + $1.utf8.count } : names.count
-    }
-    func size(_ tree: TokenTree, _ measure: Measure) -> Int {
-      switch measure {
-      case .merged: tree.mergedEntries
-      case .mergedBytes: tree.pathBytes
-      case .read, .pathBytes: size(tree.names(outside: DesignTokens.helperGroups), measure)
-      }
-    }
-    for measure in Measure.allCases {
-      let first =
-        measure == .merged || measure == .mergedBytes
-        ? 0 : size(pieces.first.names(outside: DesignTokens.helperGroups), measure)
-      let each = pieces.rest.reduce(first) { total, piece in
+  /// Refuses to resolve `count` columns from `pieces` when the work of each (the first tree's
+  /// tokens read, and the largest context of each modifier and each later set merged) could come
+  /// to more than a bound of ``Work`` all together: a modifier with many contexts before large
+  /// sets would otherwise make a small document take minutes.
+  private func checkWork(columns count: Int, of pieces: Pieces) throws(DMDesignTokensError) {
+    for (measure, limit, what) in Work.bounds {
+      let each = pieces.rest.reduce(pieces.firstWork[keyPath: measure]) { total, piece in
         switch piece {
-        case .set(let set): total + size(set, measure)
-        case .modifier(_, let contexts): total + (contexts.values.map { size($0, measure) }.max() ?? 0)
+        case .set(_, let work): total + work[keyPath: measure]
+        case .modifier(_, let contexts):
+          total + (contexts.values.map { $0.work[keyPath: measure] }.max() ?? 0)
         }
       }
-      let (limit, what) =
-        switch measure {
-        case .merged: (Self.maximumMergedTokens, "tokens and group types")
-        case .read: (Self.maximumColumnTokens, "tokens")
-        case .pathBytes: (Self.maximumColumnPathBytes, "bytes of token paths")
-        case .mergedBytes: (Self.maximumColumnPathBytes, "bytes of merged paths")
-        }
       let (product, overflow) = count.multipliedReportingOverflow(by: each)
       guard overflow || product > limit else { continue }
       throw fail(
@@ -506,7 +542,7 @@ struct ResolverDocument {
     {
       let themeContext = theme.flatMap { input[ExactText($0.name)] }
       var column = try DMDesignTokens.column(
-        name, of: resolve(input, from: pieces), excluding: DesignTokens.helperGroups,
+        name, of: resolve(input, from: pieces), excluding: helperGroups,
         place: listed ?? theme?.place ?? document.place,
         path: listed != nil ? (theme?.path ?? []) + ["$extensions"] : contextPath(themeContext))
       // The table's order of keys, which groups of tokens do not keep.
@@ -522,11 +558,10 @@ struct ResolverDocument {
     if let theme, let listed = theme.columns {
       try checkWork(columns: listed.count, of: pieces)
       var columns: [DMDesignTokens.Column] = []
-      let contextNames = Set(theme.contexts.map { ExactText($0.name) })
       for (name, place) in listed {
         // Checked when the list was read.
         let variant = DMThemeVariant(name)!
-        guard contextNames.contains(ExactText(variant.theme.rawValue)) else {
+        guard theme.hasContext(named: variant.theme.rawValue) else {
           throw fail(
             place, theme.path + ["$extensions"],
             "the column \(ShownText.quoted(name)) has no context")

@@ -50,13 +50,17 @@ struct TokenTree {
   /// A tree that trees add to without copying it.
   final class Below {
     let tree: TokenTree
-    /// The names of `tree`'s tokens outside the groups of an export's helpers, found once.
-    private(set) lazy var namesOutsideHelpers = tree.names(outside: DesignTokens.helperGroups)
+    /// The names of `tree`'s tokens outside the groups last asked for, found once for all the
+    /// columns that add to it.
+    private var names: (excluded: Set<String>, names: [String])?
 
     init(_ tree: TokenTree) { self.tree = tree }
 
     func names(outside excluded: Set<String>) -> [String] {
-      excluded == DesignTokens.helperGroups ? namesOutsideHelpers : tree.names(outside: excluded)
+      if let names, names.excluded == excluded { return names.names }
+      let found = tree.names(outside: excluded)
+      names = (excluded, found)
+      return found
     }
   }
 

@@ -117,7 +117,7 @@ enum ExportCommand {
   /// The most bytes the tokens of a table may come to, as ``estimatedTokensSize(of:)`` counts
   /// them: building them holds several times their size in memory, and a table of a few
   /// megabytes with hundreds of themes makes hundreds of megabytes of tokens.
-  static let maximumTokensSize = 512 << 20
+  static let maximumTokensSize = 128 << 20
 
   /// At least the size of a table's tokens: each key has a token in each column, four in each
   /// theme context (the default theme's and each named theme's: light and dark, normal and more
