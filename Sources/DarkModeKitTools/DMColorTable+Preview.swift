@@ -49,7 +49,7 @@ extension DMColorTable {
 
   private func preview(_ contents: Contents, columns: [Int], usesColor: Bool) -> String {
     guard !columns.isEmpty else { return "" }
-    let keyWidth = contents.keys.reduce(3) { max($0, $1.count) }
+    let keyWidth = contents.keys.reduce(3) { max($0, min($1.count, Self.maximumAlignedWidth)) }
     let swatchWidth = usesColor ? 3 : 0
     let names = Self.columnNames(contents)
     let titles = columns.map { ShownText.escaped(names[$0]) }
@@ -58,7 +58,10 @@ extension DMColorTable {
       return "\(variant.userInterfaceStyle)" + (variant.accessibilityContrast == .high ? " high" : "")
     }
     let widths = columns.indices.map { index in
-      contents.keys.indices.reduce(max(titles[index].count, sides[index].count)) { width, row in
+      contents.keys.indices.reduce(
+        min(max(titles[index].count, sides[index].count), Self.maximumAlignedWidth)
+      ) {
+        width, row in
         max(width, swatchWidth + contents.color(row: row, column: columns[index]).cssHex.count)
       }
     }
@@ -66,7 +69,9 @@ extension DMColorTable {
       var text = first.padded(to: keyWidth)
       for (index, cell) in cells.enumerated() {
         text += "  " + cell.text
-        if index < cells.count - 1 { text += String(repeating: " ", count: widths[index] - cell.width) }
+        if index < cells.count - 1 {
+          text += String(repeating: " ", count: max(widths[index] - cell.width, 0))
+        }
       }
       return text + "\n"
     }

@@ -226,6 +226,16 @@ import Testing
       message: "bad theme name \"2ND\": \"2\" cannot start a theme name; \(Self.nameRule)")
   }
 
+  /// A theme name may be 64 bytes long, not more: exports repeat it for each key.
+  @Test func badThemeNameLongerThan64Bytes() throws {
+    let longest = String(repeating: "A", count: 64)
+    #expect(try DMColorTable(string: "NORMAL \(longest):dark\n#fff #000 BG\n").keys == ["BG"])
+    let error = try #require(parseError("NORMAL \(longest)B:dark\n#fff #000 BG\n"))
+    #expect(error.kind == .badThemeName)
+    #expect(error.line == 1 && error.column == 8)
+    #expect(error.message.hasSuffix(": the theme name is 65 bytes long, more than 64"), "\(error)")
+  }
+
   @Test func badThemeNameWithAPunctuationCharacter() {
     expectError(
       "NORMAL N!GHT", .badThemeName, line: 1, column: 8, token: "N!GHT",

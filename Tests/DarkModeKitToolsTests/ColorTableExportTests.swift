@@ -166,6 +166,27 @@ import Testing
     )
   }
 
+  /// A long theme name or key stands out of line in the text export and the preview, rather than
+  /// padding every row to its width; the text still reads back as the same table.
+  @Test func longNamesAndKeysPadNoOtherRow() throws {
+    let theme = String(repeating: "T", count: 64)
+    let key = String(repeating: "k", count: 5_000)
+    let table = try DMColorTable(
+      string: "NORMAL \(theme):dark\n#fff #000 \(key)\n"
+        + (0..<100).map { "#fff #000 k\($0)" }.joined(separator: "\n"))
+    let text = table.exported(as: .text)
+    let lines = text.split(separator: "\n")
+    #expect(lines[0] == "NORMAL   \(theme):dark")
+    #expect(lines.last.map(String.init) == "#ffffff  #000000" + String(repeating: " ", count: 33) + "  k99")
+    #expect(try DMColorTable(string: text).exported(as: .text) == text)
+    let preview = table.preview(themes: [.normal, DMTheme(rawValue: theme)], usesColor: false)
+    let rows = preview.split(separator: "\n")
+    #expect(
+      rows.last?.hasPrefix("k99" + String(repeating: " ", count: 37) + "  #ffffff") == true,
+      "\(rows.last ?? "")")
+    #expect(rows.allSatisfy { $0.count < 200 || $0.hasPrefix(key) }, "\(preview.utf8.count) bytes")
+  }
+
   @Test func emptyTablesExportValidEmptyDocuments() throws {
     let empty = DMColorTable()
     var validator = DesignTokensValidator()

@@ -968,6 +968,79 @@ import Testing
       #expect(table.color(forKey: "DarkModeKit_scheme.bg", variant: .normal) == DMColor(rgb: 0x111111))
     }
     #expect(resolver.color(forKey: "DarkModeKit_scheme.bg", variant: "NIGHT") == DMColor(rgb: 0x333333))
+
+    // A token named as the group of the export's columns does not make the document an export.
+    let token = try DMDesignTokens.table(
+      from: ##"""
+        {"version": "2025.10", "resolutionOrder": [{"type": "set", "name": "s", "sources": [{"DarkModeKit columns": {"$type": "color", "$value": "#444444"},
+          "DarkModeKit scheme": {"bg": {"$type": "color", "$value": "#555555"}}}]}]}
+        """##)
+    #expect(token.keys == ["DarkModeKit_columns", "DarkModeKit_scheme.bg"])
+  }
+
+  /// A context named longer than a theme may be is an error at its modifier.
+  @Test func aContextNamedLongerThanAThemeIsAnError() throws {
+    let name = String(repeating: "c", count: 65)
+    do {
+      _ = try DMDesignTokens.table(
+        from: ##"""
+          {"version": "2025.10", "resolutionOrder": [{"type": "modifier", "name": "theme",
+            "contexts": {"a": [{"bg": {"$type": "color", "$value": "#ffffff"}}], "\##(name)": []}}]}
+          """##)
+      Issue.record("no error")
+    } catch {
+      #expect(error.message.hasSuffix("its theme name is 65 bytes long, more than 64"), "\(error)")
+      #expect(error.line == 1 && error.tokenPath == "resolutionOrder.0.contexts.\(name)", "\(error)")
+    }
+  }
+
+  /// Members beside the `$ref` of a set, a modifier or a source would override what it names:
+  /// they are an error rather than silently left out.
+  @Test func membersBesideAReferenceToASetOrASourceAreErrors() throws {
+    let sets = ##""sets": {"s": {"sources": [{"x": {"$type": "color", "$value": "#111111"}}]}}"##
+    let modifiers =
+      ##""modifiers": {"t": {"contexts": {"a": [], "b": [{"x": {"$type": "color", "$value": "#222222"}}]}}}"##
+    for (order, member) in [
+      (##"[{"$ref": "#/sets/s", "sources": []}]"##, "sources"),
+      (##"[{"$ref": "#/sets/s"}, {"$ref": "#/modifiers/t", "default": "b"}]"##, "default"),
+      (
+        ##"[{"type": "set", "name": "i", "sources": [{"$ref": "#/sets/s/sources/0", "x": {"$type": "color", "$value": "#999999"}}]}]"##,
+        "x"
+      ),
+    ] {
+      do {
+        _ = try DMDesignTokens.table(
+          from: ##"{"version": "2025.10", \##(sets), \##(modifiers), "resolutionOrder": \##(order)}"##)
+        Issue.record("no error for \(order)")
+      } catch {
+        #expect(error.message.hasPrefix("\"\(member)\" beside $ref is not read"), "\(error)")
+        #expect(error.line == 1 && error.tokenPath?.hasSuffix(member) == true, "\(error)")
+      }
+    }
+  }
+
+  /// Pointers follow RFC 6901: `~` escapes only `~0` and `~1`, and an array index has no leading
+  /// zero.
+  @Test func pointersWithBadEscapesOrIndicesNameNothing() throws {
+    for pointer in ["#/$defs/a~2b", "#/$defs/list/00"] {
+      do {
+        _ = try DMDesignTokens.table(
+          from: ##"""
+            {"version": "2025.10", "$defs": {"a~2b": {"x": {"$type": "color", "$value": "#111111"}},
+              "list": [{"x": {"$type": "color", "$value": "#222222"}}]},
+              "resolutionOrder": [{"type": "set", "name": "s", "sources": [{"$ref": "\##(pointer)"}]}]}
+            """##)
+        Issue.record("no error for \(pointer)")
+      } catch {
+        #expect(error.message.contains("names no object of tokens"), "\(error)")
+      }
+    }
+    let table = try DMDesignTokens.table(
+      from: ##"""
+        {"version": "2025.10", "$defs": {"list": [{"x": {"$type": "color", "$value": "#222222"}}]},
+          "resolutionOrder": [{"type": "set", "name": "s", "sources": [{"$ref": "#/$defs/list/0"}]}]}
+        """##)
+    #expect(table.color(forKey: "x", variant: .normal) == DMColor(rgb: 0x222222))
   }
 
   /// Without a style modifier, contexts named as the default theme's sides are those columns.

@@ -133,11 +133,21 @@ extension DMThemeVariant {
   static let syntax =
     "a theme column is NAME, NAME:light or NAME:dark, with \":high\" after it for high contrast"
 
+  /// The longest theme name a column may have, in bytes: exports repeat a column's name for
+  /// each key (GTK's named colours, Swift's constants), so a long one would multiply a small
+  /// table into gigabytes.
+  public static let maximumThemeNameLength = 64
+
   /// Reads `NAME[:light|:dark][:high]` from UTF-8 bytes.
   static func parse(_ bytes: ArraySlice<UInt8>) -> Result<DMThemeVariant, Problem> {
     let colon = bytes.firstIndex(of: UInt8(ascii: ":")) ?? bytes.endIndex
     if let problem = NameRule.problem(bytes[..<colon], noun: "theme name") {
       return .failure(Problem(reason: "\(problem); \(NameRule.text)"))
+    }
+    let length = bytes.distance(from: bytes.startIndex, to: colon)
+    guard length <= maximumThemeNameLength else {
+      return .failure(
+        Problem(reason: "the theme name is \(length) bytes long, more than \(maximumThemeNameLength)"))
     }
     let theme = DMTheme(rawValue: String(decoding: bytes[..<colon], as: UTF8.self))
     var side = DMUserInterfaceStyle.unspecified

@@ -286,8 +286,13 @@ public enum DMDesignTokens {
     var variants: [DMThemeVariant: String] = [:]
     for column in columns {
       guard let variant = DMThemeVariant(column.name) else {
+        let theme = column.name.utf8.prefix { $0 != UInt8(ascii: ":") }.count
         throw TokenTree.fail(
-          column.place, column.path, "\(ShownText.quoted(column.name)) is not a column name")
+          column.place, column.path,
+          "\(ShownText.quoted(column.name)) is not a column name"
+            + (theme > DMThemeVariant.maximumThemeNameLength
+              ? ": its theme name is \(theme) bytes long, more than \(DMThemeVariant.maximumThemeNameLength)"
+              : ""))
       }
       if let other = variants.updateValue(column.name, forKey: variant) {
         throw TokenTree.fail(

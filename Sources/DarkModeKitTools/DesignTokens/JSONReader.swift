@@ -425,7 +425,7 @@ enum JSONPointer {
   static let maximumParts = JSONReader.maximumDepth + 1
 
   /// The parts of `pointer` with `~1` and `~0` decoded (`[]` for `#`), or `nil` for a pointer
-  /// to another file or one with more parts than a document can nest (counted before anything
+  /// to another file, one with a `~` that is neither `~0` nor `~1`, or one with more parts than a document can nest (counted before anything
   /// is split, so that a long one costs no memory).
   static func parts(of pointer: String) -> [String]? {
     if pointer == "#" { return [] }
@@ -452,11 +452,20 @@ enum JSONPointer {
       } else if byte == UInt8(ascii: "~"), index < bytes.count, bytes[index] == UInt8(ascii: "1") {
         part.append(UInt8(ascii: "/"))
         index += 1
+      } else if byte == UInt8(ascii: "~") {
+        // RFC 6901 escapes only `~0` and `~1`.
+        return nil
       } else {
         part.append(byte)
       }
     }
     parts.append(String(decoding: part, as: UTF8.self))
     return parts
+  }
+
+  /// The array index a part names: digits without a leading zero (`0`, `12`, not `012` or `+1`).
+  static func index(_ part: String) -> Int? {
+    guard let index = Int(part), String(index) == part, index >= 0 else { return nil }
+    return index
   }
 }

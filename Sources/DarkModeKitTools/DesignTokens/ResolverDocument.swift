@@ -81,7 +81,9 @@ struct ResolverDocument {
     }
     let holdsOurColumns = order.prefix(while: \.isSet).contains {
       guard case .set(let sources) = $0 else { return false }
-      return sources.contains { $0[DesignTokens.columnsGroup] != nil }
+      return sources.contains { source in
+        source[DesignTokens.columnsGroup].map { $0.members != nil && !TokenTree.isToken($0) } ?? false
+      }
     }
     if holdsOurColumns || modifiers.values.contains(where: \.hasOurExtensions) {
       helperGroups = DesignTokens.helperGroups
@@ -125,6 +127,7 @@ struct ResolverDocument {
 
   private mutating func read(_ entry: JSONNode, path: [String]) throws(DMDesignTokensError) {
     if let reference = entry["$ref"] {
+      try refuseOverrides(in: entry, path: path)
       guard let text = reference.string, let (kind, name) = Self.localReference(text) else {
         throw fail(
           reference.place, path,
@@ -158,13 +161,23 @@ struct ResolverDocument {
     }
   }
 
+  /// Refuses members beside the `$ref` of a set, a modifier or a source: they would override
+  /// what it names, which is not read, so that no colour silently ignores them.
+  private func refuseOverrides(in node: JSONNode, path: [String]) throws(DMDesignTokensError) {
+    guard let other = node.members?.first(where: { $0.name != "$ref" }) else { return }
+    throw fail(
+      other.place, path + [other.name],
+      "\(ShownText.quoted(other.name)) beside $ref is not read: overriding what a $ref names is not "
+        + "supported; copy it and change the copy")
+  }
+
   /// The value a JSON Pointer in this document (`#/$defs/palette`) names.
   private static func node(at pointer: String, in document: JSONNode) -> JSONNode? {
     guard let parts = JSONPointer.parts(of: pointer) else { return nil }
     var node = document
     for name in parts {
       if case .array(let items) = node.value {
-        guard let index = Int(name), items.indices.contains(index) else { return nil }
+        guard let index = JSONPointer.index(name), items.indices.contains(index) else { return nil }
         node = items[index]
       } else {
         guard let member = node[name] else { return nil }
@@ -196,6 +209,7 @@ struct ResolverDocument {
         result.append(item)
         continue
       }
+      try refuseOverrides(in: item, path: path + [String(index)])
       guard let text = reference.string else {
         throw fail(
           reference.place, path + [String(index)], "$ref must be a string, found \(reference.described)")

@@ -601,7 +601,7 @@ struct TokenTree {
         }
         node = next
       case .array(let elements):
-        guard let index = Int(part), elements.indices.contains(index) else {
+        guard let index = JSONPointer.index(part), elements.indices.contains(index) else {
           throw Self.fail(
             place, path,
             "$ref \(ShownText.quoted(pointer)) names nothing: no element \(ShownText.quoted(part))")
