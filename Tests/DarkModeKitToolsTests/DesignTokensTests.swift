@@ -1017,6 +1017,12 @@ import Testing
         #expect(error.line == 1 && error.tokenPath?.hasSuffix(member) == true, "\(error)")
       }
     }
+    // A description changes no colour.
+    let described = try DMDesignTokens.table(
+      from:
+        ##"{"version": "2025.10", \##(sets), "resolutionOrder": [{"$ref": "#/sets/s", "description": "base"}]}"##
+    )
+    #expect(described.color(forKey: "x", variant: .normal) == DMColor(rgb: 0x111111))
   }
 
   /// Pointers follow RFC 6901: `~` escapes only `~0` and `~1`, and an array index has no leading

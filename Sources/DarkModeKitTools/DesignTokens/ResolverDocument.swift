@@ -162,9 +162,11 @@ struct ResolverDocument {
   }
 
   /// Refuses members beside the `$ref` of a set, a modifier or a source: they would override
-  /// what it names, which is not read, so that no colour silently ignores them.
+  /// what it names, which is not read, so that no colour silently ignores them. A description
+  /// and `$extensions` change no colour, and are let be.
   private func refuseOverrides(in node: JSONNode, path: [String]) throws(DMDesignTokensError) {
-    guard let other = node.members?.first(where: { $0.name != "$ref" }) else { return }
+    let harmless: Set<String> = ["$ref", "description", "$description", "$extensions"]
+    guard let other = node.members?.first(where: { !harmless.contains($0.name) }) else { return }
     throw fail(
       other.place, path + [other.name],
       "\(ShownText.quoted(other.name)) beside $ref is not read: overriding what a $ref names is not "
