@@ -66,6 +66,15 @@ struct JSONNode: Sendable {
     if case .object(let members) = value { members } else { nil }
   }
 
+  /// The member or the element (by its index) that one part of a JSON Pointer names, if any.
+  func child(atPointerPart part: String) -> JSONNode? {
+    switch value {
+    case .object: self[part]
+    case .array(let items): JSONPointer.index(part).flatMap { items.indices.contains($0) ? items[$0] : nil }
+    default: nil
+    }
+  }
+
   /// The value of the member `name`, for an object that has it.
   subscript(name: String) -> JSONNode? {
     guard let members else { return nil }
@@ -425,7 +434,8 @@ enum JSONPointer {
   static let maximumParts = JSONReader.maximumDepth + 1
 
   /// The parts of `pointer` with `~1` and `~0` decoded (`[]` for `#`), or `nil` for a pointer
-  /// to another file, one with a `~` that is neither `~0` nor `~1`, or one with more parts than a document can nest (counted before anything
+  /// to another file, one with a `~` that is neither `~0` nor `~1`, or one with more parts than
+  /// a document can nest (counted before anything
   /// is split, so that a long one costs no memory).
   static func parts(of pointer: String) -> [String]? {
     if pointer == "#" { return [] }

@@ -178,13 +178,8 @@ struct ResolverDocument {
     guard let parts = JSONPointer.parts(of: pointer) else { return nil }
     var node = document
     for name in parts {
-      if case .array(let items) = node.value {
-        guard let index = JSONPointer.index(name), items.indices.contains(index) else { return nil }
-        node = items[index]
-      } else {
-        guard let member = node[name] else { return nil }
-        node = member
-      }
+      guard let child = node.child(atPointerPart: name) else { return nil }
+      node = child
     }
     return node
   }

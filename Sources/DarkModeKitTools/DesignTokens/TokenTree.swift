@@ -593,23 +593,16 @@ struct TokenTree {
     }
     var node = document
     for part in parts {
-      switch node.value {
-      case .object:
-        guard let next = node[part] else {
-          throw Self.fail(
-            place, path, "$ref \(ShownText.quoted(pointer)) names nothing: no \(ShownText.quoted(part))")
-        }
-        node = next
-      case .array(let elements):
-        guard let index = JSONPointer.index(part), elements.indices.contains(index) else {
-          throw Self.fail(
-            place, path,
-            "$ref \(ShownText.quoted(pointer)) names nothing: no element \(ShownText.quoted(part))")
-        }
-        node = elements[index]
-      default:
-        throw Self.fail(place, path, "$ref \(ShownText.quoted(pointer)) names nothing")
+      guard let next = node.child(atPointerPart: part) else {
+        let missing =
+          switch node.value {
+          case .object: ": no \(ShownText.quoted(part))"
+          case .array: ": no element \(ShownText.quoted(part))"
+          default: ""
+          }
+        throw Self.fail(place, path, "$ref \(ShownText.quoted(pointer)) names nothing\(missing)")
       }
+      node = next
     }
     return node
   }
