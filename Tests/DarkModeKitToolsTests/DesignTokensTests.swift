@@ -1025,6 +1025,42 @@ import Testing
     #expect(described.color(forKey: "x", variant: .normal) == DMColor(rgb: 0x111111))
   }
 
+  /// A `$ref` in the definition of a set or a modifier is an error at its place, rather than
+  /// silently left out with what it names.
+  @Test func aReferenceInTheDefinitionOfASetOrAModifierIsAnError() throws {
+    let x = ##"{"x": {"$type": "color", "$value": "#111111"}}"##
+    for (definitions, order, path) in [
+      (
+        ##""sets": {"a": {"$ref": "#/sets/c", "sources": [\##(x)]}, "c": {"sources": []}}"##,
+        ##"[{"$ref": "#/sets/a"}]"##, "sets.a.$ref"
+      ),
+      (
+        ##""modifiers": {"t": {"$ref": "#/modifiers/u", "contexts": {"a": [\##(x)], "b": []}}}"##,
+        ##"[{"$ref": "#/modifiers/t"}]"##, "modifiers.t.$ref"
+      ),
+    ] {
+      do {
+        _ = try DMDesignTokens.table(
+          from: ##"{"version": "2025.10", \##(definitions), "resolutionOrder": \##(order)}"##)
+        Issue.record("no error for \(definitions)")
+      } catch {
+        #expect(
+          error.message.hasPrefix("$ref in the definition of a set or a modifier is not read"), "\(error)")
+        #expect(error.line == 1 && error.tokenPath == path, "\(error)")
+      }
+    }
+  }
+
+  /// A pointer with an escape other than `~0` and `~1` is told as such.
+  @Test func aPointerWithABadEscapeSaysSo() throws {
+    do {
+      _ = try DMDesignTokens.table(from: ##"{"a": {"$type": "color", "$ref": "#/~"}}"##)
+      Issue.record("no error")
+    } catch {
+      #expect(error.message.contains("names nothing: it has an escape other than ~0 and ~1"), "\(error)")
+    }
+  }
+
   /// Pointers follow RFC 6901: `~` escapes only `~0` and `~1`, and an array index has no leading
   /// zero.
   @Test func pointersWithBadEscapesOrIndicesNameNothing() throws {

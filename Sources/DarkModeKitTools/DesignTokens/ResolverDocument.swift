@@ -140,6 +140,7 @@ struct ResolverDocument {
       if kind == "sets" {
         order.append(.set(sources: try expandedSet(name, place: reference.place, path: path)))
       } else {
+        try refuseReference(in: target, path: [collection, name])
         try addModifier(target, name: name, path: [collection, name])
       }
       return
@@ -171,6 +172,15 @@ struct ResolverDocument {
       other.place, path + [other.name],
       "\(ShownText.quoted(other.name)) beside $ref is not read: overriding what a $ref names is not "
         + "supported; copy it and change the copy")
+  }
+
+  /// Refuses a `$ref` in the definition of a set or a modifier: what it names, and how the
+  /// members beside it override that, are not read, so that no colour silently leaves it out.
+  private func refuseReference(in definition: JSONNode, path: [String]) throws(DMDesignTokensError) {
+    guard let reference = definition["$ref"] else { return }
+    throw fail(
+      reference.place, path + ["$ref"],
+      "$ref in the definition of a set or a modifier is not read; write the set or the modifier out in full")
   }
 
   /// The value a JSON Pointer in this document (`#/$defs/palette`) names.
@@ -253,6 +263,7 @@ struct ResolverDocument {
         "#/sets/\(ShownText.escaped(name, limit: 64)) names no set, or sets refer to each other more than 32 deep or in a circle"
       )
     }
+    try refuseReference(in: set, path: ["sets", name])
     let expanded = try sources(
       set["sources"], path: ["sets", name, "sources"], place: set.place, depth: depth)
     expandedSets[ExactText(name)] = expanded

@@ -589,7 +589,8 @@ struct TokenTree {
     guard let parts = JSONPointer.parts(of: pointer) else {
       throw Self.fail(
         place, path,
-        "$ref \(ShownText.quoted(pointer)) names nothing: it has more parts than a document nests levels")
+        "$ref \(ShownText.quoted(pointer)) names nothing: it has an escape other than ~0 and ~1, or more "
+          + "parts than a document nests levels")
     }
     var node = document
     for part in parts {
