@@ -980,17 +980,28 @@ import Testing
 
   /// A context named longer than a theme may be is an error at its modifier.
   @Test func aContextNamedLongerThanAThemeIsAnError() throws {
-    let name = String(repeating: "c", count: 65)
-    do {
-      _ = try DMDesignTokens.table(
-        from: ##"""
-          {"version": "2025.10", "resolutionOrder": [{"type": "modifier", "name": "theme",
-            "contexts": {"a": [{"bg": {"$type": "color", "$value": "#ffffff"}}], "\##(name)": []}}]}
-          """##)
-      Issue.record("no error")
-    } catch {
-      #expect(error.message.hasSuffix("its theme name is 65 bytes long, more than 64"), "\(error)")
-      #expect(error.line == 1 && error.tokenPath == "resolutionOrder.0.contexts.\(name)", "\(error)")
+    let long = String(repeating: "c", count: 65)
+    // `:` is no character of a theme name: the context gives the theme `b…_dark_high`.
+    let mangled = String(repeating: "b", count: 64) + ":dark:high"
+    for (name, message) in [
+      (long, "gives the theme name \(ShownText.quoted(long)), 65 bytes long, more than 64"),
+      (
+        mangled,
+        "gives the theme name \(ShownText.quoted(String(repeating: "b", count: 64) + "_dark_high")) "
+          + "(a theme name has \"_\" for each character it cannot have), 74 bytes long, more than 64"
+      ),
+    ] {
+      do {
+        _ = try DMDesignTokens.table(
+          from: ##"""
+            {"version": "2025.10", "resolutionOrder": [{"type": "modifier", "name": "theme",
+              "contexts": {"a": [{"bg": {"$type": "color", "$value": "#ffffff"}}], "\##(name)": []}}]}
+            """##)
+        Issue.record("no error for \(name)")
+      } catch {
+        #expect(error.message.hasSuffix(message), "\(error)")
+        #expect(error.line == 1 && error.tokenPath == "resolutionOrder.0.contexts.\(name)", "\(error)")
+      }
     }
   }
 
@@ -1048,6 +1059,96 @@ import Testing
           error.message.hasPrefix("$ref in the definition of a set or a modifier is not read"), "\(error)")
         #expect(error.line == 1 && error.tokenPath == path, "\(error)")
       }
+    }
+  }
+
+  /// A source may name a place that is itself a `$ref`: the references are followed, members
+  /// beside an inner one are errors at that place, and a circle is an error.
+  @Test func aSourceNamingAReferenceFollowsIt() throws {
+    func document(_ p: String) -> String {
+      ##"""
+      {"version": "2025.10", "sets": {"base": {"sources": [{"$ref": "#/$defs/p"}]}},
+        "resolutionOrder": [{"$ref": "#/sets/base"}],
+        "$defs": {"p": \##(p), "q": {"bg": {"$type": "color", "$value": "#123456"}}}}
+      """##
+    }
+    let table = try DMDesignTokens.table(from: document(##"{"$ref": "#/$defs/q"}"##))
+    #expect(table.color(forKey: "bg", variant: .normal) == DMColor(rgb: 0x123456))
+    for (p, path, message) in [
+      (##"{"$ref": "#/$defs/q", "extra": 1}"##, "$defs.p.extra", ##""extra" beside $ref is not read"##),
+      (##"{"$ref": "#/$defs/p"}"##, "$defs.p", "more than 32 deep or in a circle"),
+      (##"{"$ref": 7}"##, "$defs.p", "$ref must be a string"),
+    ] {
+      do {
+        _ = try DMDesignTokens.table(from: document(p))
+        Issue.record("no error for \(p)")
+      } catch {
+        #expect(error.message.contains(message), "\(error)")
+        #expect(error.tokenPath == path, "\(error)")
+      }
+    }
+  }
+
+  /// A member beside the `$ref` of a token's value (`alpha`) would change the colour it names:
+  /// it is an error, not left out.
+  @Test func aMemberBesideTheReferenceOfAValueIsAnError() throws {
+    for value in [##"{"$ref": "#/a/$value", "alpha": 0.5}"##, ##"{"$ref": "#/a", "alpha": 0.5}"##] {
+      do {
+        _ = try DMDesignTokens.table(
+          from: ##"""
+            {"a": {"$type": "color", "$value": "#ffffff"},
+             "b": {"$type": "color", "$value": \##(value)}}
+            """##)
+        Issue.record("no error for \(value)")
+      } catch {
+        #expect(error.message.hasPrefix(##""alpha" beside $ref is not read"##), "\(error)")
+        #expect(error.line == 2 && error.tokenPath == "b", "\(error)")
+      }
+    }
+    // The token's own members beside its `$ref` are read as before.
+    let table = try DMDesignTokens.table(
+      from: ##"""
+        {"a": {"$type": "color", "$value": "#ffffff"},
+         "b": {"$type": "color", "$description": "a's colour", "$ref": "#/a/$value"}}
+        """##)
+    #expect(table.color(forKey: "b", variant: .normal) == DMColor(rgb: 0xffffff))
+  }
+
+  /// A top-level group of a token file named as a column but for a theme name over 64 bytes is a
+  /// column in error, not a group that turns the file into one column.
+  @Test func aColumnGroupWithATooLongThemeNameIsAnError() throws {
+    let name = String(repeating: "Y", count: 65) + ":dark"
+    do {
+      _ = try DMDesignTokens.table(
+        from: ##"""
+          {"NORMAL": {"BG": {"$type": "color", "$value": "#ffffff"}},
+           "\##(name)": {"BG": {"$type": "color", "$value": "#000000"}}}
+          """##)
+      Issue.record("no error")
+    } catch {
+      #expect(
+        error.message.hasSuffix("is not a column name: the theme name is 65 bytes long, more than 64"),
+        "\(error)")
+      #expect(error.line == 2 && error.tokenPath == name, "\(error)")
+    }
+  }
+
+  /// A column DarkModeKit's `$extensions` list that is not a column name says why.
+  @Test func aListedColumnThatIsNoColumnSaysWhy() throws {
+    let name = String(repeating: "C", count: 65)
+    do {
+      _ = try DMDesignTokens.table(
+        from: ##"""
+          {"version": "2025.10", "resolutionOrder": [{"type": "modifier", "name": "theme",
+            "contexts": {"a": [], "b": []},
+            "$extensions": {"org.darkmodekit": {"columns": ["\##(name)"]}}}]}
+          """##)
+      Issue.record("no error")
+    } catch {
+      #expect(
+        error.message.hasSuffix("is not a column name: the theme name is 65 bytes long, more than 64"),
+        "\(error)")
+      #expect(error.line == 3 && error.tokenPath == "resolutionOrder.0.$extensions", "\(error)")
     }
   }
 

@@ -138,6 +138,12 @@ extension DMThemeVariant {
   /// table into gigabytes.
   public static let maximumThemeNameLength = 64
 
+  /// Why `description` is not a variant, as a colour table's error says it; `nil` for a variant.
+  package static func problem(in description: String) -> String? {
+    guard case .failure(let problem) = parse(Array(description.utf8)[...]) else { return nil }
+    return problem.reason
+  }
+
   /// Reads `NAME[:light|:dark][:high]` from UTF-8 bytes.
   static func parse(_ bytes: ArraySlice<UInt8>) -> Result<DMThemeVariant, Problem> {
     let colon = bytes.firstIndex(of: UInt8(ascii: ":")) ?? bytes.endIndex

@@ -199,7 +199,7 @@ public enum DMDesignTokens {
     let namedAsColumns =
       !groups.isEmpty
       && groups.allSatisfy {
-        $0.value.members != nil && !TokenTree.isToken($0.value) && isColumnName($0.name)
+        $0.value.members != nil && !TokenTree.isToken($0.value) && isColumnShaped($0.name)
       }
       && (groups.contains { ["NORMAL", "NIGHT", "DARK"].contains($0.name) || $0.name.contains(":") }
         || isOldExport(groups))
@@ -265,6 +265,20 @@ public enum DMDesignTokens {
   /// `:high`.
   static func isColumnName(_ name: String) -> Bool { DMThemeVariant(name) != nil }
 
+  /// Whether `name` is a column name, or would be one but for the length of its theme name: a
+  /// group so named is a column, and the length is its error.
+  static func isColumnShaped(_ name: String) -> Bool {
+    let theme = name.utf8.prefix { $0 != UInt8(ascii: ":") }
+    guard theme.count > DMThemeVariant.maximumThemeNameLength else { return isColumnName(name) }
+    return isKey(String(decoding: theme, as: UTF8.self))
+      && isColumnName("A" + String(decoding: name.utf8.dropFirst(theme.count), as: UTF8.self))
+  }
+
+  /// Why `name` is not a column of a table's header, for an error.
+  static func notAColumnName(_ name: String) -> String {
+    "\(ShownText.quoted(name)) is not a column name: \(DMThemeVariant.problem(in: name) ?? "")"
+  }
+
   /// Whether `name` is a side of the default theme (`NORMAL`, `NIGHT`, `DARK`): a theme name that
   /// takes only its own side, where any other takes both.
   static func isDefaultSide(_ name: String) -> Bool {
@@ -286,13 +300,8 @@ public enum DMDesignTokens {
     var variants: [DMThemeVariant: String] = [:]
     for column in columns {
       guard let variant = DMThemeVariant(column.name) else {
-        let theme = column.name.utf8.prefix { $0 != UInt8(ascii: ":") }.count
         throw TokenTree.fail(
-          column.place, column.path,
-          "\(ShownText.quoted(column.name)) is not a column name"
-            + (theme > DMThemeVariant.maximumThemeNameLength
-              ? ": its theme name is \(theme) bytes long, more than \(DMThemeVariant.maximumThemeNameLength)"
-              : ""))
+          column.place, column.path, notAColumnName(column.name))
       }
       if let other = variants.updateValue(column.name, forKey: variant) {
         throw TokenTree.fail(

@@ -221,23 +221,8 @@ struct ResolverDocument {
         throw fail(
           reference.place, path + [String(index)], "$ref must be a string, found \(reference.described)")
       }
-      if let (kind, name) = Self.localReference(text), kind == "sets" {
-        result += try expandedSet(
-          name, place: reference.place, path: path + [String(index)], depth: depth + 1)
-      } else {
-        // Any other place in this document holds tokens.
-        guard text.hasPrefix("#/") || text == "#" else {
-          throw fail(
-            reference.place, path + [String(index)],
-            "$ref \(ShownText.quoted(text)) is not read: sources are read from this document only (#/…)")
-        }
-        guard let target = Self.node(at: text, in: document), target.members != nil else {
-          throw fail(
-            reference.place, path + [String(index)],
-            "$ref \(ShownText.quoted(text)) names no object of tokens in this document")
-        }
-        result.append(target)
-      }
+      result += try referencedSources(
+        text, place: reference.place, path: path + [String(index)], depth: depth)
       // Sets that name each other several times each multiply, and each context that names a
       // set holds its sources: a few hundred bytes could name billions of sources.
       sourceCount += result.count - countBefore
@@ -249,6 +234,39 @@ struct ResolverDocument {
       }
     }
     return result
+  }
+
+  /// The sources a source's `$ref` to `text` names: a set's sources, or the object of tokens at
+  /// another place of this document, which may itself be a `$ref` to follow.
+  private mutating func referencedSources(_ text: String, place: TextPlace, path: [String], depth: Int)
+    throws(DMDesignTokensError) -> [JSONNode]
+  {
+    var text = text
+    var place = place
+    var path = path
+    for _ in 0..<32 {
+      if let (kind, name) = Self.localReference(text), kind == "sets" {
+        return try expandedSet(name, place: place, path: path, depth: depth + 1)
+      }
+      // Any other place in this document holds tokens.
+      guard text.hasPrefix("#/") || text == "#" else {
+        throw fail(
+          place, path,
+          "$ref \(ShownText.quoted(text)) is not read: sources are read from this document only (#/…)")
+      }
+      guard let target = Self.node(at: text, in: document), target.members != nil else {
+        throw fail(place, path, "$ref \(ShownText.quoted(text)) names no object of tokens in this document")
+      }
+      guard let next = target["$ref"] else { return [target] }
+      // A place that is itself a reference: its members are read as the source's are.
+      path = JSONPointer.parts(of: text) ?? []
+      try refuseOverrides(in: target, path: path)
+      guard let nextText = next.string else {
+        throw fail(next.place, path, "$ref must be a string, found \(next.described)")
+      }
+      (text, place) = (nextText, next.place)
+    }
+    throw fail(place, path, "the references from a source go more than 32 deep or in a circle")
   }
 
   /// The sources of the set `name`, its references to other sets expanded; each set is expanded
@@ -314,9 +332,12 @@ struct ResolverDocument {
       if let list = ours["columns"], case .array(let names) = list.value {
         var columns: [(String, TextPlace)] = []
         for item in names {
-          guard let text = item.string, DMDesignTokens.isColumnName(text) else {
+          guard let text = item.string else {
             throw fail(
               item.place, path + ["$extensions"], "a column must be a column name, found \(item.described)")
+          }
+          guard DMDesignTokens.isColumnName(text) else {
+            throw fail(item.place, path + ["$extensions"], DMDesignTokens.notAColumnName(text))
           }
           columns.append((text, item.place))
         }
@@ -606,6 +627,14 @@ struct ResolverDocument {
       + (theme?.contexts.filter { ExactText($0.name) != defaultContext.map(ExactText.init) }.map {
         (DMDesignTokens.keyName($0.name), $0.name)
       } ?? [])
+    for case (let name?, let themeContext?) in themeContexts
+    where name.utf8.count > DMThemeVariant.maximumThemeNameLength {
+      throw fail(
+        theme?.place ?? document.place, contextPath(themeContext),
+        "the context \(ShownText.quoted(themeContext)) gives the theme name \(ShownText.quoted(name))"
+          + (name == themeContext ? "" : " (a theme name has \"_\" for each character it cannot have)")
+          + ", \(name.utf8.count) bytes long, more than \(DMThemeVariant.maximumThemeNameLength)")
+    }
     try checkWork(
       columns: themeContexts.count * (scheme == nil ? 1 : 2) * (contrast == nil ? 1 : 2), of: pieces)
     var defaults: [DMDesignTokens.Column] = []

@@ -522,6 +522,19 @@ struct TokenTree {
       throw Self.fail(
         token.place, path, "the references from \(ShownText.quoted(start)) \(referenceTrouble(start))")
     }
+    // Members of a value beside its `$ref` (`alpha`) would change what it names, which is not
+    // read: an error rather than a colour that silently leaves them out. A token's own members
+    // (`$type`, `$description`, or `type` and `description` unprefixed) are no part of its value.
+    if value["$ref"] != nil,
+      let other = value.members?.first(where: {
+        !$0.name.hasPrefix("$") && $0.name != "type" && $0.name != "description"
+      })
+    {
+      throw Self.fail(
+        other.place, path,
+        "\(ShownText.quoted(other.name)) beside $ref is not read: changing what a $ref names is not "
+          + "supported; write the colour out in full")
+    }
     // A reference by name, or a pointer to a token (`#/a/b/$value`): the token of the tokens as
     // merged, which in a resolver document may come from a later source than the pointer.
     let pointed = Self.pointerTarget(value).flatMap { self.token($0) != nil ? $0 : nil }
