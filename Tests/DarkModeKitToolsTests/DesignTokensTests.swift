@@ -352,6 +352,35 @@ import Testing
     }
   }
 
+  /// DarkModeKit's export with the modifier that names the keys left out of the resolution order
+  /// holds tokens only in its helper groups: an error, not an empty table.
+  @Test func ourExportWithoutTheModifierOfItsKeysIsAnError() throws {
+    let table = try DMColorTable(string: "NORMAL NIGHT\n#ffffff #000000 BG\n")
+    for dropsExtensions in [false, true] {
+      var json = try #require(
+        try JSONSerialization.jsonObject(with: Data(table.exported(as: .json).utf8)) as? [String: Any])
+      let order = try #require(json["resolutionOrder"] as? [[String: String]])
+      json["resolutionOrder"] = order.filter { $0["$ref"] != "#/modifiers/contrast" }
+      if dropsExtensions {
+        var modifiers = try #require(json["modifiers"] as? [String: Any])
+        var theme = try #require(modifiers["theme"] as? [String: Any])
+        theme["$extensions"] = nil
+        modifiers["theme"] = theme
+        json["modifiers"] = modifiers
+      }
+      let text = try #require(String(data: try JSONSerialization.data(withJSONObject: json), encoding: .utf8))
+      do {
+        let back = try DMDesignTokens.table(from: text)
+        Issue.record("no error: \(back.keys)")
+      } catch {
+        #expect(
+          error.message.hasSuffix("the modifier that names the keys is missing from resolutionOrder"),
+          "\(error)")
+        #expect(error.tokenPath == "resolutionOrder", "\(error)")
+      }
+    }
+  }
+
   /// Tools may drop other tools' `$extensions`: without DarkModeKit's, the export still reads as
   /// the same colours, its contexts `NORMAL` and `NIGHT` being the default theme's.
   @Test func ourExportWithoutItsExtensionsGivesTheSameColours() throws {
@@ -1150,6 +1179,110 @@ import Testing
         "\(error)")
       #expect(error.line == 3 && error.tokenPath == "resolutionOrder.0.$extensions", "\(error)")
     }
+  }
+
+  /// Two modifiers that both choose the style, or the contrast, are an error at the second,
+  /// rather than the second read as the theme.
+  @Test func twoModifiersOfTheStyleOrTheContrastAreAnError() throws {
+    for (contexts, what) in [
+      (##""light": [], "dark": [{"bg": {"$value": "#222222"}}]"##, "the style (light, dark)"),
+      (##""normal": [], "more": [{"bg": {"$value": "#222222"}}]"##, "the contrast (normal, more)"),
+    ] {
+      do {
+        _ = try DMDesignTokens.table(
+          from: ##"""
+            {"version": "2025.10", "sets": {"s": {"sources": [{"bg": {"$type": "color", "$value": "#ffffff"}}]}},
+             "modifiers": {"t": {"contexts": {\##(contexts)}},
+             "u": {"contexts": {\##(contexts)}}},
+             "resolutionOrder": [{"$ref": "#/sets/s"}, {"$ref": "#/modifiers/t"}, {"$ref": "#/modifiers/u"}]}
+            """##)
+        Issue.record("no error for \(what)")
+      } catch {
+        #expect(
+          error.message == ##"the modifiers "t" and "u" both choose \##(what): a table has one"##, "\(error)")
+        #expect(error.line == 3 && error.tokenPath == "modifiers.u", "\(error)")
+      }
+    }
+  }
+
+  /// A document with a version and sets or modifiers but no resolution order says that it lacks
+  /// one, rather than being read as tokens.
+  @Test func aResolverDocumentWithoutItsResolutionOrderSaysSo() throws {
+    do {
+      _ = try DMDesignTokens.table(from: ##"{"version": "2025.10", "sets": {}, "modifiers": {}}"##)
+      Issue.record("no error")
+    } catch {
+      #expect(error.message == "resolutionOrder must be a non-empty array", "\(error)")
+      #expect(error.tokenPath == "resolutionOrder", "\(error)")
+    }
+  }
+
+  /// Top-level groups with lower-case names and no side (`dark`, `button`) are groups of one
+  /// column, even beside a group named as a column.
+  @Test func lowerCaseGroupsBesideAColumnNameAreGroups() throws {
+    let table = try DMDesignTokens.table(
+      from: ##"""
+        {"NORMAL": {"bg": {"$type": "color", "$value": "#ffffff"}},
+         "dark": {"bg": {"$type": "color", "$value": "#000000"}}}
+        """##)
+    #expect(table.columnNames == ["NORMAL"])
+    #expect(table.keys == ["NORMAL.bg", "dark.bg"])
+    #expect(table.color(forKey: "dark.bg", variant: .normal) == DMColor(rgb: 0x000000))
+    // With a side, a lower-case theme is a column.
+    let columns = try DMDesignTokens.table(
+      from: ##"""
+        {"NORMAL": {"bg": {"$type": "color", "$value": "#ffffff"}},
+         "sepia:light": {"bg": {"$type": "color", "$value": "#f4ecd8"}}}
+        """##)
+    #expect(columns.columnNames == ["NORMAL", "sepia"])
+  }
+
+  /// A context named as a side of the default theme (`NIGHT`) gives only that side: colours of
+  /// its own on the other side are an error, not lost.
+  @Test func aContextNamedAsADefaultSideWithColoursOnItsOtherSideIsAnError() throws {
+    func document(night: String) -> String {
+      ##"""
+      {"version": "2025.10",
+       "sets": {"base": {"sources": [{"$type": "color", "bg": {"$value": "#ffffff"}}]}},
+       "modifiers": {
+         "theme": {"contexts": {"default": [], "NIGHT": [\##(night)]}, "default": "default"},
+         "color-scheme": {"contexts": {"light": [], "dark": [{"bg": {"$type": "color", "$value": "#444444"}}]}}},
+       "resolutionOrder": [{"$ref": "#/sets/base"}, {"$ref": "#/modifiers/theme"}, {"$ref": "#/modifiers/color-scheme"}]}
+      """##
+    }
+    // `NIGHT` changes the light side only: its light side is #222222, its dark side the default's.
+    do {
+      _ = try DMDesignTokens.table(
+        from: document(night: ##"{"bg": {"$type": "color", "$value": "#222222"}}"##))
+      Issue.record("no error")
+    } catch {
+      #expect(
+        error.message.hasPrefix(##"the context "NIGHT" gives its light side colours of its own"##), "\(error)"
+      )
+      #expect(error.tokenPath == "modifiers.theme.contexts.NIGHT", "\(error)")
+    }
+    // A `NIGHT` context that leaves the light side to the default theme is read.
+    let table = try DMDesignTokens.table(from: document(night: ""))
+    #expect(table.columnNames == ["NORMAL", "NIGHT"])
+    #expect(table.color(forKey: "bg", variant: .night) == DMColor(rgb: 0x444444))
+  }
+
+  /// A theme whose sides are the same in normal contrast but differ in high contrast keeps both.
+  @Test func aThemeWhoseSidesDifferOnlyInHighContrastKeepsBoth() throws {
+    let table = try DMDesignTokens.table(
+      from: ##"""
+        {"version": "2025.10",
+         "sets": {"base": {"sources": [{"$type": "color", "bg": {"$value": "#ffffff"}, "fg": {"$value": "#000000"}}]}},
+         "modifiers": {
+           "theme": {"contexts": {"default": [], "x": [{"fg": {"$type": "color", "$value": "#123456"}}]}},
+           "color-scheme": {"contexts": {"light": [], "dark": [{"bg": {"$type": "color", "$value": "#444444"}}]}},
+           "contrast": {"contexts": {"normal": [{"bg": {"$type": "color", "$value": "#ffffff"}}], "more": []}}},
+         "resolutionOrder": [{"$ref": "#/sets/base"}, {"$ref": "#/modifiers/theme"},
+           {"$ref": "#/modifiers/color-scheme"}, {"$ref": "#/modifiers/contrast"}]}
+        """##)
+    #expect(table.color(forKey: "bg", variant: "x:dark:high") == DMColor(rgb: 0x444444))
+    #expect(table.columnNames.filter { $0.hasPrefix("x") } == ["x:light", "x:dark", "x:dark:high"])
+    #expect(table.color(forKey: "bg", variant: "x:dark") == DMColor(rgb: 0xFFFFFF))
   }
 
   /// A pointer with an escape other than `~0` and `~1` is told as such.

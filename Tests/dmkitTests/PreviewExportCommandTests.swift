@@ -229,6 +229,69 @@ private func swatch(_ red: Int, _ green: Int, _ blue: Int) -> String {
     }
   }
 
+  /// An export in another format that could take more than 128 MiB is an error before it is
+  /// built: 200 columns of 100 keys of 1,000 bytes (a table of 260 KB) make about 120 MB of GTK CSS.
+  @Test func exportsTooLargeToWriteAreAnError() throws {
+    let header = (["NORMAL", "NIGHT"] + (0..<99).flatMap { ["T\($0):light", "T\($0):dark"] })
+      .joined(separator: " ")
+    let rows = (0..<100).map {
+      String(repeating: "#ffffff ", count: 200) + "K\($0)" + String(repeating: "k", count: 1_000)
+    }
+    let path = FileManager.default.temporaryDirectory.appendingPathComponent("dmkit-long-\(getpid()).txt")
+    let output = path.appendingPathExtension("css")
+    defer {
+      try? FileManager.default.removeItem(at: path)
+      try? FileManager.default.removeItem(at: output)
+    }
+    try ([header] + rows).joined(separator: "\n").write(to: path, atomically: true, encoding: .utf8)
+    let run = runDMKit(["export", path.path, "--format", "gtk", "--output", output.path])
+    #expect(run.status == 1)
+    #expect(
+      run.errors.hasPrefix("error: the gtk export of this table could take ")
+        && run.errors.contains("more than the 128 MiB"),
+      "\(run.errors)")
+    #expect(!FileManager.default.fileExists(atPath: output.path))
+    // CSS writes each key a few times per column: 200 × 100 keys of 1,000 bytes pass.
+    let css = runDMKit(["export", path.path, "--format", "css", "--output", output.path])
+    #expect(css.status == 0, "\(css.errors)")
+    #expect(FileManager.default.fileExists(atPath: output.path))
+  }
+
+  /// The estimate of each format is never below the export's real size: short and long keys,
+  /// short and long theme names, one column or many.
+  @Test func theEstimateOfEachExportIsAtLeastItsSize() throws {
+    func table(themes: Int, keys: Int, keyLength: Int, nameLength: Int) throws -> DMColorTable {
+      let names = (0..<themes).map {
+        ("T\($0)" + String(repeating: "x", count: nameLength)).prefix(nameLength)
+      }
+      let header =
+        ["NORMAL", "NIGHT", "NORMAL:high"]
+        + names.flatMap { ["\($0):light", "\($0):dark", "\($0):dark:high"] }
+      let rows = (0..<keys).map { (key: Int) -> String in
+        let colors: [String] = (0..<header.count).map { (column: Int) -> String in
+          String(format: "#%06x", (key * 7_919 + column * 104_729) & 0xFFFF_FF)
+        }
+        let name = String(("K\(key)_" + String(repeating: "a", count: keyLength)).prefix(keyLength))
+        return colors.joined(separator: " ") + " " + name
+      }
+      return try DMColorTable(string: ([header.joined(separator: " ")] + rows).joined(separator: "\n") + "\n")
+    }
+    let tables = [
+      try ExampleTables.load("DKColorTable.txt"), try ExampleTables.load("Palette.txt"),
+      try DMColorTable(string: "NORMAL\n#ffffff A\n"),
+      try table(themes: 5, keys: 20, keyLength: 4, nameLength: 4),
+      try table(themes: 5, keys: 20, keyLength: 500, nameLength: 4),
+      try table(themes: 5, keys: 20, keyLength: 4, nameLength: 64),
+      try table(themes: 5, keys: 20, keyLength: 500, nameLength: 64),
+    ]
+    for (index, table) in tables.enumerated() {
+      for format in DMColorTableExportFormat.allCases {
+        let size = table.exported(as: format).utf8.count
+        #expect(size <= ExportCommand.estimatedSize(of: table, as: format), "table \(index), \(format)")
+      }
+    }
+  }
+
   @Test func exportOfThePaletteAsCSS() {
     let run = runDMKit(["export", palette, "--format=css"])
     #expect(

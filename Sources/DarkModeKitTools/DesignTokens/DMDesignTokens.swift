@@ -195,11 +195,13 @@ public enum DMDesignTokens {
       throw TokenTree.fail(document.place, [], "expected an object of tokens, found \(document.described)")
     }
     let groups = members.filter { !$0.name.hasPrefix("$") }
-    // Tokens named as columns (`"NORMAL": {"$value": …}`) are tokens, not columns.
+    // Tokens named as columns (`"NORMAL": {"$value": …}`) are tokens, not columns; a group with
+    // a lower-case name and no side (`dark`, `button`) is a group of tokens.
     let namedAsColumns =
       !groups.isEmpty
       && groups.allSatisfy {
         $0.value.members != nil && !TokenTree.isToken($0.value) && isColumnShaped($0.name)
+          && ($0.name.contains(":") || !$0.name.unicodeScalars.contains { ("a"..."z").contains($0) })
       }
       && (groups.contains { ["NORMAL", "NIGHT", "DARK"].contains($0.name) || $0.name.contains(":") }
         || isOldExport(groups))

@@ -50,9 +50,12 @@ struct ResolverDocument {
   /// hold keys as any group does.
   private var helperGroups: Set<String> = []
 
-  /// Whether `document` is a resolver document rather than a token file.
+  /// Whether `document` is a resolver document rather than a token file: it has a
+  /// `resolutionOrder`, or a string `version` beside `sets` or `modifiers` (and then misses its
+  /// resolution order, which is the error).
   static func isResolver(_ document: JSONNode) -> Bool {
-    document["resolutionOrder"] != nil && (document["version"]?.string != nil)
+    document["version"]?.string != nil
+      && (document["resolutionOrder"] != nil || document["sets"] != nil || document["modifiers"] != nil)
   }
 
   init(_ document: JSONNode) throws(DMDesignTokensError) {
@@ -536,10 +539,19 @@ struct ResolverDocument {
     func contextNames(_ modifier: Modifier) -> Set<String> {
       modifier.contexts.count == 2 ? Set(modifier.contexts.map { $0.name.lowercased() }) : []
     }
-    let scheme = all.first { contextNames($0) == ["light", "dark"] }
-    let contrast = all.first {
+    let schemes = all.filter { contextNames($0) == ["light", "dark"] }
+    let contrasts = all.filter {
       contextNames($0) == ["normal", "more"] || contextNames($0) == ["normal", "high"]
     }
+    for (found, what) in [(schemes, "the style (light, dark)"), (contrasts, "the contrast (normal, more)")]
+    where found.count > 1 {
+      throw fail(
+        found[1].place, found[1].path,
+        "the modifiers \(ShownText.quoted(found[0].name)) and \(ShownText.quoted(found[1].name)) both choose "
+          + "\(what): a table has one")
+    }
+    let scheme = schemes.first
+    let contrast = contrasts.first
     let themes = all.filter {
       ExactText($0.name) != scheme.map { ExactText($0.name) }
         && ExactText($0.name) != contrast.map { ExactText($0.name) }
@@ -580,6 +592,17 @@ struct ResolverDocument {
       return theme.path + (themeContext.map { ["contexts", $0] } ?? [])
     }
     let keyOrder = theme?.keys.map { (list: $0, set: Set($0.map(ExactText.init))) }
+    /// `columns`, unless they are DarkModeKit's export with no key while its helper groups hold
+    /// tokens: a modifier that names the keys was left out of the resolution order.
+    func withKeys(_ columns: [DMDesignTokens.Column]) throws(DMDesignTokensError) -> [DMDesignTokens.Column] {
+      guard !helperGroups.isEmpty, columns.allSatisfy({ $0.keys.isEmpty }),
+        !resolve([:], from: pieces).names(outside: []).isEmpty
+      else { return columns }
+      throw fail(
+        document["resolutionOrder"]!.place, ["resolutionOrder"],
+        "the tokens are all in DarkModeKit's helper groups (\(helperGroups.sorted().joined(separator: ", "))), "
+          + "which hold no keys: the modifier that names the keys is missing from resolutionOrder")
+    }
     func column(_ name: String, _ input: [ExactText: String], listedAt listed: TextPlace? = nil)
       throws(DMDesignTokensError) -> DMDesignTokens.Column
     {
@@ -616,11 +639,38 @@ struct ResolverDocument {
               theme: variant.theme.rawValue, side: variant.userInterfaceStyle,
               high: variant.accessibilityContrast == .high), listedAt: place))
       }
-      return columns
+      return try withKeys(columns)
     }
 
     // Any other document: the default theme, then each other context of the theme modifier.
     var columns: [DMDesignTokens.Column] = []
+    var defaults: [DMDesignTokens.Column] = []
+    /// Refuses a context named as a side of the default theme (`NIGHT`) whose other side has
+    /// colours of its own, neither its own side's nor the default context's: only its own side
+    /// is a column, so they would be lost.
+    func checkOtherSide(of name: String, _ side: DMUserInterfaceStyle, _ themeContext: String)
+      throws(DMDesignTokensError)
+    {
+      guard scheme != nil else { return }
+      let other: DMUserInterfaceStyle = side == .dark ? .light : .dark
+      for high in contrast == nil ? [false] : [false, true] {
+        let given = try column(name, input(theme: themeContext, side: other, high: high))
+        let ownSide = try column(name, input(theme: themeContext, side: side, high: high))
+        func fromDefault(_ contrast: DMAccessibilityContrast) -> DMDesignTokens.Column? {
+          defaults.first {
+            let variant = DMThemeVariant($0.name)
+            return variant?.userInterfaceStyle == other && variant?.accessibilityContrast == contrast
+          }
+        }
+        let defaultColumn = high ? fromDefault(.high) ?? fromDefault(.normal) : fromDefault(.normal)
+        guard given.colors != ownSide.colors, given.colors != defaultColumn?.colors else { continue }
+        throw fail(
+          theme?.place ?? document.place, contextPath(themeContext),
+          "the context \(ShownText.quoted(themeContext)) gives its \(other)\(high ? " high-contrast" : "") side "
+            + "colours of its own: a context named as a side of the default theme (NORMAL, NIGHT, DARK) "
+            + "gives only that side; give the theme another name to keep both")
+      }
+    }
     let defaultContext = theme.map { $0.defaultThemeContext ?? $0.defaultContext ?? $0.contexts[0].name }
     let themeContexts: [(column: String?, context: String?)] =
       [(nil, defaultContext)]
@@ -637,7 +687,6 @@ struct ResolverDocument {
     }
     try checkWork(
       columns: themeContexts.count * (scheme == nil ? 1 : 2) * (contrast == nil ? 1 : 2), of: pieces)
-    var defaults: [DMDesignTokens.Column] = []
     for (name, themeContext) in themeContexts {
       // A context named as a side of the default theme (`NORMAL`, `NIGHT`, `DARK`: DarkModeKit's
       // own export has a context for each theme of the header) gives that side: its column, and
@@ -651,6 +700,7 @@ struct ResolverDocument {
             name + ":high", input(theme: themeContext, side: own.userInterfaceStyle, high: true))
           if high.colors != sideColumns[0].colors { sideColumns.append(high) }
         }
+        try checkOtherSide(of: name, own.userInterfaceStyle, themeContext)
         for candidate in sideColumns {
           let variant = DMThemeVariant(candidate.name)
           if let known = defaults.first(where: { DMThemeVariant($0.name) == variant }),
@@ -676,7 +726,14 @@ struct ResolverDocument {
       if scheme != nil {
         let dark = try column(
           name.map { $0 + ":dark" } ?? "NIGHT", input(theme: themeContext, side: .dark, high: false))
-        if name == nil || dark.colors != light.colors {
+        var sidesDiffer = name == nil || dark.colors != light.colors
+        // Sides the same in normal contrast may differ in high contrast: both are kept then.
+        if !sidesDiffer, contrast != nil, let name {
+          let highLight = try column(name + ":high", input(theme: themeContext, side: .light, high: true))
+          let highDark = try column(name + ":dark:high", input(theme: themeContext, side: .dark, high: true))
+          sidesDiffer = highLight.colors != highDark.colors
+        }
+        if sidesDiffer {
           if let name { sides[0].name = name + ":light" }
           sides.append(dark)
         }
@@ -694,7 +751,7 @@ struct ResolverDocument {
       if name == nil { defaults = all }
       columns += all
     }
-    return columns
+    return try withKeys(columns)
   }
 
   private func fail(_ place: TextPlace, _ path: [String], _ message: String) -> DMDesignTokensError {

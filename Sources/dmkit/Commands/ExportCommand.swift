@@ -93,7 +93,7 @@ enum ExportCommand {
       }
     }
     options.sourceName = URL(fileURLWithPath: path).lastPathComponent
-    if format == .json, let refusal = Self.tokensSizeRefusal(for: table) {
+    if let refusal = Self.sizeRefusal(for: table, as: format) {
       console.error(refusal)
       return 1
     }
@@ -114,10 +114,10 @@ enum ExportCommand {
     return 0
   }
 
-  /// The most bytes the tokens of a table may come to, as ``estimatedTokensSize(of:)`` counts
-  /// them: building them holds several times their size in memory, and a table of a few
-  /// megabytes with hundreds of themes makes hundreds of megabytes of tokens.
-  static let maximumTokensSize = 128 << 20
+  /// The most bytes an export of a table may come to, as ``estimatedSize(of:as:)`` counts them:
+  /// building it holds several times its size in memory, and a table of a few megabytes with
+  /// hundreds of themes makes hundreds of megabytes of tokens.
+  static let maximumExportSize = 128 << 20
 
   /// At least the size of a table's tokens: each key has a token in each column, four in each
   /// theme context (the default theme's and each named theme's: light and dark, normal and more
@@ -133,12 +133,41 @@ enum ExportCommand {
     return overflow ? .max : size
   }
 
-  /// The error for a table whose tokens could take more than ``maximumTokensSize``.
-  static func tokensSizeRefusal(for table: DMColorTable) -> String? {
-    let size = estimatedTokensSize(of: table)
-    guard size > maximumTokensSize else { return nil }
+  /// At least the size of a table exported as `format`, other than JSON: each format writes
+  /// each key once per column (GTK's named colour and three classes, CSS's custom property in
+  /// its rules, a line of Swift's documentation), and Swift a constant per key. A colour table of
+  /// a few hundred kilobytes with long keys and hundreds of themes makes a gigabyte of GTK CSS.
+  static func estimatedSize(of table: DMColorTable, as format: DMColorTableExportFormat) -> Int {
+    let keys = table.keys.count
+    let keyBytes = table.keys.reduce(0) { $0 + $1.utf8.count }
+    let columns = table.columnNames.count
+    let nameBytes = table.columnNames.reduce(0) { $0 + $1.utf8.count }
+    // Sums and products of counts each below 2^31 (a table is at most 64 MiB of text): in
+    // floating point, they cannot overflow.
+    let size: Double =
+      switch format {
+      case .json: Double(estimatedTokensSize(of: table))
+      case .gtk: Double(columns) * Double(12 * keyBytes + 600 * keys) + Double(keys) * Double(8 * nameBytes)
+      case .css: Double(columns) * Double(4 * keyBytes + 120 * keys) + Double(keys) * Double(2 * nameBytes)
+      case .swift: Double(4 * keyBytes + 200 * keys) + Double(keys) * Double(40 * columns + 2 * nameBytes)
+      case .text: Double(keyBytes + 50 * keys) + Double(keys) * Double(42 * columns) + Double(2 * nameBytes)
+      }
+    // The comments and rules each format writes once.
+    let total = size + 8_192
+    return total >= Double(Int.max) ? .max : Int(total)
+  }
+
+  /// The error for a table whose export as `format` could take more than ``maximumExportSize``.
+  static func sizeRefusal(for table: DMColorTable, as format: DMColorTableExportFormat) -> String? {
+    let size = estimatedSize(of: table, as: format)
+    guard size > maximumExportSize else { return nil }
+    guard format == .json else {
+      return "error: the \(format.rawValue) export of this table could take \(size >> 20) MiB, more than the "
+        + "\(maximumExportSize >> 20) MiB dmkit writes (each key written once per column); shorten the keys "
+        + "or split the themes between tables\n"
+    }
     return "error: the tokens of this table could take \(size >> 20) MiB, more than the "
-      + "\(maximumTokensSize >> 20) MiB dmkit writes (a token for each key in each column, and four "
+      + "\(maximumExportSize >> 20) MiB dmkit writes (a token for each key in each column, and four "
       + "in each theme); export it --format text, css, gtk or swift\n"
   }
 
