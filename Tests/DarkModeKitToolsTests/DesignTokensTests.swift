@@ -398,10 +398,10 @@ import Testing
       stripped["modifiers"] = modifiers
       return try #require(String(data: try JSONSerialization.data(withJSONObject: stripped), encoding: .utf8))
     }
-    // The default theme alone; `DARK` is its dark side, as `NIGHT` is.
+    // The default theme alone; `DARK` is its dark side, as `NIGHT` is, and keeps its name.
     let small = [
       ("NORMAL", "NORMAL\n#ffffff BG\n", ["NORMAL", "NIGHT"]),
-      ("NORMAL DARK", "NORMAL DARK\n#ffffff #101010 BG\n", ["NORMAL", "NIGHT"]),
+      ("NORMAL DARK", "NORMAL DARK\n#ffffff #101010 BG\n", ["NORMAL", "NIGHT", "DARK"]),
       ("NORMAL NIGHT DARK", "NORMAL NIGHT DARK\n#ffffff #101010 #202020 BG\n", ["NORMAL", "NIGHT", "DARK"]),
     ]
     for (name, original, columns) in small {
@@ -409,6 +409,15 @@ import Testing
       #expect(back.columnNames == columns, "\(name)")
       #expect(back.color(forKey: "BG", variant: .normal) == DMColor(rgb: 0xFFFFFF), "\(name)")
     }
+    // `DARK` beside `NIGHT`, with `NIGHT`'s colours but high-contrast ones of its own, is kept.
+    let dark = try DMDesignTokens.table(
+      from: try stripped(
+        DMColorTable(
+          string: "NORMAL NIGHT DARK DARK:high NIGHT:high\n#111111 #222222 #222222 #333333 #444444 BG\n")))
+    #expect(dark.columnNames == ["NORMAL", "NIGHT", "NIGHT:high", "DARK", "DARK:high"])
+    #expect(dark.color(forKey: "BG", variant: "DARK") == DMColor(rgb: 0x222222))
+    #expect(dark.color(forKey: "BG", variant: "DARK:high") == DMColor(rgb: 0x333333))
+    #expect(dark.color(forKey: "BG", variant: "NIGHT:high") == DMColor(rgb: 0x444444))
     for name in ["DKColorTable.txt", "Palette.txt"] {
       let text = try String(contentsOf: ExampleTables.url(name), encoding: .utf8)
         .replacingOccurrences(of: "RED", with: "NOEXTRED").replacingOccurrences(

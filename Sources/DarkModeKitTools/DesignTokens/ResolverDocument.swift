@@ -711,9 +711,11 @@ struct ResolverDocument {
               "the context \(ShownText.quoted(themeContext)) gives the column \(ShownText.quoted(candidate.name)) "
                 + "other colours than the default context does")
           }
+          // `DARK` beside `NIGHT` is a theme of its own, kept even with `NIGHT`'s colours.
           let given = defaults.contains { known in
             let knownVariant = DMThemeVariant(known.name)
-            return knownVariant?.userInterfaceStyle == variant?.userInterfaceStyle
+            return knownVariant?.theme == variant?.theme
+              && knownVariant?.userInterfaceStyle == variant?.userInterfaceStyle
               && knownVariant?.accessibilityContrast == variant?.accessibilityContrast
               && known.colors == candidate.colors
           }

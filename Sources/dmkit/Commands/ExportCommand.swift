@@ -121,15 +121,24 @@ enum ExportCommand {
 
   /// At least the size of a table's tokens: each key has a token in each column, four in each
   /// theme context (the default theme's and each named theme's: light and dark, normal and more
-  /// contrast) and six more; each token takes at most 120 bytes, three times its key, and the
-  /// lines of the groups its parts open, indented by their depth.
+  /// contrast) and six more; each token takes at most 120 bytes and three times its key, and each
+  /// group its parts open (`Text` and `Text.Primary` for `Text.Primary.Hover`), once for all the
+  /// keys in it, a line indented by its depth.
   static func estimatedTokensSize(of table: DMColorTable) -> Int {
     let tokensPerKey = table.columnNames.count + 4 * (table.themes.count + 1) + 6
-    let perToken = table.keys.reduce(0) { total, key in
-      let parts = key.utf8.count { $0 == UInt8(ascii: ".") } + 1
-      return total + 120 + 3 * key.utf8.count + 4 * parts * (parts + 12)
+    var groups: Set<Substring> = []
+    var perContext = 0
+    for key in table.keys {
+      perContext += 120 + 3 * key.utf8.count
+      // Each prefix ending before a dot is a group; the key itself is its token's line.
+      var depth = 0
+      for index in key.indices where key[index] == "." {
+        depth += 1
+        if groups.insert(key[..<index]).inserted { perContext += 8 * depth + 52 }
+      }
+      perContext += 8 * (depth + 1) + 52
     }
-    let (size, overflow) = tokensPerKey.multipliedReportingOverflow(by: perToken)
+    let (size, overflow) = tokensPerKey.multipliedReportingOverflow(by: perContext)
     return overflow ? .max : size
   }
 
