@@ -646,16 +646,17 @@ struct ResolverDocument {
     var columns: [DMDesignTokens.Column] = []
     var defaults: [DMDesignTokens.Column] = []
     /// Refuses a context named as a side of the default theme (`NIGHT`) whose other side has
-    /// colours of its own, neither its own side's nor the default context's: only its own side
-    /// is a column, so they would be lost.
-    func checkOtherSide(of name: String, _ side: DMUserInterfaceStyle, _ themeContext: String)
-      throws(DMDesignTokensError)
-    {
+    /// colours of its own, neither its own side's (`own`: its column, then its high-contrast one
+    /// when that differs) nor the default context's: only its own side is a column, so they
+    /// would be lost.
+    func checkOtherSide(
+      of name: String, _ side: DMUserInterfaceStyle, _ themeContext: String, own: [DMDesignTokens.Column]
+    ) throws(DMDesignTokensError) {
       guard scheme != nil else { return }
       let other: DMUserInterfaceStyle = side == .dark ? .light : .dark
       for high in contrast == nil ? [false] : [false, true] {
         let given = try column(name, input(theme: themeContext, side: other, high: high))
-        let ownSide = try column(name, input(theme: themeContext, side: side, high: high))
+        let ownSide = high ? own[own.count - 1] : own[0]
         func fromDefault(_ contrast: DMAccessibilityContrast) -> DMDesignTokens.Column? {
           defaults.first {
             let variant = DMThemeVariant($0.name)
@@ -700,7 +701,7 @@ struct ResolverDocument {
             name + ":high", input(theme: themeContext, side: own.userInterfaceStyle, high: true))
           if high.colors != sideColumns[0].colors { sideColumns.append(high) }
         }
-        try checkOtherSide(of: name, own.userInterfaceStyle, themeContext)
+        try checkOtherSide(of: name, own.userInterfaceStyle, themeContext, own: sideColumns)
         for candidate in sideColumns {
           let variant = DMThemeVariant(candidate.name)
           if let known = defaults.first(where: { DMThemeVariant($0.name) == variant }),
