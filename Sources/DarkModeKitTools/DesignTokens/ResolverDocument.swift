@@ -726,15 +726,20 @@ struct ResolverDocument {
       }
       let light = try column(name ?? "NORMAL", input(theme: themeContext, side: .light, high: false))
       var sides = [light]
+      // The high-contrast columns of each side, when comparing the sides needed them.
+      var highSides: (light: DMDesignTokens.Column, dark: DMDesignTokens.Column)?
       if scheme != nil {
         let dark = try column(
           name.map { $0 + ":dark" } ?? "NIGHT", input(theme: themeContext, side: .dark, high: false))
         var sidesDiffer = name == nil || dark.colors != light.colors
         // Sides the same in normal contrast may differ in high contrast: both are kept then.
         if !sidesDiffer, contrast != nil, let name {
-          let highLight = try column(name + ":high", input(theme: themeContext, side: .light, high: true))
-          let highDark = try column(name + ":dark:high", input(theme: themeContext, side: .dark, high: true))
-          sidesDiffer = highLight.colors != highDark.colors
+          let found = (
+            light: try column(name + ":high", input(theme: themeContext, side: .light, high: true)),
+            dark: try column(name + ":dark:high", input(theme: themeContext, side: .dark, high: true))
+          )
+          sidesDiffer = found.light.colors != found.dark.colors
+          highSides = found
         }
         if sidesDiffer {
           if let name { sides[0].name = name + ":light" }
@@ -746,8 +751,13 @@ struct ResolverDocument {
         for normal in sides {
           let side: DMUserInterfaceStyle =
             normal.name.hasSuffix(":dark") || normal.name == "NIGHT" ? .dark : .light
-          let highColumn = try column(
-            normal.name + ":high", input(theme: themeContext, side: side, high: true))
+          var highColumn: DMDesignTokens.Column
+          if let highSides {
+            highColumn = side == .dark ? highSides.dark : highSides.light
+            highColumn.name = normal.name + ":high"
+          } else {
+            highColumn = try column(normal.name + ":high", input(theme: themeContext, side: side, high: true))
+          }
           if highColumn.colors != normal.colors { all.append(highColumn) }
         }
       }
