@@ -6,7 +6,8 @@ import Foundation
 //
 // `dmbench --switches VIEWS COUNT [--themables]`: only builds a scene of VIEWS bound views (or as
 // many bound themable objects) and switches COUNT times, for counting allocations from outside, e.g. with valgrind: the difference between
-// COUNT = 10 and COUNT = 0 is what the switches allocate.
+// COUNT = 10 and COUNT = 0 is what the switches allocate. With `--ratio`, it then prints the median
+// switch and the median floor, timed in that process, and their ratio.
 //
 // `dmbench --memory [--quick]`: only section 7 (the full run starts it as a process of its own).
 //
@@ -55,6 +56,20 @@ if arguments.count > 2, arguments[1] == "--write-preferences" {
         + (follows ? ", every one follows" : ", and they do not follow")
     )
     if !follows { exit(1) }
+    guard arguments.contains("--ratio") else { return }
+    let runs = 101
+    let ours = Measure.time(
+      runs: runs, prepare: { DMTraitCollection.setOverride(Benchmarks.light, animated: false) }
+    ) {
+      DMTraitCollection.setOverride(Benchmarks.dark, animated: false)
+    }
+    let floor =
+      themables
+      ? Measure.time(runs: runs) { Baselines.floor(layers, Benchmarks.dark) }
+      : Measure.time(runs: runs) { Baselines.floor(scene.views, Benchmarks.dark) }
+    print(
+      "switch \(formatDuration(ours.median)), floor \(formatDuration(floor.median)): "
+        + String(format: "%.2f× the floor", ours.median / floor.median))
   }
 } else {
   let quick = arguments.contains("--quick")

@@ -329,6 +329,35 @@ extension GlobalStateTests {
       #expect(layers.map(\.alpha) == [0.5, 0.5])
     }
 
+    /// Runs of themable objects bound alike, between objects bound to more lists than a pass keeps
+    /// values for at once, each list with colours of its own: every object gets its own list's
+    /// values, switch after switch.
+    @Test func runsOfThemableObjectsBoundAlikeBetweenManyOtherListsEachGetTheirOwnValues() {
+      let shades: [DMDynamicColor] = (1...(BindingPlans.entryCount + 3)).map { (shade: Int) in
+        let number = UInt32(shade)
+        return DMDynamicColor(light: DMColor(rgb: 0x10_00_00 &* number), dark: DMColor(rgb: number))
+      }
+      var layers: [(layer: Layer, shade: Int)] = []
+      for round in 0..<3 {
+        for shade in shades.indices {
+          // Three alike in a row, then one of the next shade's list.
+          for _ in 0..<(shade.isMultiple(of: 2) ? 3 : 1) {
+            let layer = Layer()
+            layer.dm.bind(\.fill, to: shades[(shade + round) % shades.count])
+            layer.dm.bind(\.alpha, to: Self.alpha)
+            layers.append((layer, (shade + round) % shades.count))
+          }
+        }
+      }
+      for style in [DMUserInterfaceStyle.dark, .light, .dark] {
+        DMTraitCollection.setOverride(DMTraitCollection(userInterfaceStyle: style), animated: false)
+        let traits = DMTraitCollection(userInterfaceStyle: style)
+        let wrong = layers.filter { $0.layer.fill != shades[$0.shade].resolved(with: traits) }.count
+        #expect(wrong == 0, "objects that show another list's colour, of \(layers.count)")
+        #expect(layers.allSatisfy { $0.layer.alpha == Self.alpha.resolved(with: traits) })
+      }
+    }
+
     @Test func themableObjectsBoundAlikeFollowAndOneUnboundStops() {
       let layers = (0..<3).map { _ in
         let layer = Layer()

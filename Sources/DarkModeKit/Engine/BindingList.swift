@@ -105,6 +105,13 @@ struct BindingList {
     return storage[index].property.offset >= 0
   }
 
+  /// The address of the storage of the list at `list`, read in place without retaining it: a list
+  /// is its storage's reference.
+  @inline(__always)
+  static func storageAddress(at list: UnsafeMutablePointer<BindingList>) -> UnsafeMutableRawPointer? {
+    UnsafeMutableRawPointer(list).load(as: UnsafeMutableRawPointer?.self)
+  }
+
   /// Sets every bound property of `object` for `traits`, from the list at `list`, read in place:
   /// a pass reads the list of each object it visits where the object holds it, without retaining
   /// the storage or what the bindings refer to, as reference counting would cost more than the
@@ -124,10 +131,7 @@ struct BindingList {
     plans: BindingPlans
   ) -> Bool {
     assert(TraitPropagator.shared.isRunning, "bindings are read in place only during a pass")
-    // A list is its storage's reference: its address, read as such.
-    guard let address = UnsafeMutableRawPointer(list).load(as: UnsafeMutableRawPointer?.self) else {
-      return true
-    }
+    guard let address = storageAddress(at: list) else { return true }
     switch plans.apply(address, to: Unmanaged.passUnretained(object).toOpaque(), traits: traits) {
     case .applied: return true
     case .notPlanned:
@@ -147,9 +151,7 @@ struct BindingList {
     traits: DMTraitCollection, plans: BindingPlans
   ) -> BindingPlans.Outcome {
     assert(TraitPropagator.shared.isRunning, "bindings are read in place only during a pass")
-    guard let address = UnsafeMutableRawPointer(list).load(as: UnsafeMutableRawPointer?.self) else {
-      return .applied
-    }
+    guard let address = storageAddress(at: list) else { return .applied }
     return plans.apply(address, to: object, traits: traits)
   }
 
@@ -158,7 +160,7 @@ struct BindingList {
   static func applyOneByOne(
     at list: UnsafeMutablePointer<BindingList>, to object: AnyObject, traits: DMTraitCollection
   ) {
-    guard let address = UnsafeMutableRawPointer(list).load(as: UnsafeMutableRawPointer?.self) else { return }
+    guard let address = storageAddress(at: list) else { return }
     applyOneByOne(address, to: object, traits: traits)
   }
 

@@ -31,7 +31,7 @@ final class BindingPlans {
   /// the object (properties declared together), go: noted when the values are resolved, so that
   /// setting them in each object reads neither the bindings nor their properties, and copies
   /// them at once.
-  private struct Copy {
+  fileprivate struct Copy {
     /// Where the value goes in the object.
     var destination: Int32 = 0
     /// Where it is in the entry's buffer.
@@ -150,13 +150,36 @@ final class BindingPlans {
     } else {
       assert(runIsInTable(), "the last storage set no longer has its entry")
     }
-    let values = run.values.unsafelyUnwrapped
-    let copies = run.copies.unsafelyUnwrapped
-    for index in 0..<run.copyCount {
-      let copy = copies[index]
-      Self.copy(values + Int(copy.source), to: object + Int(copy.destination), size: Int(copy.size))
-    }
+    keptRun.copy(to: object)
     return .applied
+  }
+
+  /// Where the values of the storage a pass set last are, and how they go into an object: what
+  /// ``apply(_:to:traits:)`` would copy for that storage, the same traits and this pass, until
+  /// the next call that resolves values. A loop that sets many objects from one storage, with
+  /// no app code between them, copies them from here without looking the entry up again.
+  struct KeptRun {
+    /// The storage's address; `nil` for none.
+    var storage: UnsafeMutableRawPointer?
+    fileprivate var values: UnsafeMutableRawPointer?
+    fileprivate var copies: UnsafeMutablePointer<Copy>?
+    fileprivate var copyCount = 0
+
+    /// Writes the values into the object at `object`.
+    @inline(__always)
+    func copy(to object: UnsafeMutableRawPointer) {
+      let values = self.values.unsafelyUnwrapped
+      let copies = self.copies.unsafelyUnwrapped
+      for index in 0..<copyCount {
+        let copy = copies[index]
+        BindingPlans.copy(values + Int(copy.source), to: object + Int(copy.destination), size: Int(copy.size))
+      }
+    }
+  }
+
+  /// The storage set last and its values; none while values are being resolved.
+  var keptRun: KeptRun {
+    KeptRun(storage: run.storage, values: run.values, copies: run.copies, copyCount: run.copyCount)
   }
 
   /// Makes `run` the entry of the storage at `address`, whose serial is `serial`, for `traits` and
@@ -232,21 +255,25 @@ final class BindingPlans {
       && Int(entry.copyCount) == run.copyCount
   }
 
+  /// Copies `size` bytes: in line, 16 and then 8 bytes at a time, for the sizes of a few plain
+  /// values (colours, numbers), which a call to `memmove` costs more than; with `memmove` for
+  /// others.
   @inline(__always)
-  private static func copy(_ source: UnsafeRawPointer, to destination: UnsafeMutableRawPointer, size: Int) {
-    switch size {
-    case 8:
-      destination.storeBytes(of: source.load(as: UInt64.self), as: UInt64.self)
-    case 32:
-      destination.storeBytes(of: source.load(as: UInt64.self), as: UInt64.self)
+  nonisolated fileprivate static func copy(
+    _ source: UnsafeRawPointer, to destination: UnsafeMutableRawPointer, size: Int
+  ) {
+    guard size <= 128, size & 7 == 0 else { return destination.copyMemory(from: source, byteCount: size) }
+    var offset = 0
+    while offset &+ 16 <= size {
       destination.storeBytes(
-        of: source.load(fromByteOffset: 8, as: UInt64.self), toByteOffset: 8, as: UInt64.self)
+        of: source.loadUnaligned(fromByteOffset: offset, as: SIMD2<UInt64>.self), toByteOffset: offset,
+        as: SIMD2<UInt64>.self)
+      offset &+= 16
+    }
+    if offset < size {
       destination.storeBytes(
-        of: source.load(fromByteOffset: 16, as: UInt64.self), toByteOffset: 16, as: UInt64.self)
-      destination.storeBytes(
-        of: source.load(fromByteOffset: 24, as: UInt64.self), toByteOffset: 24, as: UInt64.self)
-    default:
-      destination.copyMemory(from: source, byteCount: size)
+        of: source.loadUnaligned(fromByteOffset: offset, as: UInt64.self), toByteOffset: offset,
+        as: UInt64.self)
     }
   }
 

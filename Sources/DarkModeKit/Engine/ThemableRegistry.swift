@@ -125,6 +125,10 @@ final class ThemableRegistry {
       var current = self.entries[place].bindings
       BindingList.applyOneByOne(at: &current, to: object, traits: traits)
     }
+    // The values of the planned storage set last in this loop, for `global` in this pass, while
+    // nothing else resolves values: the storage lives while `entries` holds it, so no other
+    // storage takes its address meanwhile.
+    var kept = BindingPlans.KeptRun()
     PassContext.withCurrent(global) {
       entries.withUnsafeBufferPointer { buffer in
         guard let first = buffer.baseAddress else { return }
@@ -139,10 +143,23 @@ final class ThemableRegistry {
           }
           var outcome = BindingPlans.Outcome.notPlanned
           if UnownedObject.keepsMemory, version == versionAtStart, !entry.pointee.hasOwnTraits {
+            let list = entry.pointer(to: \.bindings).unsafelyUnwrapped
+            // Objects bound alike one after the other: the values set last, copied again.
+            if kept.storage != nil, BindingList.storageAddress(at: list) == kept.storage {
+              kept.copy(to: object.pointee.address)
+              continue
+            }
             outcome = BindingList.applyPlanned(
-              at: &entry.pointee.bindings, to: object.pointee.address, traits: global, plans: plans)
-            if outcome == .applied { continue }
+              at: list, to: object.pointee.address, traits: global, plans: plans)
+            if outcome == .applied {
+              // The run is this list's only if the list has storage (an empty one sets nothing).
+              let run = plans.keptRun
+              kept = run.storage == BindingList.storageAddress(at: list) ? run : BindingPlans.KeptRun()
+              continue
+            }
           }
+          // Values may be resolved from here on, into the entry the kept values are in.
+          kept = BindingPlans.KeptRun()
           guard let object = UnownedObject.retained(object) else {
             foundFreed = true
             continue
