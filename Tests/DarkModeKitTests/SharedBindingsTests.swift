@@ -171,6 +171,54 @@ extension GlobalStateTests {
       var label = ""
     }
 
+    /// A view whose bound colour goes through a setter of its own: its list is not planned.
+    final class SetterView: DMView {
+      var stored = DMColor.clear
+      var fill: DMColor {
+        get { stored }
+        set { stored = newValue }
+      }
+    }
+
+    /// Views bound alike under two parents whose collections differ, with a view whose list is not
+    /// planned between them, switched through their window's order: each view gets the values of
+    /// its own collection, not those set last into another view.
+    @Test func viewsBoundAlikeAfterAnUnplannedListGetTheirOwnCollectionsValues() {
+      TraitPropagator.shared.minimumOrderCount = 1
+      defer { TraitPropagator.shared.minimumOrderCount = TraitPropagator.defaultMinimumOrderCount }
+      let fill = DMDynamicColor(
+        light: DMColor(rgb: 0xFFFFFF), dark: DMColor(rgb: 0x202020),
+        highContrastLight: DMColor(rgb: 0xFFFF00),
+        highContrastDark: DMColor(rgb: 0x000000))
+      let window = DMWindow()
+      let high = DMView()
+      high.traitOverrides.accessibilityContrast = .high
+      let normal = DMView()
+      window.addSubview(high)
+      window.addSubview(normal)
+      var cells: [Mixed] = []
+      func cell(in parent: DMView) {
+        let cell = Mixed()
+        cell.dm.bind(\.fill, to: fill)
+        parent.addSubview(cell)
+        cells.append(cell)
+      }
+      for _ in 0..<3 { cell(in: high) }
+      let relay = SetterView()
+      relay.dm.bind(\.fill, to: fill)
+      normal.addSubview(relay)
+      for _ in 0..<3 { cell(in: normal) }
+      window.makeKeyAndVisible()
+      let walksBefore = TraitPropagator.shared.orderedWalkCount
+      for style in [DMUserInterfaceStyle.dark, .light, .dark, .light] {
+        DMTraitCollection.setOverride(DMTraitCollection(userInterfaceStyle: style), animated: false)
+        let wrong = cells.filter { $0.fill != fill.resolved(with: $0.dmTraitCollection) }.count
+        #expect(wrong == 0, "views showing another collection's colour after switching to \(style)")
+        #expect(relay.stored == fill.resolved(with: relay.dmTraitCollection))
+      }
+      #expect(TraitPropagator.shared.orderedWalkCount > walksBefore, "the switches went through the order")
+    }
+
     @Test func aPassCopiesEachEnvironmentsOwnValuesIntoObjectsBoundAlike() {
       let table = try! DMColorTable(string: "NORMAL NIGHT SEPIA\n#ffffff #000000 #f4ecd8 BG\n")
       let flag = DMDynamic(light: false, dark: true)

@@ -55,7 +55,7 @@ final class BindingPlans {
   /// writes the entries, and it makes this the one it found (or none, while it resolves values),
   /// so this stays true to the table. The storage is known by its address and its serial, which
   /// no other storage gets: a storage freed during a pass may leave its address to another.
-  private struct Run {
+  fileprivate struct Run {
     var storage: UnsafeMutableRawPointer?
     var serial: UInt64 = 0
     var generation: UInt64 = 0
@@ -141,7 +141,7 @@ final class BindingPlans {
   func apply(
     _ address: UnsafeMutableRawPointer, to object: UnsafeMutableRawPointer, traits: DMTraitCollection
   ) -> Outcome {
-    let serial = (address + headerOffset).assumingMemoryBound(to: BindingStorageHeader.self).pointee.serial
+    let serial = serial(ofStorageAt: address)
     if run.storage != address || run.serial != serial || run.generation != PassGeneration.current
       || run.traits != traits
     {
@@ -150,7 +150,12 @@ final class BindingPlans {
     } else {
       assert(runIsInTable(), "the last storage set no longer has its entry")
     }
-    keptRun.copy(to: object)
+    let values = run.values.unsafelyUnwrapped
+    let copies = run.copies.unsafelyUnwrapped
+    for index in 0..<run.copyCount {
+      let copy = copies[index]
+      Self.copy(values + Int(copy.source), to: object + Int(copy.destination), size: Int(copy.size))
+    }
     return .applied
   }
 
@@ -161,16 +166,41 @@ final class BindingPlans {
   struct KeptRun {
     /// The storage's address; `nil` for none.
     var storage: UnsafeMutableRawPointer?
+    /// The storage's serial number, which tells it apart from a storage that took its address
+    /// after it was freed.
+    var serial: UInt64 = 0
     fileprivate var values: UnsafeMutableRawPointer?
     fileprivate var copies: UnsafeMutablePointer<Copy>?
     fileprivate var copyCount = 0
+    /// The first copy, read out: most lists are one copy, their properties declared together.
+    fileprivate var firstSource: UnsafeMutableRawPointer?
+    fileprivate var firstDestination = 0
+    fileprivate var firstSize = 0
+
+    init() {}
+
+    fileprivate init(_ run: Run) {
+      storage = run.storage
+      serial = run.serial
+      values = run.values
+      copies = run.copies
+      copyCount = run.copyCount
+      if let values, let copies, copyCount > 0 {
+        firstSource = values + Int(copies[0].source)
+        firstDestination = Int(copies[0].destination)
+        firstSize = Int(copies[0].size)
+      }
+    }
 
     /// Writes the values into the object at `object`.
     @inline(__always)
     func copy(to object: UnsafeMutableRawPointer) {
+      guard copyCount > 0 else { return }
+      BindingPlans.copy(firstSource.unsafelyUnwrapped, to: object + firstDestination, size: firstSize)
+      guard copyCount > 1 else { return }
       let values = self.values.unsafelyUnwrapped
       let copies = self.copies.unsafelyUnwrapped
-      for index in 0..<copyCount {
+      for index in 1..<copyCount {
         let copy = copies[index]
         BindingPlans.copy(values + Int(copy.source), to: object + Int(copy.destination), size: Int(copy.size))
       }
@@ -178,8 +208,12 @@ final class BindingPlans {
   }
 
   /// The storage set last and its values; none while values are being resolved.
-  var keptRun: KeptRun {
-    KeptRun(storage: run.storage, values: run.values, copies: run.copies, copyCount: run.copyCount)
+  var keptRun: KeptRun { KeptRun(run) }
+
+  /// The serial number of the live storage at `address` (see `BindingStorageHeader.serial`).
+  @inline(__always)
+  func serial(ofStorageAt address: UnsafeMutableRawPointer) -> UInt64 {
+    (address + headerOffset).assumingMemoryBound(to: BindingStorageHeader.self).pointee.serial
   }
 
   /// Makes `run` the entry of the storage at `address`, whose serial is `serial`, for `traits` and
@@ -255,26 +289,30 @@ final class BindingPlans {
       && Int(entry.copyCount) == run.copyCount
   }
 
-  /// Copies `size` bytes: in line, 16 and then 8 bytes at a time, for the sizes of a few plain
-  /// values (colours, numbers), which a call to `memmove` costs more than; with `memmove` for
-  /// others.
+  /// Copies `size` bytes. Up to 80 bytes (a few colours and numbers), in line: 16-byte pieces
+  /// from the start and one that ends at the end, which may cover bytes the one before it wrote,
+  /// with the same values; a call to `memmove` would cost more than the copy. Otherwise with
+  /// `memmove`.
   @inline(__always)
   nonisolated fileprivate static func copy(
     _ source: UnsafeRawPointer, to destination: UnsafeMutableRawPointer, size: Int
   ) {
-    guard size <= 128, size & 7 == 0 else { return destination.copyMemory(from: source, byteCount: size) }
-    var offset = 0
-    while offset &+ 16 <= size {
+    @inline(__always) func piece<T: BitwiseCopyable>(_: T.Type, at offset: Int) {
       destination.storeBytes(
-        of: source.loadUnaligned(fromByteOffset: offset, as: SIMD2<UInt64>.self), toByteOffset: offset,
-        as: SIMD2<UInt64>.self)
-      offset &+= 16
+        of: source.loadUnaligned(fromByteOffset: offset, as: T.self), toByteOffset: offset, as: T.self)
     }
-    if offset < size {
-      destination.storeBytes(
-        of: source.loadUnaligned(fromByteOffset: offset, as: UInt64.self), toByteOffset: offset,
-        as: UInt64.self)
+    guard size >= 8, size <= 80 else { return destination.copyMemory(from: source, byteCount: size) }
+    guard size > 16 else {
+      piece(UInt64.self, at: 0)
+      piece(UInt64.self, at: size &- 8)
+      return
     }
+    typealias Piece = SIMD2<UInt64>
+    piece(Piece.self, at: 0)
+    if size > 32 { piece(Piece.self, at: 16) }
+    if size > 48 { piece(Piece.self, at: 32) }
+    if size > 64 { piece(Piece.self, at: 48) }
+    piece(Piece.self, at: size &- 16)
   }
 
 }

@@ -153,18 +153,28 @@ extension TraitPropagator {
     var position = 0
     let count = order.count
     while position < count {
-      visits &+= 1
-      let parentPosition = order.parent(at: position)
-      let node = order.node(at: position)
-      let descended = node.borrow { node in
-        guard parentPosition >= 0 else {
-          return window.isVisible && update(node, inheriting: propagatedGlobal)
+      let run = walkCommonCases(
+        of: order, from: position, structure: structureAtStart, controllers: controllers)
+      visits &+= run.visits
+      position = run.position
+      let descended: Bool
+      if let visited = run.descended {
+        descended = visited
+      } else {
+        guard position < count else { break }
+        visits &+= 1
+        let parentPosition = order.parent(at: position)
+        descended = order.node(at: position).borrow { node in
+          guard parentPosition >= 0 else {
+            return window.isVisible && update(node, inheriting: propagatedGlobal)
+          }
+          // Read without retaining: the order's nodes live while it is current.
+          unowned(unsafe) let parent = order.node(at: parentPosition).takeUnretainedValue()
+          guard parent.isAttached, let inherited = parent.reported else { return false }
+          return update(node, inheriting: inherited)
         }
-        // Read without retaining: the order's nodes live while it is current.
-        unowned(unsafe) let parent = order.node(at: parentPosition).takeUnretainedValue()
-        guard parent.isAttached, let inherited = parent.reported else { return false }
-        return update(node, inheriting: inherited)
       }
+      let node = order.node(at: position)
       // The controllers below a node the walk goes into are kept from now on, as the stack walk
       // keeps them when it pushes them.
       let isCurrent =
@@ -180,6 +190,116 @@ extension TraitPropagator {
       }
       position = descended ? position + 1 : order.subtreeEnd(of: position)
     }
+  }
+
+  /// Where ``walkCommonCases(of:from:structure:controllers:)`` stopped: at `position`, which it
+  /// visited, with the walk going on below it or not (`descended`), when the app's code did
+  /// something there that the walk must look at; which it did not visit otherwise (`descended` is
+  /// `nil`).
+  struct CommonRun {
+    var position: Int
+    var descended: Bool?
+    var visits: Int
+  }
+
+  /// What ``walkCommonCases(of:from:structure:controllers:)`` did with one node.
+  private enum CommonStep {
+    /// Nothing: the node is not a common case.
+    case other
+    /// Visited it, and goes on with the next.
+    case next
+    /// Visited it, and stops there.
+    case visited(descended: Bool)
+  }
+
+  /// Visits the nodes of `order` from `start` on for as long as each is the common case of a
+  /// switch, in a loop of its own: a node attached since the last walk, with no overrides and no
+  /// registrations, whose collection changed but not its custom traits, under a parent that is not
+  /// the window, after the walk already marked its window restyled. `update(_:inheriting:)` does
+  /// the same for such a node, with the checks it needs for every other.
+  ///
+  /// It stops before the first node of another kind, and after one whose call moved it, gave it
+  /// registrations, changed the structure, or that has controllers below it: what the walk does
+  /// for those, it does after the visit.
+  @inline(never)
+  private func walkCommonCases(of order: WalkOrder, from start: Int, structure: UInt64, controllers: Int)
+    -> CommonRun
+  {
+    var run = CommonRun(position: start, descended: nil, visits: 0)
+    guard walkChangedColors, !walksWholeTree else { return run }
+    let count = order.count
+    // The collection of the last parent read: siblings come one after the other, and a parent's
+    // collection stays as it is until the structure changes, which ends the run.
+    var lastParent = -1
+    var inherited = DMTraitCollection()
+    // The values set last, for `keptTraits`: app code runs between two nodes, but only this loop
+    // resolves values, and a storage that took a freed one's address has another serial number.
+    var kept = BindingPlans.KeptRun()
+    var keptTraits = DMTraitCollection()
+    // Whether `keptTraits` is `inherited`, asked when `inherited` changes.
+    var keptForInherited = false
+    while run.position < count {
+      let position = run.position
+      let parentPosition = order.parent(at: position)
+      guard parentPosition >= 0 else { return run }
+      if parentPosition != lastParent {
+        // Read without retaining: the order's nodes live while it is current.
+        unowned(unsafe) let parent = order.node(at: parentPosition).takeUnretainedValue()
+        guard parent.isAttached, let traits = parent.reported else { return run }
+        lastParent = parentPosition
+        inherited = traits
+        keptForInherited = kept.storage != nil && keptTraits == traits
+      }
+      // Borrowed, not retained: see `Entry`.
+      let step = order.node(at: position).borrow { node -> CommonStep in
+        guard node.extras == nil, node.isAttached, let previous = node.reported, previous != inherited,
+          previous.customID == inherited.customID
+        else { return .other }
+        node.reported = inherited
+        currentSlot.pointee = inherited
+        let list = (Unmanaged.passUnretained(node).toOpaque() + bindingsOffset).assumingMemoryBound(
+          to: BindingList.self)
+        if let storage = BindingList.storageAddress(at: list) {
+          if keptForInherited, storage == kept.storage, plans.serial(ofStorageAt: storage) == kept.serial {
+            kept.copy(to: Unmanaged.passUnretained(node).toOpaque())
+          } else {
+            refreshBindings(of: node, traits: inherited)
+            // The run is this storage's only if its list was planned and stayed as it was.
+            let run = plans.keptRun
+            kept = run.storage == storage ? run : BindingPlans.KeptRun()
+            keptTraits = inherited
+            keptForInherited = kept.storage != nil
+          }
+        }
+        node.dmTraitCollectionDidChange(previous)
+        guard node.isAttached else {
+          // Moved by its call: see `update(_:inheriting:)`.
+          if hangsFromVisibleWindow(node) {
+            node.notifyTraitObservers(previous: previous, current: inherited)
+          }
+          return .visited(descended: false)
+        }
+        if node.extras != nil {
+          node.notifyTraitObservers(previous: previous, current: inherited)
+          return .visited(descended: true)
+        }
+        guard structureVersion == structure, !order.mayHaveControllers(below: position, from: controllers)
+        else {
+          return .visited(descended: true)
+        }
+        return .next
+      }
+      switch step {
+      case .other: return run
+      case .visited(let descended):
+        run.visits &+= 1
+        run.descended = descended
+        return run
+      case .next: run.visits &+= 1
+      }
+      run.position = position + 1
+    }
+    return run
   }
 
   /// Pushes the subtrees of `order` from `position` on, as the stack walk would hold them when

@@ -181,9 +181,15 @@ final class WalkOrder {
   ///   the tree, and the walk must go on without it.
   @inline(__always)
   func pinControllers(below parent: Int, from cursor: inout Int, in propagator: TraitPropagator) -> Bool {
-    // Most nodes have no controller below them: one comparison.
-    guard cursor < controllers.count, Int(controllers[cursor].parent) <= parent else { return true }
+    guard mayHaveControllers(below: parent, from: cursor) else { return true }
     return pinControllersFound(below: parent, from: &cursor, in: propagator)
+  }
+
+  /// Whether controllers whose parent is at `parent` may come at `cursor` (see
+  /// `pinControllers(below:from:in:)`); `false` for most nodes, with one comparison.
+  @inline(__always)
+  func mayHaveControllers(below parent: Int, from cursor: Int) -> Bool {
+    cursor < controllers.count && Int(controllers[cursor].parent) <= parent
   }
 
   @inline(never)
