@@ -232,6 +232,8 @@ extension TraitPropagator {
     // collection stays as it is until the structure changes, which ends the run.
     var lastParent = -1
     var inherited = DMTraitCollection()
+    // The first position from which controllers may hang: the run stops after visiting it.
+    let controllerParent = order.firstControllerParent(from: controllers)
     // The values set last, for `keptTraits`: app code runs between two nodes, but only this loop
     // resolves values, and a storage that took a freed one's address has another serial number.
     var kept = BindingPlans.KeptRun()
@@ -252,8 +254,10 @@ extension TraitPropagator {
       }
       // Borrowed, not retained: see `Entry`.
       let step = order.node(at: position).borrow { node -> CommonStep in
-        guard node.extras == nil, node.isAttached, let previous = node.reported, previous != inherited,
-          previous.customID == inherited.customID
+        // Changed, with the same custom traits: a built-in trait changed.
+        guard node.extras == nil, node.isAttached, let previous = node.reported,
+          previous.customID == inherited.customID,
+          previous.traitBits != inherited.traitBits || previous.accentBits != inherited.accentBits
         else { return .other }
         node.reported = inherited
         currentSlot.pointee = inherited
@@ -283,7 +287,7 @@ extension TraitPropagator {
           node.notifyTraitObservers(previous: previous, current: inherited)
           return .visited(descended: true)
         }
-        guard structureVersion == structure, !order.mayHaveControllers(below: position, from: controllers)
+        guard structureVersion == structure, position < controllerParent
         else {
           return .visited(descended: true)
         }

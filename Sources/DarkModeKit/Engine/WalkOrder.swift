@@ -189,7 +189,15 @@ final class WalkOrder {
   /// `pinControllers(below:from:in:)`); `false` for most nodes, with one comparison.
   @inline(__always)
   func mayHaveControllers(below parent: Int, from cursor: Int) -> Bool {
-    cursor < controllers.count && Int(controllers[cursor].parent) <= parent
+    parent >= firstControllerParent(from: cursor)
+  }
+
+  /// The position of the parent of the controller at `cursor` (see
+  /// `pinControllers(below:from:in:)`), or `Int.max` when none is left: no node before it has
+  /// controllers below it that a walk has not kept.
+  @inline(__always)
+  func firstControllerParent(from cursor: Int) -> Int {
+    cursor < controllers.count ? Int(controllers[cursor].parent) : Int.max
   }
 
   @inline(never)
