@@ -37,6 +37,22 @@ struct Benchmarks {
     }
   }
 
+  /// Times 101 switches of `views` (or of `layers`, with `themables`) and the floor in this
+  /// process, and prints both medians and their ratio (`--switches … --ratio`).
+  static func printRatio(views: [BenchView], layers: [BenchLayer], themables: Bool) {
+    let runs = 101
+    let ours = Measure.time(runs: runs, prepare: { DMTraitCollection.setOverride(light, animated: false) }) {
+      DMTraitCollection.setOverride(dark, animated: false)
+    }
+    let floor =
+      themables
+      ? Measure.time(runs: runs) { Baselines.floor(layers, dark) }
+      : Measure.time(runs: runs) { Baselines.floor(views, dark) }
+    print(
+      "switch \(formatDuration(ours.median)), floor \(formatDuration(floor.median)): "
+        + String(format: "%.2f× the floor", ours.median / floor.median))
+  }
+
   // MARK: 1, 2: switches, against the baselines
 
   private func switchCases() -> [SideBySide] {

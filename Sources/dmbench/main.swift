@@ -57,20 +57,9 @@ if arguments.count > 2, arguments[1] == "--write-preferences" {
     )
     if !follows { exit(1) }
     guard arguments.contains("--ratio") else { return }
-    let runs = 101
-    let ours = Measure.time(
-      runs: runs, prepare: { DMTraitCollection.setOverride(Benchmarks.light, animated: false) }
-    ) {
-      DMTraitCollection.setOverride(Benchmarks.dark, animated: false)
-    }
-    let floor =
-      themables
-      ? Measure.time(runs: runs) { Baselines.floor(layers, Benchmarks.dark) }
-      : Measure.time(runs: runs) { Baselines.floor(scene.views, Benchmarks.dark) }
-    print(
-      "switch \(formatDuration(ours.median)), floor \(formatDuration(floor.median)): "
-        + String(format: "%.2f× the floor", ours.median / floor.median))
+    Benchmarks.printRatio(views: scene.views, layers: layers, themables: themables)
   }
+
 } else {
   let quick = arguments.contains("--quick")
   MainActor.assumeIsolated { Benchmarks(quick: quick).run() }
