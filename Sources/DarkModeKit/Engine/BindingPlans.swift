@@ -169,6 +169,8 @@ final class BindingPlans {
     /// The storage's serial number, which tells it apart from a storage that took its address
     /// after it was freed.
     var serial: UInt64 = 0
+    /// The pass the values were resolved for.
+    fileprivate var generation: UInt64 = 0
     fileprivate var values: UnsafeMutableRawPointer?
     fileprivate var copies: UnsafeMutablePointer<Copy>?
     fileprivate var copyCount = 0
@@ -182,6 +184,7 @@ final class BindingPlans {
     fileprivate init(_ run: Run) {
       storage = run.storage
       serial = run.serial
+      generation = run.generation
       values = run.values
       copies = run.copies
       copyCount = run.copyCount
@@ -209,6 +212,18 @@ final class BindingPlans {
 
   /// The storage set last and its values; none while values are being resolved.
   var keptRun: KeptRun { KeptRun(run) }
+
+  /// Whether the table still holds the values of `kept` for this pass: a loop that copies kept
+  /// values relies on nothing else resolving values meanwhile, which a debug build checks each
+  /// time it copies them.
+  func holds(_ kept: KeptRun) -> Bool {
+    guard kept.serial != 0 else { return false }
+    let slot = Int(truncatingIfNeeded: kept.serial) & (Self.entryCount - 1)
+    let entry = entries[slot]
+    return entry.serial == kept.serial && entry.generation == kept.generation
+      && kept.generation == PassGeneration.current && kept.values == values + slot * Self.bytesPerEntry
+      && Int(entry.copyCount) == kept.copyCount
+  }
 
   /// The serial number of the live storage at `address` (see `BindingStorageHeader.serial`).
   @inline(__always)

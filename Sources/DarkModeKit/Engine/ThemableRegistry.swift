@@ -146,6 +146,7 @@ final class ThemableRegistry {
             let list = entry.pointer(to: \.bindings).unsafelyUnwrapped
             // Objects bound alike one after the other: the values set last, copied again.
             if kept.storage != nil, BindingList.storageAddress(at: list) == kept.storage {
+              assert(plans.holds(kept), "values kept by the themable loop were resolved again meanwhile")
               kept.copy(to: object.pointee.address)
               continue
             }

@@ -265,6 +265,7 @@ extension TraitPropagator {
           to: BindingList.self)
         if let storage = BindingList.storageAddress(at: list) {
           if keptForInherited, storage == kept.storage, plans.serial(ofStorageAt: storage) == kept.serial {
+            assert(plans.holds(kept), "values kept by the walk were resolved again meanwhile")
             kept.copy(to: Unmanaged.passUnretained(node).toOpaque())
           } else {
             refreshBindings(of: node, traits: inherited)
