@@ -150,12 +150,7 @@ final class BindingPlans {
     } else {
       assert(runIsInTable(), "the last storage set no longer has its entry")
     }
-    let values = run.values.unsafelyUnwrapped
-    let copies = run.copies.unsafelyUnwrapped
-    for index in 0..<run.copyCount {
-      let copy = copies[index]
-      Self.copy(values + Int(copy.source), to: object + Int(copy.destination), size: Int(copy.size))
-    }
+    Self.copy(run.copies.unsafelyUnwrapped, 0..<run.copyCount, from: run.values.unsafelyUnwrapped, to: object)
     return .applied
   }
 
@@ -201,12 +196,7 @@ final class BindingPlans {
       guard copyCount > 0 else { return }
       BindingPlans.copy(firstSource.unsafelyUnwrapped, to: object + firstDestination, size: firstSize)
       guard copyCount > 1 else { return }
-      let values = self.values.unsafelyUnwrapped
-      let copies = self.copies.unsafelyUnwrapped
-      for index in 1..<copyCount {
-        let copy = copies[index]
-        BindingPlans.copy(values + Int(copy.source), to: object + Int(copy.destination), size: Int(copy.size))
-      }
+      BindingPlans.copy(copies.unsafelyUnwrapped, 1..<copyCount, from: values.unsafelyUnwrapped, to: object)
     }
   }
 
@@ -302,6 +292,19 @@ final class BindingPlans {
     return serial != 0 && entry.serial == serial && entry.generation == run.generation
       && entry.traits == run.traits && run.values == values + slot * Self.bytesPerEntry
       && Int(entry.copyCount) == run.copyCount
+  }
+
+  /// Makes the copies in `range` of `copies`, from the entry's buffer at `values` into the object
+  /// at `object`.
+  @inline(__always)
+  nonisolated fileprivate static func copy(
+    _ copies: UnsafeMutablePointer<Copy>, _ range: Range<Int>, from values: UnsafeMutableRawPointer,
+    to object: UnsafeMutableRawPointer
+  ) {
+    for index in range {
+      let copy = copies[index]
+      Self.copy(values + Int(copy.source), to: object + Int(copy.destination), size: Int(copy.size))
+    }
   }
 
   /// Copies `size` bytes. Up to 80 bytes (a few colours and numbers), in line: 16-byte pieces

@@ -181,15 +181,9 @@ final class WalkOrder {
   ///   the tree, and the walk must go on without it.
   @inline(__always)
   func pinControllers(below parent: Int, from cursor: inout Int, in propagator: TraitPropagator) -> Bool {
-    guard mayHaveControllers(below: parent, from: cursor) else { return true }
+    // Most nodes have no controller below them: one comparison.
+    guard parent >= firstControllerParent(from: cursor) else { return true }
     return pinControllersFound(below: parent, from: &cursor, in: propagator)
-  }
-
-  /// Whether controllers whose parent is at `parent` may come at `cursor` (see
-  /// `pinControllers(below:from:in:)`); `false` for most nodes, with one comparison.
-  @inline(__always)
-  func mayHaveControllers(below parent: Int, from cursor: Int) -> Bool {
-    parent >= firstControllerParent(from: cursor)
   }
 
   /// The position of the parent of the controller at `cursor` (see
