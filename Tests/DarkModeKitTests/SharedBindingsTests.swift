@@ -22,6 +22,11 @@ extension GlobalStateTests {
     static let fill = DMDynamicColor(light: DMColor(rgb: 0xFFFFFF), dark: DMColor(rgb: 0x101010))
     static let stroke = DMDynamicColor(light: DMColor(rgb: 0xC0C0C0), dark: DMColor(rgb: 0x404040))
     static let alpha = DMDynamic(light: 1.0, dark: 0.8)
+    /// A colour of its own for each style and contrast.
+    static let contrastFill = DMDynamicColor(
+      light: DMColor(rgb: 0xFFFFFF), dark: DMColor(rgb: 0x202020),
+      highContrastLight: DMColor(rgb: 0xFFFF00),
+      highContrastDark: DMColor(rgb: 0x000000))
     static let red = DMDynamicColor(light: DMColor(rgb: 0xFF0000), dark: DMColor(rgb: 0x800000))
 
     func bound(_ count: Int) -> [Cell] {
@@ -186,10 +191,7 @@ extension GlobalStateTests {
     @Test func viewsBoundAlikeAfterAnUnplannedListGetTheirOwnCollectionsValues() {
       TraitPropagator.shared.minimumOrderCount = 1
       defer { TraitPropagator.shared.minimumOrderCount = TraitPropagator.defaultMinimumOrderCount }
-      let fill = DMDynamicColor(
-        light: DMColor(rgb: 0xFFFFFF), dark: DMColor(rgb: 0x202020),
-        highContrastLight: DMColor(rgb: 0xFFFF00),
-        highContrastDark: DMColor(rgb: 0x000000))
+      let fill = Self.contrastFill
       let window = DMWindow()
       let high = DMView()
       high.traitOverrides.accessibilityContrast = .high
@@ -215,6 +217,107 @@ extension GlobalStateTests {
         let wrong = cells.filter { $0.fill != fill.resolved(with: $0.dmTraitCollection) }.count
         #expect(wrong == 0, "views showing another collection's colour after switching to \(style)")
         #expect(relay.stored == fill.resolved(with: relay.dmTraitCollection))
+      }
+      #expect(TraitPropagator.shared.orderedWalkCount > walksBefore, "the switches went through the order")
+    }
+
+    /// Views bound alike that a switch reaches one after the other, the first under a parent with
+    /// high contrast and the next under one without: each shows its own parent's colour.
+    @Test func viewsBoundAlikeLeavingAHighContrastSubtreeGetTheirOwnParentsValues() {
+      let window = DMWindow()
+      let root = DMView()
+      window.addSubview(root)
+      TraitPropagator.shared.minimumOrderCount = 1
+      defer { TraitPropagator.shared.minimumOrderCount = TraitPropagator.defaultMinimumOrderCount }
+      let high = DMView()
+      high.traitOverrides.accessibilityContrast = .high
+      root.addSubview(high)
+      var cells: [(Mixed, DMColor)] = []
+      func cell(in parent: DMView, dark: DMColor) {
+        let cell = Mixed()
+        cell.dm.bind(\.fill, to: Self.contrastFill)
+        parent.addSubview(cell)
+        cells.append((cell, dark))
+      }
+      for _ in 0..<3 { cell(in: high, dark: DMColor(rgb: 0x000000)) }
+      for _ in 0..<3 { cell(in: root, dark: DMColor(rgb: 0x202020)) }
+      window.makeKeyAndVisible()
+      let walksBefore = TraitPropagator.shared.orderedWalkCount
+      for _ in 0..<2 {
+        DMTraitCollection.setOverride(DMTraitCollection(userInterfaceStyle: .dark), animated: false)
+        #expect(cells.map(\.0.fill) == cells.map(\.1), "each view shows its parent's dark colour")
+        DMTraitCollection.setOverride(DMTraitCollection(userInterfaceStyle: .light), animated: false)
+        #expect(cells.map(\.0.fill).filter { $0 == DMColor(rgb: 0xFFFFFF) }.count == 3)
+      }
+      #expect(TraitPropagator.shared.orderedWalkCount > walksBefore, "the switches went through the order")
+    }
+
+    /// A pair of numbers and a flag: 17 bytes, the smallest list a switch copies in 16-byte pieces.
+    final class Gauge: DMView {
+      var range = SIMD2<Double>()
+      var on = false
+    }
+
+    /// Three colours: 96 bytes, more than a switch copies in pieces.
+    final class Swatch: DMView {
+      var first = DMColor.clear
+      var second = DMColor.clear
+      var third = DMColor.clear
+    }
+
+    /// Views of one class bound alike, many to a parent, hold every bound value after each switch,
+    /// whatever the size of their values: the switch copies them from one view's list to the next.
+    @Test func siblingsBoundAlikeHoldEveryValueWhateverItsSize() {
+      let window = DMWindow()
+      let range = DMDynamic(light: SIMD2(0.25, 0.75), dark: SIMD2(0.5, 1.0))
+      let on = DMDynamic(light: false, dark: true)
+      var cells: [Cell] = []
+      var gauges: [Gauge] = []
+      var swatches: [Swatch] = []
+      for _ in 0..<3 {
+        let row = DMView()
+        window.addSubview(row)
+        for cell in bound(4) {
+          row.addSubview(cell)
+          cells.append(cell)
+        }
+        for _ in 0..<4 {
+          let gauge = Gauge()
+          gauge.dm.bind(\.range, to: range)
+          gauge.dm.bind(\.on, to: on)
+          row.addSubview(gauge)
+          gauges.append(gauge)
+        }
+        for _ in 0..<4 {
+          let swatch = Swatch()
+          swatch.dm.bind(\.first, to: Self.fill)
+          swatch.dm.bind(\.second, to: Self.stroke)
+          swatch.dm.bind(\.third, to: Self.red)
+          row.addSubview(swatch)
+          swatches.append(swatch)
+        }
+      }
+      window.makeKeyAndVisible()
+      let walksBefore = TraitPropagator.shared.orderedWalkCount
+      for style in [DMUserInterfaceStyle.dark, .light, .dark, .light] {
+        let traits = DMTraitCollection(userInterfaceStyle: style)
+        DMTraitCollection.setOverride(traits, animated: false)
+        for cell in cells {
+          #expect(
+            cell.fill == Self.fill.resolved(with: traits) && cell.stroke == Self.stroke.resolved(with: traits)
+          )
+          #expect(cell.alpha == Self.alpha.resolved(with: traits))
+        }
+        for gauge in gauges {
+          #expect(gauge.range == range.resolved(with: traits))
+          #expect(gauge.on == (style == .dark))
+        }
+        for swatch in swatches {
+          #expect(
+            swatch.first == Self.fill.resolved(with: traits)
+              && swatch.second == Self.stroke.resolved(with: traits))
+          #expect(swatch.third == Self.red.resolved(with: traits))
+        }
       }
       #expect(TraitPropagator.shared.orderedWalkCount > walksBefore, "the switches went through the order")
     }

@@ -354,6 +354,44 @@ extension GlobalStateTests {
       #expect(Self.isCurrent(scene.window))
     }
 
+    /// Callbacks that register for changes, override traits or read a window, on themselves or
+    /// on a node the walk has not reached, without changing the structure.
+    @Test func callbacksThatRegisterOrOverrideGetTheCallsOfAWalkWithoutOrder() {
+      func observe(_ view: LoggingView, in scene: Scene) {
+        _ = view.registerForTraitChanges([.userInterfaceStyle]) { view, previous in
+          scene.log.record("observer of \(view.name)", previous, view.dmTraitCollection)
+        }
+      }
+      let scenarios: [(String, (Scene) -> Void)] = [
+        ("registers on itself", { scene in scene["a1"].onChange = { observe($0, in: scene) } }),
+        (
+          "registers on a node not reached",
+          { scene in scene["a1"].onChange = { _ in observe(scene["b1"], in: scene) } }
+        ),
+        (
+          "overrides a node not reached",
+          { scene in scene["a21"].onChange = { _ in scene["b2"].overrideUserInterfaceStyle = .light } }
+        ),
+        (
+          "reads the window of a node not reached",
+          { scene in scene["a1"].onChange = { _ in _ = scene["b2"].window } }
+        ),
+      ]
+      for (name, scenario) in scenarios {
+        let (ordered, stack) = Self.bothWalks(scenario)
+        #expect(ordered == stack, "\(name)")
+        #expect(
+          ordered.filter { $0.name.hasPrefix("observer") }.count == (name.hasPrefix("registers") ? 1 : 0),
+          "\(name)")
+        // An override set in a callback takes effect once the pass is over, in a pass of its own.
+        let overridden = name.hasPrefix("overrides") ? ordered.last : nil
+        #expect(
+          overridden == nil || (overridden?.name == "b2" && overridden?.current.userInterfaceStyle == .light))
+        #expect(
+          ordered.dropLast(overridden == nil ? 0 : 1).allSatisfy { $0.current == .resolvedDark }, "\(name)")
+      }
+    }
+
     @Test func aViewAddedDuringAnOrderedWalkUnderANodeAlreadyVisitedIsCalledOnce() {
       let scene = Scene()
       let late = LoggingView("late", log: scene.log)

@@ -194,8 +194,8 @@ extension TraitPropagator {
 
   /// Where ``walkCommonCases(of:from:structure:controllers:)`` stopped: at `position`, which it
   /// visited, with the walk going on below it or not (`descended`), when the app's code did
-  /// something there that the walk must look at; which it did not visit otherwise (`descended` is
-  /// `nil`).
+  /// something there that the walk must look at or the run reached its end; which it did not
+  /// visit otherwise (`descended` is `nil`).
   struct CommonRun {
     var position: Int
     var descended: Bool?
@@ -218,40 +218,45 @@ extension TraitPropagator {
   /// the window, after the walk already marked its window restyled. `update(_:inheriting:)` does
   /// the same for such a node, with the checks it needs for every other.
   ///
-  /// It stops before the first node of another kind, and after one whose call moved it, gave it
-  /// registrations, changed the structure, or that has controllers below it: what the walk does
-  /// for those, it does after the visit.
+  /// It stops before the first node of another kind, and after the last node, one whose call
+  /// moved it, gave it registrations, changed the structure, or that has controllers below it:
+  /// what the walk does for those, it does after the visit.
   @inline(never)
   private func walkCommonCases(of order: WalkOrder, from start: Int, structure: UInt64, controllers: Int)
     -> CommonRun
   {
-    var run = CommonRun(position: start, descended: nil, visits: 0)
-    guard walkChangedColors, !walksWholeTree else { return run }
-    let count = order.count
-    // The collection of the last parent read: siblings come one after the other, and a parent's
-    // collection stays as it is until the structure changes, which ends the run.
+    guard walkChangedColors, !walksWholeTree else {
+      return CommonRun(position: start, descended: nil, visits: 0)
+    }
+    // The run stops after visiting this position: the last node, or the first from which
+    // controllers may hang.
+    let last = min(order.count - 1, order.firstControllerParent(from: controllers))
+    // Anything a callback does that the walk must look at counts here (see `RunBreaks`).
+    let breaks = RunBreaks.count
+    // The collection of the last parent read, which the loop keeps in the current collection's
+    // slot: siblings come one after the other, a parent's collection stays as it is until the
+    // structure changes, which ends the run, and only a walk writes the slot.
     var lastParent = -1
-    var inherited = DMTraitCollection()
-    // The first position from which controllers may hang: the run stops after visiting it.
-    let controllerParent = order.firstControllerParent(from: controllers)
-    // The values set last, for `keptTraits`: app code runs between two nodes, but only this loop
-    // resolves values, and a storage that took a freed one's address has another serial number.
+    let slot = currentSlot
+    // The values set last, for the collection in the slot, forgotten when that changes: app code
+    // runs between two nodes, but only this loop resolves values, and a storage that took a freed
+    // one's address has another serial number.
     var kept = BindingPlans.KeptRun()
-    var keptTraits = DMTraitCollection()
-    // Whether `keptTraits` is `inherited`, asked when `inherited` changes.
-    var keptForInherited = false
-    while run.position < count {
-      let position = run.position
+    var position = start
+    while true {
       let parentPosition = order.parent(at: position)
-      guard parentPosition >= 0 else { return run }
+      guard parentPosition >= 0 else { break }
       if parentPosition != lastParent {
         // Read without retaining: the order's nodes live while it is current.
         unowned(unsafe) let parent = order.node(at: parentPosition).takeUnretainedValue()
-        guard parent.isAttached, let traits = parent.reported else { return run }
+        guard parent.isAttached, let traits = parent.reported else { break }
         lastParent = parentPosition
-        inherited = traits
-        keptForInherited = kept.storage != nil && keptTraits == traits
+        if slot.pointee != traits {
+          kept.storage = nil
+          slot.pointee = traits
+        }
       }
+      let inherited = slot.pointee
       // Borrowed, not retained: see `Entry`.
       let step = order.node(at: position).borrow { node -> CommonStep in
         // Changed, with the same custom traits: a built-in trait changed.
@@ -260,11 +265,10 @@ extension TraitPropagator {
           previous.traitBits != inherited.traitBits || previous.accentBits != inherited.accentBits
         else { return .other }
         node.reported = inherited
-        currentSlot.pointee = inherited
         let list = (Unmanaged.passUnretained(node).toOpaque() + bindingsOffset).assumingMemoryBound(
           to: BindingList.self)
         if let storage = BindingList.storageAddress(at: list) {
-          if keptForInherited, storage == kept.storage, plans.serial(ofStorageAt: storage) == kept.serial {
+          if storage == kept.storage, plans.serial(ofStorageAt: storage) == kept.serial {
             assert(plans.holds(kept), "values kept by the walk were resolved again meanwhile")
             kept.copy(to: Unmanaged.passUnretained(node).toOpaque())
           } else {
@@ -272,39 +276,42 @@ extension TraitPropagator {
             // The run is this storage's only if its list was planned and stayed as it was.
             let run = plans.keptRun
             kept = run.storage == storage ? run : BindingPlans.KeptRun()
-            keptTraits = inherited
-            keptForInherited = kept.storage != nil
           }
         }
         node.dmTraitCollectionDidChange(previous)
-        guard node.isAttached else {
-          // Moved by its call: see `update(_:inheriting:)`.
-          if hangsFromVisibleWindow(node) {
-            node.notifyTraitObservers(previous: previous, current: inherited)
-          }
-          return .visited(descended: false)
+        guard RunBreaks.count == breaks else {
+          return afterBreak(node, previous: previous, current: slot.pointee)
         }
-        if node.extras != nil {
-          node.notifyTraitObservers(previous: previous, current: inherited)
-          return .visited(descended: true)
-        }
-        guard structureVersion == structure, position < controllerParent
-        else {
-          return .visited(descended: true)
-        }
-        return .next
+        return position < last ? .next : .visited(descended: true)
       }
       switch step {
-      case .other: return run
+      case .other:
+        return CommonRun(position: position, descended: nil, visits: position - start)
       case .visited(let descended):
-        run.visits &+= 1
-        run.descended = descended
-        return run
-      case .next: run.visits &+= 1
+        return CommonRun(position: position, descended: descended, visits: position - start + 1)
+      case .next:
+        position += 1
       }
-      run.position = position + 1
     }
-    return run
+    return CommonRun(position: position, descended: nil, visits: position - start)
+  }
+
+  /// What the run of common cases does after a call that did something the walk must look at
+  /// (see `RunBreaks`): ends there.
+  private func afterBreak(_ node: DMResponder, previous: DMTraitCollection, current: DMTraitCollection)
+    -> CommonStep
+  {
+    guard node.isAttached else {
+      // Moved by its call: see `update(_:inheriting:)`.
+      if hangsFromVisibleWindow(node) {
+        node.notifyTraitObservers(previous: previous, current: current)
+      }
+      return .visited(descended: false)
+    }
+    if node.extras != nil {
+      node.notifyTraitObservers(previous: previous, current: current)
+    }
+    return .visited(descended: true)
   }
 
   /// Pushes the subtrees of `order` from `position` on, as the stack walk would hold them when

@@ -48,7 +48,9 @@ final class TraitPropagator {
 
   /// Counts structural changes, so that a walk checks each entry's parent only after one, and the
   /// root checkpoints of `DMView.window` know when they are stale.
-  @exclusivity(unchecked) var structureVersion: UInt64 = 0
+  @exclusivity(unchecked) var structureVersion: UInt64 = 0 {
+    didSet { RunBreaks.count &+= 1 }
+  }
   /// Counts events and passes: anything that may change how an environment outside visible
   /// windows resolves makes the checkpoints of `resolveDetached(_:)` stale.
   @exclusivity(unchecked) var resolutionVersion: UInt64 = 0
@@ -256,4 +258,13 @@ final class TraitPropagator {
     maximumOrderCount = Self.defaultMaximumOrderCount
     propagatedGlobal = GlobalTraits.state.withLock { $0.resolved }
   }
+}
+
+/// Counts what the app's code can do in a callback that a walk's run of common cases must look
+/// at: a structural change (which a node moved by its own call is), and extras made for any
+/// environment (registrations, overrides, checkpoints). One number, so that the run checks one
+/// after each call.
+@MainActor
+enum RunBreaks {
+  @exclusivity(unchecked) static var count: UInt64 = 0
 }

@@ -82,6 +82,8 @@ open class DMResponder: DMTraitEnvironment {
     if let extras { return extras }
     let made = Extras()
     extras = made
+    // A walk's run of common cases checks the environments it calls for extras made meanwhile.
+    RunBreaks.count &+= 1
     return made
   }
 
