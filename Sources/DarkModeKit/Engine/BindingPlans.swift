@@ -206,16 +206,12 @@ final class BindingPlans {
       if copiesInPieces {
         let source = firstSource.unsafelyUnwrapped
         let destination = object + firstDestination
-        @inline(__always) func piece(at offset: Int) {
-          destination.storeBytes(
-            of: source.loadUnaligned(fromByteOffset: offset, as: SIMD2<UInt64>.self), toByteOffset: offset,
-            as: SIMD2<UInt64>.self)
-        }
-        piece(at: 0)
-        piece(at: pieceOffsets.0)
-        piece(at: pieceOffsets.1)
-        piece(at: pieceOffsets.2)
-        piece(at: pieceOffsets.3)
+        typealias Piece = SIMD2<UInt64>
+        BindingPlans.copy(Piece.self, at: 0, from: source, to: destination)
+        BindingPlans.copy(Piece.self, at: pieceOffsets.0, from: source, to: destination)
+        BindingPlans.copy(Piece.self, at: pieceOffsets.1, from: source, to: destination)
+        BindingPlans.copy(Piece.self, at: pieceOffsets.2, from: source, to: destination)
+        BindingPlans.copy(Piece.self, at: pieceOffsets.3, from: source, to: destination)
         return
       }
       guard copyCount > 0 else { return }
@@ -332,6 +328,15 @@ final class BindingPlans {
     }
   }
 
+  /// Copies one `T` at `offset` from `source` to `destination`, which need not be aligned.
+  @inline(__always)
+  nonisolated fileprivate static func copy<T: BitwiseCopyable>(
+    _: T.Type, at offset: Int, from source: UnsafeRawPointer, to destination: UnsafeMutableRawPointer
+  ) {
+    destination.storeBytes(
+      of: source.loadUnaligned(fromByteOffset: offset, as: T.self), toByteOffset: offset, as: T.self)
+  }
+
   /// Copies `size` bytes. Up to 80 bytes (a few colours and numbers), in line: 16-byte pieces
   /// from the start and one that ends at the end, which may cover bytes the one before it wrote,
   /// with the same values; a call to `memmove` would cost more than the copy. Otherwise with
@@ -340,9 +345,8 @@ final class BindingPlans {
   nonisolated fileprivate static func copy(
     _ source: UnsafeRawPointer, to destination: UnsafeMutableRawPointer, size: Int
   ) {
-    @inline(__always) func piece<T: BitwiseCopyable>(_: T.Type, at offset: Int) {
-      destination.storeBytes(
-        of: source.loadUnaligned(fromByteOffset: offset, as: T.self), toByteOffset: offset, as: T.self)
+    @inline(__always) func piece<T: BitwiseCopyable>(_ type: T.Type, at offset: Int) {
+      copy(type, at: offset, from: source, to: destination)
     }
     guard size >= 8, size <= 80 else { return destination.copyMemory(from: source, byteCount: size) }
     guard size > 16 else {

@@ -154,7 +154,7 @@ extension TraitPropagator {
     let count = order.count
     while position < count {
       let run = walkCommonCases(
-        of: order, from: position, structure: structureAtStart, controllers: controllers)
+        of: order, from: position, controllers: controllers)
       visits &+= run.visits
       position = run.position
       let descended: Bool
@@ -192,7 +192,7 @@ extension TraitPropagator {
     }
   }
 
-  /// Where ``walkCommonCases(of:from:structure:controllers:)`` stopped: at `position`, which it
+  /// Where ``walkCommonCases(of:from:controllers:)`` stopped: at `position`, which it
   /// visited, with the walk going on below it or not (`descended`), when the app's code did
   /// something there that the walk must look at or the run reached its end; which it did not
   /// visit otherwise (`descended` is `nil`).
@@ -202,7 +202,7 @@ extension TraitPropagator {
     var visits: Int
   }
 
-  /// What ``walkCommonCases(of:from:structure:controllers:)`` did with one node.
+  /// What ``walkCommonCases(of:from:controllers:)`` did with one node.
   private enum CommonStep {
     /// Nothing: the node is not a common case.
     case other
@@ -222,7 +222,7 @@ extension TraitPropagator {
   /// moved it, gave it registrations, changed the structure, or that has controllers below it:
   /// what the walk does for those, it does after the visit.
   @inline(never)
-  private func walkCommonCases(of order: WalkOrder, from start: Int, structure: UInt64, controllers: Int)
+  private func walkCommonCases(of order: WalkOrder, from start: Int, controllers: Int)
     -> CommonRun
   {
     guard walkChangedColors, !walksWholeTree else {
