@@ -322,6 +322,55 @@ extension GlobalStateTests {
       #expect(TraitPropagator.shared.orderedWalkCount > walksBefore, "the switches went through the order")
     }
 
+    /// A cell that runs `onChange` in its callback.
+    final class CallingCell: DMView {
+      var fill = DMColor.clear
+      var stroke = DMColor.clear
+      var alpha = 1.0
+      var onChange: (() -> Void)?
+
+      override func dmTraitCollectionDidChange(_ previousTraitCollection: DMTraitCollection?) {
+        onChange?()
+      }
+    }
+
+    /// The first of siblings bound alike rebinds them all in its callback, alike but to another
+    /// colour: each sibling holds its new binding's value, not the one the switch set in the first.
+    @Test func siblingsRebindByTheFirstsCallbackHoldTheirNewValues() {
+      let window = DMWindow()
+      let row = DMView()
+      window.addSubview(row)
+      let cells = (0..<4).map { _ in CallingCell() }
+      func bind(_ cell: CallingCell, fill: DMDynamicColor) {
+        cell.dm.bind(\.fill, to: fill)
+        cell.dm.bind(\.stroke, to: Self.stroke)
+        cell.dm.bind(\.alpha, to: Self.alpha)
+      }
+      for cell in cells {
+        bind(cell, fill: Self.fill)
+        row.addSubview(cell)
+      }
+      window.makeKeyAndVisible()
+      cells[0].onChange = {
+        cells[0].onChange = nil
+        for cell in cells {
+          cell.dm.unbind(\.fill)
+          cell.dm.unbind(\.stroke)
+          cell.dm.unbind(\.alpha)
+        }
+        for cell in cells.dropFirst() { bind(cell, fill: Self.red) }
+      }
+      let dark = DMTraitCollection(userInterfaceStyle: .dark)
+      DMTraitCollection.setOverride(dark, animated: false)
+      #expect(cells.dropFirst().allSatisfy { $0.fill == Self.red.resolved(with: dark) })
+      #expect(cells.dropFirst().allSatisfy { $0.stroke == Self.stroke.resolved(with: dark) })
+      #expect(
+        cells[0].fill == Self.fill.resolved(with: dark), "the first keeps the value set before its call")
+      let light = DMTraitCollection(userInterfaceStyle: .light)
+      DMTraitCollection.setOverride(light, animated: false)
+      #expect(cells.dropFirst().allSatisfy { $0.fill == Self.red.resolved(with: light) })
+    }
+
     @Test func aPassCopiesEachEnvironmentsOwnValuesIntoObjectsBoundAlike() {
       let table = try! DMColorTable(string: "NORMAL NIGHT SEPIA\n#ffffff #000000 #f4ecd8 BG\n")
       let flag = DMDynamic(light: false, dark: true)

@@ -41,9 +41,15 @@ struct BindingList {
   /// it resolved values (see `BindingPlans`).
   @exclusivity(unchecked) static var changeCount: UInt64 = 0
 
+  /// Counts a change of a list, here and for a walk's run of common cases (see `RunBreaks`).
+  private static func countChange() {
+    changeCount &+= 1
+    RunBreaks.count &+= 1
+  }
+
   @discardableResult
   mutating func set(_ binding: Binding) -> Released {
-    Self.changeCount &+= 1
+    Self.countChange()
     let index = storage?.index(of: binding.keyPath)
     if canChangeInPlace, let storage {
       if let index { return Released(binding: storage.replace(at: index, with: binding)) }
@@ -55,7 +61,7 @@ struct BindingList {
 
   @discardableResult
   mutating func remove(_ keyPath: AnyKeyPath) -> Released {
-    Self.changeCount &+= 1
+    Self.countChange()
     guard let index = storage?.index(of: keyPath) else { return Released() }
     if storage?.liveCount == 1 { return replaceStorage(with: nil) }
     // Checked before anything else holds the storage.

@@ -161,9 +161,13 @@ final class BindingPlans {
   struct KeptRun {
     /// The storage's address; `nil` for none.
     var storage: UnsafeMutableRawPointer?
-    /// The storage's serial number, which tells it apart from a storage that took its address
-    /// after it was freed.
-    var serial: UInt64 = 0
+    /// `storage` when its values are one copy of 17 to 80 bytes (a few colours and numbers),
+    /// made as five 16-byte pieces at `pieceOffsets` (some overlap, and write the same values
+    /// twice, which costs less than telling the sizes apart); `nil` otherwise. A loop compares an
+    /// object's storage with this one first, and copies with `copyInPieces(to:)`.
+    var storageInPieces: UnsafeMutableRawPointer?
+    /// The storage's serial number, with which `holds(_:)` finds its entry.
+    fileprivate var serial: UInt64 = 0
     /// The pass the values were resolved for.
     fileprivate var generation: UInt64 = 0
     fileprivate var values: UnsafeMutableRawPointer?
@@ -173,10 +177,6 @@ final class BindingPlans {
     fileprivate var firstSource: UnsafeMutableRawPointer?
     fileprivate var firstDestination = 0
     fileprivate var firstSize = 0
-    /// Whether the run is one copy of 17 to 80 bytes (a few colours and numbers), made as five
-    /// 16-byte pieces at `pieceOffsets`: some overlap, and write the same values twice, which
-    /// costs less than telling the sizes apart.
-    fileprivate var copiesInPieces = false
     fileprivate var pieceOffsets: (Int, Int, Int, Int) = (0, 0, 0, 0)
 
     init() {}
@@ -193,27 +193,36 @@ final class BindingPlans {
         firstDestination = Int(copies[0].destination)
         firstSize = Int(copies[0].size)
         if copyCount == 1, (17...80).contains(firstSize) {
-          copiesInPieces = true
+          storageInPieces = storage
           let lastPiece = firstSize - 16
           pieceOffsets = (min(16, lastPiece), min(32, lastPiece), min(48, lastPiece), lastPiece)
         }
       }
     }
 
+    /// Lets go of the storage: no object's storage is this run's any longer.
+    mutating func forget() {
+      storage = nil
+      storageInPieces = nil
+    }
+
+    /// Writes the values into the object at `object`, when `storageInPieces` is set.
+    @inline(__always)
+    func copyInPieces(to object: UnsafeMutableRawPointer) {
+      let source = firstSource.unsafelyUnwrapped
+      let destination = object + firstDestination
+      typealias Piece = SIMD2<UInt64>
+      BindingPlans.copy(Piece.self, at: 0, from: source, to: destination)
+      BindingPlans.copy(Piece.self, at: pieceOffsets.0, from: source, to: destination)
+      BindingPlans.copy(Piece.self, at: pieceOffsets.1, from: source, to: destination)
+      BindingPlans.copy(Piece.self, at: pieceOffsets.2, from: source, to: destination)
+      BindingPlans.copy(Piece.self, at: pieceOffsets.3, from: source, to: destination)
+    }
+
     /// Writes the values into the object at `object`.
     @inline(__always)
     func copy(to object: UnsafeMutableRawPointer) {
-      if copiesInPieces {
-        let source = firstSource.unsafelyUnwrapped
-        let destination = object + firstDestination
-        typealias Piece = SIMD2<UInt64>
-        BindingPlans.copy(Piece.self, at: 0, from: source, to: destination)
-        BindingPlans.copy(Piece.self, at: pieceOffsets.0, from: source, to: destination)
-        BindingPlans.copy(Piece.self, at: pieceOffsets.1, from: source, to: destination)
-        BindingPlans.copy(Piece.self, at: pieceOffsets.2, from: source, to: destination)
-        BindingPlans.copy(Piece.self, at: pieceOffsets.3, from: source, to: destination)
-        return
-      }
+      if storageInPieces != nil { return copyInPieces(to: object) }
       guard copyCount > 0 else { return }
       BindingPlans.copy(firstSource.unsafelyUnwrapped, to: object + firstDestination, size: firstSize)
       guard copyCount > 1 else { return }

@@ -239,8 +239,10 @@ extension TraitPropagator {
     var lastParent = -1
     let slot = currentSlot
     // The values set last, for the collection in the slot, forgotten when that changes: app code
-    // runs between two nodes, but only this loop resolves values, and a storage that took a freed
-    // one's address has another serial number.
+    // runs between two nodes, but only this loop resolves values, and the storage they came from
+    // outlives the run (its node is in the order, and a list that changes keeps its old storage
+    // until the pass ends), so no other storage takes its address. A change of a list ends the
+    // run besides.
     var kept = BindingPlans.KeptRun()
     var position = start
     while true {
@@ -252,7 +254,7 @@ extension TraitPropagator {
         guard parent.isAttached, let traits = parent.reported else { break }
         lastParent = parentPosition
         if slot.pointee != traits {
-          kept.storage = nil
+          kept.forget()
           slot.pointee = traits
         }
       }
@@ -268,7 +270,10 @@ extension TraitPropagator {
         let list = (Unmanaged.passUnretained(node).toOpaque() + bindingsOffset).assumingMemoryBound(
           to: BindingList.self)
         if let storage = BindingList.storageAddress(at: list) {
-          if storage == kept.storage, plans.serial(ofStorageAt: storage) == kept.serial {
+          if storage == kept.storageInPieces {
+            assert(plans.holds(kept), "values kept by the walk were resolved again meanwhile")
+            kept.copyInPieces(to: Unmanaged.passUnretained(node).toOpaque())
+          } else if storage == kept.storage {
             assert(plans.holds(kept), "values kept by the walk were resolved again meanwhile")
             kept.copy(to: Unmanaged.passUnretained(node).toOpaque())
           } else {
