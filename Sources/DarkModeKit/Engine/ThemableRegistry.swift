@@ -145,7 +145,13 @@ final class ThemableRegistry {
           if UnownedObject.keepsMemory, version == versionAtStart, !entry.pointee.hasOwnTraits {
             let list = entry.pointer(to: \.bindings).unsafelyUnwrapped
             // Objects bound alike one after the other: the values set last, copied again.
-            if kept.storage != nil, BindingList.storageAddress(at: list) == kept.storage {
+            let storage = BindingList.storageAddress(at: list)
+            if storage != nil, storage == kept.storageInPieces {
+              assert(plans.holds(kept), "values kept by the themable loop were resolved again meanwhile")
+              kept.copyInPieces(to: object.pointee.address)
+              continue
+            }
+            if storage != nil, storage == kept.storage {
               assert(plans.holds(kept), "values kept by the themable loop were resolved again meanwhile")
               kept.copy(to: object.pointee.address)
               continue
@@ -155,7 +161,7 @@ final class ThemableRegistry {
             if outcome == .applied {
               // The run is this list's only if the list has storage (an empty one sets nothing).
               let run = plans.keptRun
-              kept = run.storage == BindingList.storageAddress(at: list) ? run : BindingPlans.KeptRun()
+              kept = run.storage == storage ? run : BindingPlans.KeptRun()
               continue
             }
           }
