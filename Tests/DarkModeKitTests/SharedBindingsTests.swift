@@ -337,6 +337,8 @@ extension GlobalStateTests {
     /// The first of siblings bound alike rebinds them all in its callback, alike but to another
     /// colour: each sibling holds its new binding's value, not the one the switch set in the first.
     @Test func siblingsRebindByTheFirstsCallbackHoldTheirNewValues() {
+      TraitPropagator.shared.minimumOrderCount = 1
+      defer { TraitPropagator.shared.minimumOrderCount = TraitPropagator.defaultMinimumOrderCount }
       let window = DMWindow()
       let row = DMView()
       window.addSubview(row)
@@ -360,8 +362,10 @@ extension GlobalStateTests {
         }
         for cell in cells.dropFirst() { bind(cell, fill: Self.red) }
       }
+      let walksBefore = TraitPropagator.shared.orderedWalkCount
       let dark = DMTraitCollection(userInterfaceStyle: .dark)
       DMTraitCollection.setOverride(dark, animated: false)
+      #expect(TraitPropagator.shared.orderedWalkCount > walksBefore, "the switch went through the order")
       #expect(cells.dropFirst().allSatisfy { $0.fill == Self.red.resolved(with: dark) })
       #expect(cells.dropFirst().allSatisfy { $0.stroke == Self.stroke.resolved(with: dark) })
       #expect(
@@ -369,6 +373,70 @@ extension GlobalStateTests {
       let light = DMTraitCollection(userInterfaceStyle: .light)
       DMTraitCollection.setOverride(light, animated: false)
       #expect(cells.dropFirst().allSatisfy { $0.fill == Self.red.resolved(with: light) })
+    }
+
+    /// Three plain values and a string, which no plan copies.
+    final class Titled: DMView {
+      var fill = DMColor.clear
+      var stroke = DMColor.clear
+      var alpha = 1.0
+      var label = ""
+    }
+
+    /// Three plain values outside the tree.
+    final class Trio: DMThemable {
+      var fill = DMColor.clear
+      var stroke = DMColor.clear
+      var alpha = 1.0
+    }
+
+    /// Two views share a list that is not planned (a string is bound), made after a planned list
+    /// that a switch set last was freed: the next switch sets each view from its own list.
+    ///
+    /// The C library usually hands the freed list's memory to the next list of its size, but need
+    /// not; where it does, a switch that took the planned list set last for the one at that
+    /// address set the second view from the freed list's values (a debug build's check of the
+    /// kept values stopped it).
+    @Test func viewsSharingAnUnplannedListWhereAFreedPlannedOneWasGetTheirOwnValues() {
+      TraitPropagator.shared.minimumOrderCount = 1
+      defer { TraitPropagator.shared.minimumOrderCount = TraitPropagator.defaultMinimumOrderCount }
+      let label = DMDynamic(light: "light", dark: "dark")
+      let window = DMWindow()
+      let row = DMView()
+      window.addSubview(row)
+      let first = Titled()
+      let second = Titled()
+      row.addSubview(first)
+      row.addSubview(second)
+      window.makeKeyAndVisible()
+      var holder: Trio? = Trio()
+      holder?.dm.bind(\.fill, to: Self.red)
+      holder?.dm.bind(\.stroke, to: Self.red)
+      holder?.dm.bind(\.alpha, to: Self.alpha)
+      // Sets the holder's planned list, the last one set; nothing bound in the window.
+      DMTraitCollection.setOverride(DMTraitCollection(userInterfaceStyle: .dark), animated: false)
+      func bind(_ cell: Titled) {
+        cell.dm.bind(\.fill, to: Self.fill)
+        cell.dm.bind(\.stroke, to: Self.stroke)
+        cell.dm.bind(\.label, to: label)
+      }
+      // The descriptions of the properties made now, not between the free and the new lists.
+      bind(Titled())
+      holder = nil
+      // Drops the freed object's entry, and its list with it.
+      _ = ThemableRegistry.shared.liveCount
+      bind(first)
+      bind(second)
+      let walksBefore = TraitPropagator.shared.orderedWalkCount
+      let light = DMTraitCollection(userInterfaceStyle: .light)
+      DMTraitCollection.setOverride(light, animated: false)
+      #expect(TraitPropagator.shared.orderedWalkCount > walksBefore, "the switch went through the order")
+      for cell in [first, second] {
+        #expect(
+          cell.fill == Self.fill.resolved(with: light) && cell.stroke == Self.stroke.resolved(with: light))
+        #expect(cell.label == "light")
+        #expect(cell.alpha == 1.0, "an unbound property keeps its value")
+      }
     }
 
     @Test func aPassCopiesEachEnvironmentsOwnValuesIntoObjectsBoundAlike() {

@@ -145,7 +145,12 @@ final class BindingPlans {
     if run.storage != address || run.serial != serial || run.generation != PassGeneration.current
       || run.traits != traits
     {
-      guard let found = find(address, serial: serial, traits: traits) else { return .notPlanned }
+      guard let found = find(address, serial: serial, traits: traits) else {
+        // The run is the storage this call set, or none: an unplanned storage may have taken the
+        // address of the planned one set before, freed since.
+        run.storage = nil
+        return .notPlanned
+      }
       guard found else { return .listsChanged }
     } else {
       assert(runIsInTable(), "the last storage set no longer has its entry")
@@ -156,7 +161,7 @@ final class BindingPlans {
 
   /// Where the values of the storage a pass set last are, and how they go into an object: what
   /// ``apply(_:to:traits:)`` would copy for that storage, the same traits and this pass, until
-  /// the next call that resolves values. A loop that sets many objects from one storage, with
+  /// the next call that resolves values; none after a call that set no planned storage. A loop that sets many objects from one storage, with
   /// no app code between them, copies them from here without looking the entry up again.
   struct KeptRun {
     /// The storage's address; `nil` for none.
@@ -230,7 +235,8 @@ final class BindingPlans {
     }
   }
 
-  /// The storage set last and its values; none while values are being resolved.
+  /// The storage set last and its values; none while values are being resolved, and none after
+  /// a call that set no planned storage.
   var keptRun: KeptRun { KeptRun(run) }
 
   /// Whether the table still holds the values of `kept` for this pass: a loop that copies kept
