@@ -119,38 +119,79 @@ extension GlobalStateTests {
         "\(recorder.all)")
     }
 
-    @Test func changesArriveAsSignalsAndBadOrForgedSignalsAreIgnored() async throws {
+    /// Runs `body` with the stand-in portal started with `arguments` on a bus of its own, which the
+    /// app follows; stops both and resets the app after.
+    func withFollowedPortal(
+      _ arguments: [String], _ body: (DesktopSession, TestPortal) async throws -> Void
+    ) async throws {
       let session = try DesktopSession(withDisplay: false)
       defer {
         DarkModeManager.reset()
         session.stop()
       }
-      let portal = try TestPortal(in: session, ["--version", "2", "--color-scheme", "2", "--contrast", "0"])
+      let portal = try TestPortal(in: session, arguments)
       defer { portal.process.stop() }
-      let window = DMWindow()
-      let view = CountingView()
-      window.addSubview(view)
-      window.makeKeyAndVisible()
       DarkModeManager.setup(
-        with: DMConfiguration(
-          systemAppearanceSource: DMPortalAppearanceSource(address: session.address)))
-      #expect(await eventually { DMTraitCollection.system == traits(.light, .normal) })
-      try await portal.sendBadSignal()
-      try await portal.set("unrelated-key", .uint32(1))
-      // Any client on the bus can send the portal's signal, from its own name.
-      let intruder = try await DBusConnection.connect(to: session.address, timeout: .seconds(5))
-      defer { intruder.close() }
-      try intruder.emitSignal(
-        path: "/org/freedesktop/portal/desktop", interface: "org.freedesktop.portal.Settings",
-        member: "SettingChanged",
-        arguments: [.string("org.freedesktop.appearance"), .string("color-scheme"), .variant(.uint32(1))])
-      // A real change after them: once it is seen, the others were handled before it.
-      try await portal.set("contrast", .uint32(1))
-      #expect(await eventually { DMTraitCollection.system.accessibilityContrast == .high })
-      #expect(DMTraitCollection.system == traits(.light, .high))
-      try await portal.set("color-scheme", .uint32(1))
-      #expect(await eventually { view.dmTraitCollection.userInterfaceStyle == .dark })
-      #expect(DMTraitCollection.current.accessibilityContrast == .high)
+        with: DMConfiguration(systemAppearanceSource: DMPortalAppearanceSource(address: session.address)))
+      try await body(session, portal)
+    }
+
+    @Test func changesArriveAsSignalsAndBadOrForgedSignalsAreIgnored() async throws {
+      try await withFollowedPortal(["--version", "2", "--color-scheme", "2", "--contrast", "0"]) {
+        session, portal in
+        let window = DMWindow()
+        let view = CountingView()
+        window.addSubview(view)
+        window.makeKeyAndVisible()
+        #expect(await eventually { DMTraitCollection.system == traits(.light, .normal) })
+        try await portal.sendBadSignal()
+        try await portal.set("unrelated-key", .uint32(1))
+        // Any client on the bus can send the portal's signal, from its own name.
+        let intruder = try await DBusConnection.connect(to: session.address, timeout: .seconds(5))
+        defer { intruder.close() }
+        try intruder.emitSignal(
+          path: "/org/freedesktop/portal/desktop", interface: "org.freedesktop.portal.Settings",
+          member: "SettingChanged",
+          arguments: [.string("org.freedesktop.appearance"), .string("color-scheme"), .variant(.uint32(1))])
+        // A real change after them: once it is seen, the others were handled before it.
+        try await portal.set("contrast", .uint32(1))
+        #expect(await eventually { DMTraitCollection.system.accessibilityContrast == .high })
+        #expect(DMTraitCollection.system == traits(.light, .high))
+        try await portal.set("color-scheme", .uint32(1))
+        #expect(await eventually { view.dmTraitCollection.userInterfaceStyle == .dark })
+        #expect(DMTraitCollection.current.accessibilityContrast == .high)
+      }
+    }
+
+    /// A portal that sends a value of the wrong type with every change is reported once for each
+    /// setting and type, and at most for sixteen of them, with a last report saying so.
+    @Test func valuesOfTheWrongTypeInEveryChangeAreReportedOnceEachAndBounded() async throws {
+      let recorder = DiagnosticsRecorder()
+      recorder.install()
+      defer { recorder.uninstall() }
+      try await withFollowedPortal(["--version", "2", "--color-scheme", "2", "--contrast", "0"]) {
+        _, portal in
+        #expect(await eventually { DMTraitCollection.system == traits(.light, .normal) })
+        for index in 0..<50 { try await portal.set("color-scheme", .string("dark \(index)")) }
+        // Three settings, six types each: eighteen problems.
+        let wrong: [DBusValue] = [
+          .string("1"), .bool(true), .double(1), .objectPath("/a"), .signature(try DBusSignature("u")),
+          .array(element: .string, [.string("1")]),
+        ]
+        for key in ["color-scheme", "reduced-motion", "contrast"] {
+          for value in wrong { try await portal.set(key, value) }
+        }
+        // A real change after them: once it is seen, the others were handled before it.
+        try await portal.set("contrast", .uint32(1))
+        #expect(await eventually { DMTraitCollection.system.accessibilityContrast == .high })
+      }
+      let messages = recorder.all.map(\.message).filter { $0.hasPrefix("the desktop portal gave") }
+      #expect(
+        messages.filter { $0.hasPrefix("the desktop portal gave color-scheme as a value of type 's'") }.count
+          == 1)
+      #expect(messages.count == 17, "\(messages)")
+      #expect(
+        messages.last == "the desktop portal gave 16 kinds of values of the wrong type; no more are reported")
     }
 
     @Test func withoutContrastGNOMEsHighContrastSwitchIsFollowedLive() async throws {

@@ -21,6 +21,17 @@ final class ObservingSwatch: BaseSwatch {
   }
 }
 
+/// A view with an optional reading, bound through a forced optional.
+@MainActor
+final class ReadingPanel: DMView {
+  struct Reading {
+    var level: UInt8 = 0
+    var flag = false
+  }
+
+  var reading: Reading? = Reading()
+}
+
 @MainActor
 final class PropertyKinds: DMView {
   var stored = DMColor.clear
@@ -263,6 +274,19 @@ extension GlobalStateTests {
       switchStyle(.light)
       #expect(view.metrics.padding == 4)
       #expect(view.metrics.weight == "bold")
+    }
+
+    /// A path through a forced optional sets the field while the optional has a value, through
+    /// the key path: the optional's other fields stay as the app set them.
+    @Test func aPathThroughAForcedOptionalIsSetThroughTheKeyPath() {
+      let view = shown(ReadingPanel())
+      view.dm.bind(\.reading!.flag, to: DMDynamic(light: false, dark: true))
+      #expect(writesInPlace(view, \ReadingPanel.reading!.flag) == false)
+      view.reading?.level = 7
+      switchStyle(.dark)
+      #expect(view.reading?.flag == true && view.reading?.level == 7)
+      switchStyle(.light)
+      #expect(view.reading?.flag == false && view.reading?.level == 7)
     }
 
     /// `\.target.stored` reads `target` on each access: it reaches the view itself when bound,

@@ -118,16 +118,21 @@ extension GlobalStateTests {
       #expect(chain.allSatisfy { $0.window === first })
       second.addSubview(middle)
       #expect(chain.reversed().allSatisfy { $0.window === second })
-      // A window inside a window: freeing the outer one leaves the inner one the root.
+      // A window stays a root: adding it to a view does nothing.
+      let holder = DMView()
+      holder.addSubview(second)
+      #expect(second.superview == nil && chain.last!.window === second)
+      // A view above the chain in a window: freeing the window leaves the view the root.
       var outer: DMWindow? = DMWindow()
-      let inner = DMWindow()
+      let inner = DMView()
       outer!.addSubview(inner)
       inner.addSubview(middle)
       #expect(chain.last!.window === outer)
       outer = nil
       #expect(inner.superview == nil)
-      #expect(chain.last!.window === inner)
-      #expect(chain[150].window === inner)
+      #expect(chain.last!.window == nil && chain[150].window == nil)
+      first.addSubview(inner)
+      #expect(chain.last!.window === first && chain[150].window === first)
       middle.removeFromSuperview()
       #expect(chain.last!.window == nil)
     }

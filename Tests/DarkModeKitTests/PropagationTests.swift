@@ -33,6 +33,34 @@ extension GlobalStateTests {
       #expect(DMApplication.shared.keyWindow === window)
     }
 
+    /// A window is a root: adding one to a view in another window does nothing, so the views in
+    /// it follow the global collection with one call a change, whatever that view overrides.
+    @Test func aWindowAddedAsASubviewStaysARootAndItsViewsAreCalledOnceAChange() {
+      DMTraitCollection.setOverride(DMTraitCollection(userInterfaceStyle: .light), animated: false)
+      let outer = DMWindow()
+      let darkPanel = DMView()
+      darkPanel.overrideUserInterfaceStyle = .dark
+      outer.addSubview(darkPanel)
+      let inner = DMWindow()
+      let probe = LoggingView("probe", log: log)
+      inner.addSubview(probe)
+      darkPanel.addSubview(inner)
+      darkPanel.insertSubview(inner, at: 0)
+      #expect(darkPanel.subviews.isEmpty && inner.superview == nil)
+      inner.makeKeyAndVisible()
+      outer.makeKeyAndVisible()
+      #expect(probe.dmTraitCollection.userInterfaceStyle == .light && log.names == ["probe"])
+      log.calls = []
+      DMTraitCollection.setOverride(
+        DMTraitCollection(userInterfaceStyle: .light, accessibilityContrast: .high), animated: false)
+      #expect(log.names == ["probe"] && log.calls.first?.current.accessibilityContrast == .high)
+      #expect(probe.dmTraitCollection.userInterfaceStyle == .light)
+      log.calls = []
+      darkPanel.overrideUserInterfaceStyle = .light
+      darkPanel.overrideUserInterfaceStyle = .dark
+      #expect(log.calls.isEmpty, "the panel's overrides do not reach the other window")
+    }
+
     @Test func traitOverridesSetOneTraitAtATimeAndCallOncePerChange() {
       let window = LoggingWindow("window", log: log)
       let view = LoggingView("view", log: log)

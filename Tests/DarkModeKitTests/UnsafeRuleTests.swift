@@ -39,6 +39,32 @@ import Testing
       #expect(stops(result, saying: "a walk entry outlived its \(freed)"))
     }
 
+    /// A binding through a forced optional set to `nil` since stops the program at the next
+    /// switch, as the assignment `view.reading!.flag = true` would, instead of writing a value
+    /// into the optional's memory and bringing it back.
+    @Test func aBindingThroughAForcedOptionalSetToNilStopsTheProgramLikeTheAssignment() async {
+      await #expect(processExitsWith: .failure) {
+        await MainActor.run {
+          final class Panel: DMView {
+            struct Reading {
+              var level: UInt8 = 0
+              var flag = false
+            }
+            var reading: Reading? = Reading()
+          }
+          let window = DMWindow()
+          let panel = Panel()
+          window.addSubview(panel)
+          window.makeKeyAndVisible()
+          panel.dm.bind(\.reading!.flag, to: DMDynamic(light: false, dark: true))
+          panel.reading = nil
+          DMTraitCollection.setOverride(DMTraitCollection(userInterfaceStyle: .dark), animated: false)
+          // Reached only if the switch wrote the value in place.
+          print(panel.reading.map { "brought back: \($0)" } ?? "stayed nil")
+        }
+      }
+    }
+
     @Test func readingANodeOfAWalkOrderThatOutlivedItStopsTheProgram() async {
       let result = await #expect(
         processExitsWith: .failure, observing: [\.standardErrorContent]

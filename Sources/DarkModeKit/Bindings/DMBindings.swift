@@ -25,7 +25,8 @@ public struct DMBindings<Root: AnyObject> {
   /// and through a subclass's (`\Card.tint`, `\PromoCard.tint`) has two bindings, so bind, ask
   /// about and unbind it through key paths of one type. The binding does not retain the object.
   /// Each update sets what the key path reaches then, as `object[keyPath: keyPath] = value` would:
-  /// a path through a reference (`\.target.fill`) follows `target` when it changes.
+  /// a path through a reference (`\.target.fill`) follows `target` when it changes, and one through
+  /// a forced optional (`\.reading!.flag`) stops the program if the optional is `nil` then.
   /// - Parameters:
   ///   - keyPath: The property to set.
   ///   - dynamic: The value to resolve for the object's traits.

@@ -111,8 +111,12 @@ final class BoundProperty {
     if let property = known[key] { return property }
     // Bound values may come from colour tables, whose reloads must then reach the binding.
     BindingRefresh.isListening
+    // A path through a forced optional (`\.inner!.flag`) reaches the property only while the
+    // optional has a value: it is set through the key path, as an assignment would be, never in
+    // place into an optional set to `nil` since.
+    let inPlace = offset >= 0 && StoredProperty.forcesAnOptional(keyPath) ? -1 : offset
     let property = BoundProperty(
-      keyPath: keyPath, offset: offset, store: store, valueSize: valueSize, resolve: resolve)
+      keyPath: keyPath, offset: inPlace, store: store, valueSize: valueSize, resolve: resolve)
     known[key] = property
     return property
   }

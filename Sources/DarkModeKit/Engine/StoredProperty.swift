@@ -56,6 +56,12 @@ enum StoredProperty {
     return header & 0x4000_0000 != 0
   }
 
+  /// Whether `keyPath` goes through a forced optional (`\.inner!.flag`): its description shows
+  /// each such component as `!`, which no property or type name has.
+  static func forcesAnOptional(_ keyPath: AnyKeyPath) -> Bool {
+    String(describing: keyPath).contains("!")
+  }
+
   private static func allocationSize(of pointer: UnsafeMutableRawPointer) -> Int? {
     #if canImport(Darwin)
       return malloc_size(pointer)

@@ -92,7 +92,8 @@ open class DMView: DMResponder {
   /// Adds a view at the end of ``subviews`` (in front of the others).
   ///
   /// A view that has another superview is first removed from it. Adding a view to itself or to
-  /// one of its own subviews would make a cycle and does nothing.
+  /// one of its own subviews would make a cycle and does nothing; so does adding a window, the
+  /// root of its own tree.
   /// - Parameter view: The view to add.
   public func addSubview(_ view: DMView) {
     insertSubview(view, at: Int.max)
@@ -101,13 +102,19 @@ open class DMView: DMResponder {
   /// Inserts a view into ``subviews`` at an index, clamped to the valid range.
   ///
   /// A view that has another superview is first removed from it. Inserting a view into itself or
-  /// into one of its own subviews would make a cycle and does nothing.
+  /// into one of its own subviews would make a cycle and does nothing. A window is the root of its
+  /// tree, under the global collection: inserting one does nothing either.
   /// - Parameters:
   ///   - view: The view to insert.
   ///   - index: The position in ``subviews``; `0` is the back.
   public func insertSubview(_ view: DMView, at index: Int) {
-    guard !isSelfOrAncestor(view) else { return }
-    view.superview?.subviewList.remove(view)
+    guard !(view is DMWindow), !isSelfOrAncestor(view) else { return }
+    if let superview = view.superview {
+      // Kept until the running pass ends before its old superview lets go of it: the view may be
+      // the one whose callback moves it, which the pass calls without holding it.
+      TraitPropagator.shared.pin(view)
+      superview.subviewList.remove(view)
+    }
     subviewList.insert(view, at: index)
     view.superview = self
     TraitPropagator.shared.positionDidChange(view.traitNode)
@@ -117,6 +124,9 @@ open class DMView: DMResponder {
   /// and gets no calls until it is in a visible window again.
   public func removeFromSuperview() {
     guard let superview else { return }
+    // Kept until the running pass ends before its superview lets go of it: its own callback may
+    // be what removes it, which the pass calls without holding it.
+    TraitPropagator.shared.pin(self)
     superview.subviewList.remove(self)
     self.superview = nil
     TraitPropagator.shared.positionDidChange(traitNode)

@@ -134,13 +134,15 @@ struct PortalSession: Sendable {
     // hop through a task, under the lock, so that the reports keep the order of the changes. The
     // last change of each setting read before the settings is kept, and applied over them.
     let state = Locked(FollowState.reading(early: [:]))
+    // A portal that sends a value of the wrong type with every change is reported once.
+    let problems = PortalSettings.Problems()
     // Declared after the connection's `defer`, so it runs first.
     defer { state.withLock { $0 = .ended } }
     for namespace in PortalSettings.followedNamespaces {
       // The rule names the owner, so the connection has already dropped anyone else's.
       try await bus.onSignals(
         matching: PortalSettings.settingChangedRule(sender: owner, namespace: namespace), timeout: timeout
-      ) { [reporter] signal in
+      ) { [reporter, problems] signal in
         guard signal.body.count == 3, let namespace = signal.body[0].stringValue,
           let key = signal.body[1].stringValue
         else { return }
@@ -153,7 +155,9 @@ struct PortalSession: Sendable {
             early[change.setting] = change
             state = .reading(early: early)
           case .following(var values):
-            if values.update(namespace: change.namespace, key: change.key, value: change.value) {
+            if values.update(
+              namespace: change.namespace, key: change.key, value: change.value, problems: problems)
+            {
               values.send(to: reporter)
             }
             state = .following(values)
@@ -164,12 +168,14 @@ struct PortalSession: Sendable {
         }
       }
     }
-    var values = try await PortalSettings.readAll(on: bus, version: version, timeout: timeout)
+    var values = try await PortalSettings.readAll(
+      on: bus, version: version, timeout: timeout, problems: problems)
     connected()
     state.withLock { state in
       if case .reading(let early) = state {
         for change in early.values {
-          _ = values.update(namespace: change.namespace, key: change.key, value: change.value)
+          _ = values.update(
+            namespace: change.namespace, key: change.key, value: change.value, problems: problems)
         }
       }
       values.send(to: reporter)

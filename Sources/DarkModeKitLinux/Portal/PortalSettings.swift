@@ -74,18 +74,22 @@ enum PortalSettings {
       }
     }
 
-    /// Takes a setting's new value; returns whether it was one of ours.
-    mutating func update(namespace: String, key: String, value: DBusValue) -> Bool {
+    /// Takes a setting's new value, reporting a value of the wrong type to `problems`; returns
+    /// whether it was one of ours.
+    mutating func update(namespace: String, key: String, value: DBusValue, problems: Problems) -> Bool {
       switch (namespace, key) {
       case (PortalSettings.namespace, colorSchemeKey):
-        colorScheme = number(value, key: key)
+        colorScheme = number(value, key: key, problems: problems)
         hasColorScheme = true
-      case (PortalSettings.namespace, contrastKey): contrast = number(value, key: key)
+      case (PortalSettings.namespace, contrastKey): contrast = number(value, key: key, problems: problems)
       case (gnomeAccessibilityNamespace, gnomeHighContrastKey):
-        gnomeHighContrast = flag(value, key: key) ?? false
-      case (PortalSettings.namespace, reducedMotionKey): reducedMotion = number(value, key: key)
-      case (gnomeInterfaceNamespace, gnomeAnimationsKey): gnomeAnimations = flag(value, key: key)
-      case (PortalSettings.namespace, accentColorKey): accentColor = color(value, key: key)
+        gnomeHighContrast = flag(value, key: key, problems: problems) ?? false
+      case (PortalSettings.namespace, reducedMotionKey):
+        reducedMotion = number(value, key: key, problems: problems)
+      case (gnomeInterfaceNamespace, gnomeAnimationsKey):
+        gnomeAnimations = flag(value, key: key, problems: problems)
+      case (PortalSettings.namespace, accentColorKey):
+        accentColor = color(value, key: key, problems: problems)
       default: return false
       }
       return true
@@ -93,25 +97,25 @@ enum PortalSettings {
   }
 
   /// A setting's value as a number; a value of another type is reported and counts as 0.
-  static func number(_ value: DBusValue, key: String) -> Int64 {
+  static func number(_ value: DBusValue, key: String, problems: Problems) -> Int64 {
     let inner = value.unwrappingVariants
     if let number = inner.integerValue { return number }
-    report(key, inner, "a number", meaning: "no preference")
+    problems.report(key, inner, "a number", meaning: "no preference")
     return 0
   }
 
   /// The accent colour in a `(ddd)` value of sRGB components from 0 to 1; components outside that
   /// range mean "no accent", and a value of another type is reported and means none too.
-  static func color(_ value: DBusValue, key: String) -> DMColor? {
+  static func color(_ value: DBusValue, key: String, problems: Problems) -> DMColor? {
     let inner = value.unwrappingVariants
     guard case .struct(let fields) = inner, fields.count == 3 else {
-      report(key, inner, "three numbers (ddd)", meaning: "no accent colour")
+      problems.report(key, inner, "three numbers (ddd)", meaning: "no accent colour")
       return nil
     }
     var components: [Double] = []
     for field in fields {
       guard case .double(let component) = field else {
-        report(key, inner, "three numbers (ddd)", meaning: "no accent colour")
+        problems.report(key, inner, "three numbers (ddd)", meaning: "no accent colour")
         return nil
       }
       guard (0...1).contains(component) else { return nil }
@@ -122,19 +126,37 @@ enum PortalSettings {
 
   /// A setting's value as a switch; a value of another type is reported and counts as unknown
   /// (`nil`).
-  static func flag(_ value: DBusValue, key: String) -> Bool? {
+  static func flag(_ value: DBusValue, key: String, problems: Problems) -> Bool? {
     let inner = value.unwrappingVariants
     if let flag = inner.boolValue { return flag }
-    report(key, inner, "a boolean", meaning: "unknown")
+    problems.report(key, inner, "a boolean", meaning: "unknown")
     return nil
   }
 
-  private static func report(_ key: String, _ value: DBusValue, _ expected: String, meaning: String) {
-    DMDiagnostics.report(
-      DMDiagnostic(
-        kind: .systemAppearance,
-        message: "the desktop portal gave \(key) as a value of type '\(value.type)', not \(expected); "
-          + "it counts as \(meaning)"))
+  /// Reports the values of the wrong type one session of reading the settings met: each problem
+  /// once, and at most `limit` of them, so that a portal that sends a wrong value with every
+  /// change is reported once, not once a change.
+  final class Problems: Sendable {
+    static let limit = 16
+    /// The problems reported; `nil` once `limit` were, and that no more would be was reported.
+    private let reported = Locked<Set<String>?>([])
+
+    func report(_ key: String, _ value: DBusValue, _ expected: String, meaning: String) {
+      let message =
+        "the desktop portal gave \(key) as a value of type '\(value.type)', not \(expected); it counts as \(meaning)"
+      let shown: String? = reported.withLock { reported in
+        guard var problems = reported else { return nil }
+        guard problems.count < Self.limit else {
+          reported = nil
+          return
+            "the desktop portal gave \(Self.limit) kinds of values of the wrong type; no more are reported"
+        }
+        guard problems.insert(message).inserted else { return nil }
+        reported = problems
+        return message
+      }
+      if let shown { DMDiagnostics.report(DMDiagnostic(kind: .systemAppearance, message: shown)) }
+    }
   }
 
   /// The interface version: 2 and later have `ReadOne`; 1 only the deprecated `Read`.
@@ -167,28 +189,30 @@ enum PortalSettings {
   /// Every setting, from a portal of interface `version`: GNOME's high-contrast switch only when
   /// the portal has no `contrast`, and GNOME's animation switch only when it has no
   /// `reduced-motion`.
-  static func readAll(on bus: DBusConnection, version: Int64, timeout: Duration) async throws -> Values {
+  static func readAll(
+    on bus: DBusConnection, version: Int64, timeout: Duration, problems: Problems = Problems()
+  ) async throws -> Values {
     var values = Values()
     if let scheme = try await read(namespace, colorSchemeKey, version: version, on: bus, timeout: timeout) {
-      values.colorScheme = number(scheme, key: colorSchemeKey)
+      values.colorScheme = number(scheme, key: colorSchemeKey, problems: problems)
       values.hasColorScheme = true
     }
     if let contrast = try await read(namespace, contrastKey, version: version, on: bus, timeout: timeout) {
-      values.contrast = number(contrast, key: contrastKey)
+      values.contrast = number(contrast, key: contrastKey, problems: problems)
     } else if let high = try await read(
       gnomeAccessibilityNamespace, gnomeHighContrastKey, version: version, on: bus, timeout: timeout)
     {
-      values.gnomeHighContrast = flag(high, key: gnomeHighContrastKey) ?? false
+      values.gnomeHighContrast = flag(high, key: gnomeHighContrastKey, problems: problems) ?? false
     }
     if let motion = try await read(namespace, reducedMotionKey, version: version, on: bus, timeout: timeout) {
-      values.reducedMotion = number(motion, key: reducedMotionKey)
+      values.reducedMotion = number(motion, key: reducedMotionKey, problems: problems)
     } else if let animations = try await read(
       gnomeInterfaceNamespace, gnomeAnimationsKey, version: version, on: bus, timeout: timeout)
     {
-      values.gnomeAnimations = flag(animations, key: gnomeAnimationsKey)
+      values.gnomeAnimations = flag(animations, key: gnomeAnimationsKey, problems: problems)
     }
     if let accent = try await read(namespace, accentColorKey, version: version, on: bus, timeout: timeout) {
-      values.accentColor = color(accent, key: accentColorKey)
+      values.accentColor = color(accent, key: accentColorKey, problems: problems)
     }
     return values
   }
