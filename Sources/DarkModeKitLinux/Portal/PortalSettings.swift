@@ -145,13 +145,13 @@ enum PortalSettings {
       let message =
         "the desktop portal gave \(key) as a value of type '\(value.type)', not \(expected); it counts as \(meaning)"
       let shown: String? = reported.withLock { reported in
-        guard var problems = reported else { return nil }
+        guard var problems = reported, !problems.contains(message) else { return nil }
         guard problems.count < Self.limit else {
           reported = nil
           return
             "the desktop portal gave \(Self.limit) kinds of values of the wrong type; no more are reported"
         }
-        guard problems.insert(message).inserted else { return nil }
+        problems.insert(message)
         reported = problems
         return message
       }
