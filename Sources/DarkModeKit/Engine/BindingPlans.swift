@@ -161,8 +161,9 @@ final class BindingPlans {
 
   /// Where the values of the storage a pass set last are, and how they go into an object: what
   /// ``apply(_:to:traits:)`` would copy for that storage, the same traits and this pass, until
-  /// the next call that resolves values; none after a call that set no planned storage. A loop that sets many objects from one storage, with
-  /// no app code between them, copies them from here without looking the entry up again.
+  /// the next call that resolves values; none after a call that set no planned storage. A loop
+  /// that sets many objects from one storage, with no app code between them, copies them from
+  /// here without looking the entry up again.
   struct KeptRun {
     /// The storage's address; `nil` for none.
     var storage: UnsafeMutableRawPointer?
@@ -224,10 +225,11 @@ final class BindingPlans {
       BindingPlans.copy(Piece.self, at: pieceOffsets.3, from: source, to: destination)
     }
 
-    /// Writes the values into the object at `object`.
+    /// Writes the values into the object at `object`, when `storageInPieces` is not set (the
+    /// loops compare with it first, and copy those values with `copyInPieces(to:)`).
     @inline(__always)
     func copy(to object: UnsafeMutableRawPointer) {
-      if storageInPieces != nil { return copyInPieces(to: object) }
+      assert(storageInPieces == nil, "values kept to copy in pieces copied one copy at a time")
       guard copyCount > 0 else { return }
       BindingPlans.copy(firstSource.unsafelyUnwrapped, to: object + firstDestination, size: firstSize)
       guard copyCount > 1 else { return }

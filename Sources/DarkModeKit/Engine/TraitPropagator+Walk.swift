@@ -302,21 +302,11 @@ extension TraitPropagator {
   }
 
   /// What the run of common cases does after a call that did something the walk must look at
-  /// (see `RunBreaks`): ends there.
+  /// (see `RunBreaks`): what `update(_:inheriting:)` does after a call, and ends there.
   private func afterBreak(_ node: DMResponder, previous: DMTraitCollection, current: DMTraitCollection)
     -> CommonStep
   {
-    guard node.isAttached else {
-      // Moved by its call: see `update(_:inheriting:)`.
-      if hangsFromVisibleWindow(node) {
-        node.notifyTraitObservers(previous: previous, current: current)
-      }
-      return .visited(descended: false)
-    }
-    if node.extras != nil {
-      node.notifyTraitObservers(previous: previous, current: current)
-    }
-    return .visited(descended: true)
+    .visited(descended: notifyAfterCall(node, previous: previous, current: current))
   }
 
   /// Pushes the subtrees of `order` from `position` on, as the stack walk would hold them when
@@ -394,16 +384,26 @@ extension TraitPropagator {
         walkChangedColors = true
       }
       deliver(to: node, previous: previous, traits: traits, wasAttached: wasAttached)
-      guard node.isAttached else {
-        // The callback moved the node (its new position is queued): its registrations are called
-        // if it is still in a visible window.
-        if let previous, hangsFromVisibleWindow(node) {
-          node.notifyTraitObservers(previous: previous, current: traits)
-        }
-        return false
-      }
-      if let previous { node.notifyTraitObservers(previous: previous, current: traits) }
+      return notifyAfterCall(node, previous: previous, current: traits)
     }
+    return true
+  }
+
+  /// Calls the registrations of `node` after its own call changed it from `previous` to
+  /// `current`, if the call left it where it was or in a visible window; returns whether the walk
+  /// goes on below it (the call left it where it was).
+  @inline(__always)
+  func notifyAfterCall(_ node: DMResponder, previous: DMTraitCollection?, current: DMTraitCollection) -> Bool
+  {
+    guard node.isAttached else {
+      // The callback moved the node (its new position is queued): its registrations are called
+      // if it is still in a visible window.
+      if let previous, hangsFromVisibleWindow(node) {
+        node.notifyTraitObservers(previous: previous, current: current)
+      }
+      return false
+    }
+    if let previous { node.notifyTraitObservers(previous: previous, current: current) }
     return true
   }
 

@@ -110,8 +110,9 @@ open class DMView: DMResponder {
   public func insertSubview(_ view: DMView, at index: Int) {
     guard !(view is DMWindow), !isSelfOrAncestor(view) else { return }
     if let superview = view.superview {
-      // Kept until the running pass ends before its old superview lets go of it: the view may be
-      // the one whose callback moves it, which the pass calls without holding it.
+      // Kept for the running pass before its old superview lets go of it (the event pins it too,
+      // too late): the view may be the one whose callback moves it, which the pass calls without
+      // holding it. Outside a pass this costs nothing.
       TraitPropagator.shared.pin(view)
       superview.subviewList.remove(view)
     }
@@ -124,8 +125,9 @@ open class DMView: DMResponder {
   /// and gets no calls until it is in a visible window again.
   public func removeFromSuperview() {
     guard let superview else { return }
-    // Kept until the running pass ends before its superview lets go of it: its own callback may
-    // be what removes it, which the pass calls without holding it.
+    // Kept for the running pass before its superview lets go of it (the event pins it too, too
+    // late): its own callback may be what removes it, which the pass calls without holding it.
+    // Outside a pass this costs nothing.
     TraitPropagator.shared.pin(self)
     superview.subviewList.remove(self)
     self.superview = nil

@@ -138,21 +138,26 @@ enum PortalSettings {
   /// change is reported once, not once a change.
   final class Problems: Sendable {
     static let limit = 16
-    /// The problems reported; `nil` once `limit` were, and that no more would be was reported.
-    private let reported = Locked<Set<String>?>([])
+
+    private struct State {
+      var reported: Set<String> = []
+      /// Whether a problem past `limit` came, and the report that no more would be was made.
+      var isOver = false
+    }
+
+    private let state = Locked(State())
 
     func report(_ key: String, _ value: DBusValue, _ expected: String, meaning: String) {
       let message =
         "the desktop portal gave \(key) as a value of type '\(value.type)', not \(expected); it counts as \(meaning)"
-      let shown: String? = reported.withLock { reported in
-        guard var problems = reported, !problems.contains(message) else { return nil }
-        guard problems.count < Self.limit else {
-          reported = nil
+      let shown: String? = state.withLock { state in
+        guard !state.isOver, !state.reported.contains(message) else { return nil }
+        guard state.reported.count < Self.limit else {
+          state.isOver = true
           return
             "the desktop portal gave \(Self.limit) kinds of values of the wrong type; no more are reported"
         }
-        problems.insert(message)
-        reported = problems
+        state.reported.insert(message)
         return message
       }
       if let shown { DMDiagnostics.report(DMDiagnostic(kind: .systemAppearance, message: shown)) }
