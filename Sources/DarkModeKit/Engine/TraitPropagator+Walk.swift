@@ -266,7 +266,12 @@ extension TraitPropagator {
           previous.customID == inherited.customID,
           previous.traitBits != inherited.traitBits || previous.accentBits != inherited.accentBits
         else { return .other }
-        node.reported = inherited
+        // Only the built-in traits are written: the node has a collection, with these custom
+        // traits. Two stores instead of four, in a loop whose time goes mostly into stores.
+        node.reported?.traitBits = inherited.traitBits
+        node.reported?.accentBits = inherited.accentBits
+        assert(
+          node.reported == inherited, "a node's collection written in part differs from the one it inherits")
         let list = (Unmanaged.passUnretained(node).toOpaque() + bindingsOffset).assumingMemoryBound(
           to: BindingList.self)
         if let storage = BindingList.storageAddress(at: list) {
