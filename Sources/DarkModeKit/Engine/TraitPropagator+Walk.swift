@@ -236,7 +236,7 @@ extension TraitPropagator {
     // The collection of the last parent read, which the loop keeps in the current collection's
     // slot: siblings come one after the other, a parent's collection stays as it is until the
     // structure changes, which ends the run, and only a walk writes the slot.
-    var lastParent = -1
+    runParent = -1
     let slot = currentSlot
     // The values set last, for the collection in the slot, forgotten when that changes: app code
     // runs between two nodes, but only this loop resolves values, and the storage they came from
@@ -248,11 +248,11 @@ extension TraitPropagator {
     while true {
       let parentPosition = order.parent(at: position)
       guard parentPosition >= 0 else { break }
-      if parentPosition != lastParent {
+      if parentPosition != runParent {
         // Read without retaining: the order's nodes live while it is current.
         unowned(unsafe) let parent = order.node(at: parentPosition).takeUnretainedValue()
         guard parent.isAttached, let traits = parent.reported else { break }
-        lastParent = parentPosition
+        runParent = parentPosition
         if slot.pointee != traits {
           kept.forget()
           slot.pointee = traits
@@ -288,9 +288,10 @@ extension TraitPropagator {
             kept = run.storage == storage ? run : BindingPlans.KeptRun()
           }
         }
-        node.dmTraitCollectionDidChange(previous)
+        if previous != runPrevious { runPrevious = previous }
+        node.dmTraitCollectionDidChange(runPrevious)
         guard RunBreaks.count == breaks else {
-          return afterBreak(node, previous: previous, current: slot.pointee)
+          return afterBreak(node, previous: runPrevious, current: slot.pointee)
         }
         return position < last ? .next : .visited(descended: true)
       }

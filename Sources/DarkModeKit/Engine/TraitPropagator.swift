@@ -98,6 +98,15 @@ final class TraitPropagator {
   /// `BindingList.apply(at:to:traits:plans:)`.
   @exclusivity(unchecked) var retiredBindings: [BindingStorage] = []
 
+  /// The position of the parent whose collection the running run of common cases read last (see
+  /// `walkCommonCases(of:from:controllers:)`). Kept here rather than in a local, so that the loop
+  /// writes it only when it changes, instead of saving it around each call.
+  @exclusivity(unchecked) var runParent = -1
+  /// The collection the running run of common cases last handed a callback as the previous one:
+  /// the same for most views of a switch, so the loop writes it only when it differs, instead of
+  /// saving the previous collection around each call. Passes do not nest (what a callback asks for
+  /// waits in `events`), so no other run writes either during a call.
+  @exclusivity(unchecked) var runPrevious = DMTraitCollection()
   /// Where a pass writes the collection of the environment it is calling; see `PassContext`.
   let currentSlot: UnsafeMutablePointer<DMTraitCollection> = {
     let slot = UnsafeMutablePointer<DMTraitCollection>.allocate(capacity: 1)
