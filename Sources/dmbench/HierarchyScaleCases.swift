@@ -287,12 +287,13 @@ struct HierarchyScaleCases {
     window.makeKeyAndVisible()
     DMTraitCollection.setOverride(DMTraitCollection(accessibilityContrast: .high), animated: false)
     DMTraitCollection.setOverride(DMTraitCollection(), animated: false)
-    let met = loads.count <= 2 * 3
+    let (names, passes) = (2, 3)
+    let met = loads.count <= names * passes
     print(
       "     image by name bound to 10,000 views with alternating traits".padding(
         toLength: 76, withPad: " ", startingAt: 0)
-        + "\(loads.count) loads of 2 names in 3 passes\(met ? "" : "  (MISSED: more than one per name per pass)")"
-    )
+        + "\(loads.count) loads of \(names) names in \(passes) passes"
+        + (met ? "" : "  (MISSED: more than one per name per pass)"))
     window.isHidden = true
     return met
   }

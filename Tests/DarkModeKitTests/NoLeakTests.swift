@@ -1,3 +1,4 @@
+import DarkModeKitTestSupport
 import Foundation
 import Testing
 
@@ -35,13 +36,10 @@ final class Sink: Sendable {
 func weakly(_ object: AnyObject) -> WeakBox<AnyObject> { WeakBox(object) }
 
 /// The process's memory, as a leak grows it: under a sanitizer, the bytes its allocator holds for
-/// live allocations; otherwise resident memory, from `/proc/self/statm`. Under the address
-/// sanitizer resident memory also holds every block freed lately, which it keeps back to catch a
-/// use after free, so it grows with every allocation made and freed.
+/// live allocations (`Sanitizer.allocatedBytes`); otherwise resident memory, from
+/// `/proc/self/statm`.
 func memoryInUse() -> Int {
-  if let symbol = dlsym(dlopen(nil, RTLD_NOW), "__sanitizer_get_current_allocated_bytes") {
-    return unsafeBitCast(symbol, to: (@convention(c) () -> Int).self)()
-  }
+  if let bytes = Sanitizer.allocatedBytes { return bytes }
   guard let text = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else { return 0 }
   let fields = text.split(separator: " ")
   guard fields.count > 1, let pages = Int(fields[1]) else { return 0 }
@@ -220,8 +218,7 @@ extension GlobalStateTests {
       {
         return count
       }
-      let underThreadSanitizer = dlsym(dlopen(nil, RTLD_NOW), "__tsan_init") != nil
-      return underThreadSanitizer ? 250 : 1_000
+      return Sanitizer.current == .thread ? 250 : 1_000
     }()
 
     @Test func aLongRunOfSwitchesKeepsMemoryFlat() {

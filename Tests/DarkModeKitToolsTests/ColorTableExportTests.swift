@@ -406,9 +406,11 @@ import Testing
   /// The library objects were built with the same sanitizer as this test process, if any; the
   /// program linked against them needs it too.
   static let sanitizerFlags: [String] = {
-    if dlsym(nil, "__tsan_init") != nil { return ["-sanitize=thread"] }
-    if dlsym(nil, "__asan_init") != nil { return ["-sanitize=address"] }
-    return []
+    switch Sanitizer.current {
+    case .thread: ["-sanitize=thread"]
+    case .address: ["-sanitize=address"]
+    case nil: []
+    }
   }()
 
   static let swiftc: String? = {
