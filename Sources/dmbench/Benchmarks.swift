@@ -189,17 +189,14 @@ struct Benchmarks {
     print("1b. Side by side (medians): the switch against the broadcast baseline and the floor")
     print(
       "     objects      N        switch      broadcast   floor       broadcast ÷ switch   switch ÷ floor")
-    func cell(_ text: String, _ width: Int) -> String {
-      text.padding(toLength: width, withPad: " ", startingAt: 0)
-    }
     for row in rows {
       let speedUp = row.broadcast.median / row.switch.median
       let overFloor = row.switch.median / row.floor.median
       print(
-        "     " + cell(row.kind, 12) + cell(row.count.formatted(), 9)
-          + cell(formatDuration(row.switch.median), 12)
-          + cell(formatDuration(row.broadcast.median), 12) + cell(formatDuration(row.floor.median), 12)
-          + cell(String(format: "%.1f×", speedUp), 21) + String(format: "%.1f×", overFloor))
+        "     " + column(row.kind, 12) + column(row.count.formatted(), 9)
+          + column(formatDuration(row.switch.median), 12)
+          + column(formatDuration(row.broadcast.median), 12) + column(formatDuration(row.floor.median), 12)
+          + column(String(format: "%.1f×", speedUp), 21) + String(format: "%.1f×", overFloor))
       target(
         "\(row.kind), N = \(row.count.formatted()): ≥ 10× faster than broadcast", speedUp >= 10)
       if row.count >= 10_000 {

@@ -32,7 +32,7 @@ struct HierarchyScaleCases {
           let timing = Measure.time(runs: max(5, runs / 3), prepare: work.prepare, work.body)
           work.finish()
           var line =
-            "     \(name), \(size.formatted()) \(unit)".padding(toLength: 76, withPad: " ", startingAt: 0)
+            column("     \(name), \(size.formatted()) \(unit)", 76)
             + formatDuration(timing.median)
           if let limit, limit.size == size {
             line +=
@@ -290,8 +290,7 @@ struct HierarchyScaleCases {
     let (names, passes) = (2, 3)
     let met = loads.count <= names * passes
     print(
-      "     image by name bound to 10,000 views with alternating traits".padding(
-        toLength: 76, withPad: " ", startingAt: 0)
+      column("     image by name bound to 10,000 views with alternating traits", 76)
         + "\(loads.count) loads of \(names) names in \(passes) passes"
         + (met ? "" : "  (MISSED: more than one per name per pass)"))
     window.isHidden = true

@@ -90,6 +90,12 @@ func blackHole<T>(_ value: T) {
   withExtendedLifetime(value) {}
 }
 
+/// `text` padded with spaces to `width` characters, for a column; a longer text is kept whole and
+/// followed by one space, so that it never runs into the next column.
+func column(_ text: String, _ width: Int) -> String {
+  text.padding(toLength: max(width, text.count + 1), withPad: " ", startingAt: 0)
+}
+
 /// Formats seconds with a unit that fits: ns, µs, ms or s.
 func formatDuration(_ seconds: Double) -> String {
   switch seconds {

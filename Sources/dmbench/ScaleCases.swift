@@ -27,7 +27,7 @@ struct ScaleCases {
         let timing = Measure.time(runs: max(3, runs / 5), body)
         medians.append(timing.median)
         print(
-          "     \(name), \(size.formatted()) \(unit)".padding(toLength: 56, withPad: " ", startingAt: 0)
+          column("     \(name), \(size.formatted()) \(unit)", 60)
             + formatDuration(timing.median))
       }
       let growth = medians[1] / max(medians[0], 1e-9)

@@ -2,31 +2,27 @@ import DarkModeKit
 import Foundation
 
 // `swift run -c release dmbench [--quick]`: prints each case's median and spread, the ratios
-// against the baselines measured in the same run, and whether each target is met.
-//
-// `dmbench --switches VIEWS COUNT [--themables]`: only builds a scene of VIEWS bound views (or as
-// many bound themable objects) and switches COUNT times, for counting allocations from outside, e.g. with valgrind: the difference between
-// COUNT = 10 and COUNT = 0 is what the switches allocate. With `--ratio`, it then prints the median
-// switch and the median floor, timed in that process, and their ratio.
-//
-// `dmbench --memory [--quick]`: only section 7 (the full run starts it as a process of its own).
-//
-// `dmbench --hierarchy-scale [--quick]`: only section 9, the growth of hierarchy operations; exits 1
-// when one grows faster than its input. `dmbench --table-scale [--quick]`: only section 8, the
-// growth of colour-table and design-token work, alike.
-//
-// `dmbench --write-preferences PATH [COUNT]` (for the reliability tests):
-// saves two choices in turn to PATH with `DMPreferenceStore`, COUNT times or until killed.
-let arguments = CommandLine.arguments
-if arguments.count > 2, arguments[1] == "--write-preferences" {
-  PreferenceWriter.run(path: arguments[2], count: arguments.count > 3 ? Int(arguments[3]) : nil)
-} else if arguments.contains("--memory") {
-  MainActor.assumeIsolated { Benchmarks(quick: arguments.contains("--quick")).memoryCases() }
-} else if arguments.contains("--hierarchy-scale") || arguments.contains("--table-scale") {
+// against the baselines measured in the same run, and whether each target is met. The other modes
+// are listed in `Mode.usage` (`dmbench --help`).
+let mode: Mode
+do {
+  mode = try Mode(Array(CommandLine.arguments.dropFirst()))
+} catch {
+  FileHandle.standardError.write(Data("dmbench: \(error)\n\n\(Mode.usage)\n".utf8))
+  exit(2)
+}
+switch mode {
+case .help:
+  print(Mode.usage)
+case .writePreferences(let path, let count):
+  PreferenceWriter.run(path: path, count: count)
+case .memory(let quick):
+  MainActor.assumeIsolated { Benchmarks(quick: quick).memoryCases() }
+case .scale(let tables, let quick):
   MainActor.assumeIsolated {
-    let benchmarks = Benchmarks(quick: arguments.contains("--quick"))
+    let benchmarks = Benchmarks(quick: quick)
     let linear =
-      arguments.contains("--table-scale")
+      tables
       ? ScaleCases(quick: benchmarks.quick, runs: benchmarks.runs).run()
       : HierarchyScaleCases(runs: benchmarks.runs).run()
     if !linear {
@@ -34,11 +30,8 @@ if arguments.count > 2, arguments[1] == "--write-preferences" {
       exit(1)
     }
   }
-} else if let index = arguments.firstIndex(of: "--switches"), arguments.count > index + 2,
-  let views = Int(arguments[index + 1]), let count = Int(arguments[index + 2])
-{
+case .switches(let views, let count, let themables, let ratio):
   MainActor.assumeIsolated {
-    let themables = arguments.contains("--themables")
     let scene = Scene(count: themables ? 0 : views)
     let layers = themables ? BenchLayer.bound(count: views) : []
     scene.window.makeKeyAndVisible()
@@ -56,11 +49,9 @@ if arguments.count > 2, arguments[1] == "--write-preferences" {
         + (follows ? ", every one follows" : ", and they do not follow")
     )
     if !follows { exit(1) }
-    guard arguments.contains("--ratio") else { return }
+    guard ratio else { return }
     Benchmarks.printRatio(views: scene.views, layers: layers, themables: themables)
   }
-
-} else {
-  let quick = arguments.contains("--quick")
+case .full(let quick):
   MainActor.assumeIsolated { Benchmarks(quick: quick).run() }
 }
