@@ -9,7 +9,11 @@ let package = Package(
     .library(name: "DarkModeKitLinux", targets: ["DarkModeKitLinux"]),
     .library(name: "DarkModeKitDBus", targets: ["DarkModeKitDBus"]),
     .library(name: "DarkModeKitTools", targets: ["DarkModeKitTools"]),
+    // GTK 4 apps; needs GTK 4.8 and libadwaita 1.2 (`apt-get install libgtk-4-dev libadwaita-1-dev`).
+    // An app that does not use it builds without them: SwiftPM builds only what a product needs.
+    .library(name: "DarkModeKitGTK", targets: ["DarkModeKitGTK"]),
     .executable(name: "dmkit", targets: ["dmkit"]),
+    .executable(name: "dmkit-gtk-demo", targets: ["dmkit-gtk-demo"]),
   ],
   targets: [
     // Two functions of the Swift runtime, which Swift code may not name (see UnownedObject.swift).
@@ -19,6 +23,13 @@ let package = Package(
     .target(name: "DarkModeKitLinux", dependencies: ["DarkModeKit", "DarkModeKitDBus"]),
     .target(name: "DarkModeKitTools", dependencies: ["DarkModeKit"]),
     .executableTarget(name: "dmkit", dependencies: ["DarkModeKit", "DarkModeKitLinux", "DarkModeKitTools"]),
+    .systemLibrary(name: "CGtk", pkgConfig: "libadwaita-1"),
+    .target(name: "DarkModeKitGTK", dependencies: ["CGtk", "DarkModeKit", "DarkModeKitTools"]),
+    .executableTarget(
+      name: "dmkit-gtk-demo", dependencies: ["DarkModeKitGTK", "CGtk", "DarkModeKit", "DarkModeKitLinux"]),
+    .executableTarget(name: "dmgtkbench", dependencies: ["DarkModeKitGTK", "CGtk", "DarkModeKit"]),
+    .executableTarget(
+      name: "dmgtk-probe", dependencies: ["DarkModeKitGTK", "CGtk", "DarkModeKit", "DarkModeKitLinux"]),
     .executableTarget(
       name: "dmbench",
       dependencies: ["DarkModeKit", "DarkModeKitDBus", "DarkModeKitLinux", "DarkModeKitTools"]),
@@ -31,7 +42,7 @@ let package = Package(
       name: "DarkModeKitLinuxTests",
       dependencies: ["DarkModeKit", "DarkModeKitDBus", "DarkModeKitLinux", "DarkModeKitTestSupport"]),
     .testTarget(name: "DarkModeKitDBusTests", dependencies: ["DarkModeKitDBus", "DarkModeKitTestSupport"]),
-    // Runs the GTK integration (the package in GTK/) as a program; skips without the GTK headers.
+    // Runs the GTK programs (dmgtk-probe, the demo) as programs; skips without the GTK headers.
     .testTarget(
       name: "DarkModeKitGTKTests",
       dependencies: ["DarkModeKit", "DarkModeKitTools", "DarkModeKitTestSupport"]),

@@ -6,8 +6,7 @@ import Testing
 /// The GTK demo, driven as a person would drive it: clicks from the X server's input, and
 /// pictures of the screen taken from outside the program.
 @Suite(.serialized) struct GTKDemoTests {
-  static let palette = GTKProbe.packageFolder.deletingLastPathComponent()
-    .appendingPathComponent("Docs/Examples/Palette.txt")
+  static let palette = GTKProbe.packageFolder.appendingPathComponent("Docs/Examples/Palette.txt")
 
   static let toolsMissing: String? = {
     let absent = ["/usr/bin/xdotool", "/usr/bin/import"].filter {

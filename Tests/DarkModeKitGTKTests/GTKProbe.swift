@@ -6,13 +6,16 @@ import Foundation
   import Glibc
 #endif
 
-/// The GTK test app (`GTK/Sources/dmgtk-probe`), run on a desktop session of the test's own and
+/// The GTK test app (`Sources/dmgtk-probe`), run on a desktop session of the test's own and
 /// driven one command at a time.
 final class GTKProbe: Sendable {
-  /// The package folder of the GTK integration.
+  /// The package's folder.
   static let packageFolder = URL(fileURLWithPath: #filePath)
     .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    .appendingPathComponent("GTK")
+
+  /// Where the GTK programs are built: a build folder of their own, so that a sanitizer build of
+  /// the tests does not make them sanitizer builds, and the tests' own build is not waited for.
+  static let buildFolder = packageFolder.appendingPathComponent(".build/gtk-programs")
 
   /// Why the GTK tests cannot run here, or `nil`; printed once when they skip.
   static let missing: String? = {
@@ -36,21 +39,27 @@ final class GTKProbe: Sendable {
   /// The demo's path, built with the probe.
   static var demo: Result<String, ChildProcessError> { build.map { $0 + "/dmkit-gtk-demo" } }
 
-  /// Builds the GTK package's programs once; the folder that holds them.
+  /// Builds the GTK programs once; the folder that holds them.
   private static let build: Result<String, ChildProcessError> = {
     let swift = ProcessInfo.processInfo.environment["SWIFT_EXEC_FOR_GTK"] ?? "/opt/swift/usr/bin/swift"
     var environment = ProcessInfo.processInfo.environment
     // A sanitizer build of the tests does not make the probe one.
     for name in ["ASAN_OPTIONS", "TSAN_OPTIONS", "LSAN_OPTIONS"] { environment[name] = nil }
     do {
-      let build = try ChildProcess(
-        swift, ["build", "--package-path", packageFolder.path],
-        environment: environment, capturesOutput: true)
-      let log = build.readToEnd(seconds: 900) ?? ""
-      guard build.wait(seconds: 10) == 0 else {
-        return .failure(ChildProcessError("building the GTK package failed:\n\(log)\n\(build.errorOutput)"))
+      for product in ["dmgtk-probe", "dmkit-gtk-demo"] {
+        let build = try ChildProcess(
+          swift,
+          [
+            "build", "--package-path", packageFolder.path, "--scratch-path", buildFolder.path,
+            "--product", product,
+          ],
+          environment: environment, capturesOutput: true)
+        let log = build.readToEnd(seconds: 900) ?? ""
+        guard build.wait(seconds: 10) == 0 else {
+          return .failure(ChildProcessError("building \(product) failed:\n\(log)\n\(build.errorOutput)"))
+        }
       }
-      return .success(packageFolder.appendingPathComponent(".build/debug").path)
+      return .success(buildFolder.appendingPathComponent("debug").path)
     } catch let error as ChildProcessError {
       return .failure(error)
     } catch {

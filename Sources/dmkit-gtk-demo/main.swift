@@ -4,7 +4,7 @@ import DarkModeKitGTK
 import DarkModeKitLinux
 import Foundation
 
-// `swift run --package-path GTK dmkit-gtk-demo [--table PATH] [--print-layout]`: two GTK windows
+// `swift run dmkit-gtk-demo [--table PATH] [--print-layout]`: two GTK windows
 // that follow
 // DarkModeKit. The main one has Light / Dark / System and Theme buttons, widgets coloured from the
 // palette, a drawing and an image chosen by name; the second has its own override (dark, or the
@@ -16,7 +16,7 @@ import Foundation
 enum Demo {
   static let palette = URL(fileURLWithPath: #filePath)
     .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    .deletingLastPathComponent().appendingPathComponent("Docs/Examples/Palette.txt")
+    .appendingPathComponent("Docs/Examples/Palette.txt")
   static let themes: [DMTheme?] = [nil, "SEPIA", "SOLARIZED"]
   static var themeIndex = 0
   static var windows: [DMGTKWindow] = []

@@ -3,7 +3,7 @@ import DarkModeKit
 import DarkModeKitGTK
 import Foundation
 
-// `.ci/with-display swift run -c release --package-path GTK dmgtkbench [--quick]` (it needs a
+// `.ci/with-display swift run -c release dmgtkbench [--quick]` (it needs a
 // display): for a window of 1,000 themed widgets (16 × 16 boxes with a background, a text colour
 // and a border colour, in a grid), the time from a style change to the
 // end of the first frame GTK paints in the new style, through DarkModeKit (`setOverride`) and the
