@@ -131,9 +131,13 @@ public final class DMGTKStyling {
 /// then restyles only those widgets, as for any change of classes.
 ///
 /// The stylesheet holds the rules in use, and rules used lately up to about as many again (see
-/// `dropUnusedRules()`), capped: its size follows the distinct colours, not the widgets (GTK's
-/// CSS reader recurses once per rule's selector, and a stylesheet of thousands of per-widget
-/// rules overflows its stack).
+/// `dropUnusedRules()`), capped: its size follows the distinct colours, not the widgets.
+///
+/// It is loaded into GTK as several style providers of at most ``selectorsPerProvider``
+/// selectors each. GTK 4.8 builds a tree of each provider's selectors in a recursion that goes
+/// about one level deeper for each class that no other selector shares, with frames that grow
+/// with the selectors left: one provider of a table of 250 keys overflowed the main thread's
+/// stack. A change reloads only the providers whose text changed.
 ///
 /// GTK does not animate a change that comes from a stylesheet, and the rules declare no
 /// transitions: colours change at the next frame, as in libadwaita apps.
@@ -173,11 +177,25 @@ final class StyleSheet {
     var rule: Rule
     var className: String
     var users: Int
-    /// How many CSS rules it writes: one for a widget's colours, three per coloured key of a table.
-    var weight: Int
+    /// Its CSS rules, a line each: one for a widget's colours, three per coloured key of a table.
+    var lines: [String]
+    /// How many selectors each of its lines has.
+    var selectorsPerLine: Int
+    /// Its place in the order of making: the stylesheet writes rules in that order, so that a new
+    /// rule changes the text of the last provider alone.
+    var number: UInt64
+    /// How many CSS rules it writes.
+    var weight: Int { lines.count }
   }
 
-  private var provider: UnsafeMutablePointer<GtkCssProvider>?
+  /// The most selectors one style provider is given (see the type's comment): GTK 4.8 loads a
+  /// provider of this many distinct classes with about 0.3 MB of stack.
+  static let selectorsPerProvider = 200
+
+  /// Whether `install()` ran: the stylesheet reaches GTK from then on.
+  private var isInstalled = false
+  /// The style providers, in order, and the text each was loaded with.
+  private var providers: [(provider: UnsafeMutablePointer<GtkCssProvider>, css: String)] = []
   /// The rules by id; `nil` for a free place, which the next new rule takes.
   private var entries: [Entry?] = []
   private var freeIDs: [RuleID] = []
@@ -197,13 +215,13 @@ final class StyleSheet {
 
   /// Adds the stylesheet to the default display, above the app's own stylesheets.
   func install() {
-    guard provider == nil, let display = gdk_display_get_default() else { return }
-    let provider = gtk_css_provider_new()
-    gtk_style_context_add_provider_for_display(
-      display, OpaquePointer(provider), guint(GTK_STYLE_PROVIDER_PRIORITY_APPLICATION + 1))
-    self.provider = provider
+    guard !isInstalled, gdk_display_get_default() != nil else { return }
+    isInstalled = true
     // Widgets made before: their rules reach the screen with the next frame.
-    if !ids.isEmpty { scheduleUpdate() }
+    if !ids.isEmpty {
+      hasNewRules = true
+      scheduleUpdate()
+    }
   }
 
   /// Takes one use of the rule for `rule`, made if there is none yet (loaded with the next update).
@@ -243,12 +261,10 @@ final class StyleSheet {
       case .look: "dm-look"
       case .table: "dm-table"
       }
-    let weight =
-      switch rule {
-      case .look: 1
-      case .table(let look): max(1, 3 * look.colors.count { $0.color != nil })
-      }
-    let entry = Entry(rule: rule, className: "\(prefix)-\(lastNumber)", users: 0, weight: weight)
+    let className = "\(prefix)-\(lastNumber)"
+    let entry = Entry(
+      rule: rule, className: className, users: 0, lines: Self.lines(of: rule, className: className),
+      selectorsPerLine: Self.selectorsPerLine(of: rule), number: lastNumber)
     let id: RuleID
     if let free = freeIDs.popLast() {
       id = free
@@ -283,14 +299,54 @@ final class StyleSheet {
       styling.update()
     }
     pending.removeAll(keepingCapacity: true)
-    guard hasNewRules, let provider else { return }
+    guard hasNewRules, isInstalled else { return }
     hasNewRules = false
     dropUnusedRules()
-    let text = Self.generate(
-      entries.compactMap { $0 }.sorted { $0.className < $1.className }.map { ($0.className, $0.rule) })
-    guard text != css else { return }
-    css = text
-    gtk_css_provider_load_from_data(provider, text, -1)
+    load(Self.split(entries.compactMap { $0 }.sorted { $0.number < $1.number }))
+  }
+
+  /// The stylesheets of the providers: the entries' lines in order, cut where a provider would
+  /// pass `selectorsPerProvider` selectors.
+  private static func split(_ entries: [Entry]) -> [String] {
+    var texts: [String] = []
+    var text = ""
+    var selectors = 0
+    for entry in entries {
+      for line in entry.lines {
+        if selectors + entry.selectorsPerLine > selectorsPerProvider, !text.isEmpty {
+          texts.append(text)
+          text = ""
+          selectors = 0
+        }
+        text += line
+        selectors += entry.selectorsPerLine
+      }
+    }
+    if !text.isEmpty { texts.append(text) }
+    return texts
+  }
+
+  /// Loads each text into a provider of its own: a provider whose text is the same is left alone,
+  /// providers are added as needed, and those left over are taken away.
+  private func load(_ texts: [String]) {
+    guard let display = gdk_display_get_default() else { return }
+    for (index, text) in texts.enumerated() {
+      if index == providers.count {
+        let provider = gtk_css_provider_new()!
+        gtk_style_context_add_provider_for_display(
+          display, OpaquePointer(provider), guint(GTK_STYLE_PROVIDER_PRIORITY_APPLICATION + 1))
+        providers.append((provider, ""))
+      }
+      guard providers[index].css != text else { continue }
+      providers[index].css = text
+      gtk_css_provider_load_from_data(providers[index].provider, text, -1)
+    }
+    while providers.count > texts.count {
+      let provider = providers.removeLast().provider
+      gtk_style_context_remove_provider_for_display(display, OpaquePointer(provider))
+      g_object_unref(provider)
+    }
+    css = texts.joined()
   }
 
   /// Drops every rule nobody uses once they write more CSS rules than those in use, up to
@@ -323,21 +379,29 @@ final class StyleSheet {
   /// How many CSS rules of unused rules are kept beyond those in use.
   static let unusedWeightAllowance = 64
 
-  private static func generate(_ rules: [(String, Rule)]) -> String {
-    var css = ""
-    for (className, rule) in rules {
-      switch rule {
-      case .look(let look):
-        let declarations = DMGTKStyleRules.declarations(
-          background: look.background, foreground: look.foreground, border: look.border)
-        css += ".\(className) {\(declarations) }\n"
-      case .table(let look):
-        for entry in look.colors {
-          guard let color = entry.color else { continue }
-          css += DMGTKStyleRules.rules(forKey: entry.key, color: color, scope: className)
-        }
+  /// The CSS rules of one rule whose class is `className`, a line each.
+  private static func lines(of rule: Rule, className: String) -> [String] {
+    switch rule {
+    case .look(let look):
+      let declarations = DMGTKStyleRules.declarations(
+        background: look.background, foreground: look.foreground, border: look.border)
+      return [".\(className) {\(declarations) }\n"]
+    case .table(let look):
+      return look.colors.flatMap { entry in
+        entry.color.map {
+          DMGTKStyleRules.rules(forKey: entry.key, color: $0, scope: className)
+            .split(separator: "\n").map { $0 + "\n" }
+        } ?? []
       }
     }
-    return css
+  }
+
+  /// How many selectors each line of a rule has: one for a widget's colours, two for a table's
+  /// (the scope's own widget, and widgets inside it).
+  private static func selectorsPerLine(of rule: Rule) -> Int {
+    switch rule {
+    case .look: 1
+    case .table: 2
+    }
   }
 }

@@ -22,6 +22,9 @@ import Foundation
 //                                   window)
 //   colors NAME COUNT               sets the swatch's background to COUNT colours in turn, each
 //                                   shown at once
+//   many NAME COUNT                 adds COUNT small widgets to the window, each bound to a pair
+//                                   of its own (light #10xxxx, dark #20xxxx, xxxx its index); parts
+//                                   many-first and many-last
 //   rules                           → "rules N", the CSS rules in DarkModeKit's stylesheet
 //   reentrant NAME                  the swatch's next class change sets its colour to #123456 and
 //                                   shows it at once, from inside GTK's notification
@@ -52,6 +55,28 @@ final class ProbeWindow {
   let drawing: DMGTKDrawingArea
   weak var bound: DMGTKWidget?
   let swatch: DMGTKWidget
+  var box: UnsafeMutablePointer<GtkWidget>?
+  var many: [DMGTKWidget] = []
+
+  /// `count` widgets of 4 × 4 pixels in a grid of 100 columns, each bound to a pair of its own.
+  func addMany(_ count: Int) {
+    let grid = gtk_grid_new()!
+    gtk_box_append(UnsafeMutableRawPointer(box!).assumingMemoryBound(to: GtkBox.self), grid)
+    for index in 0..<count {
+      let widget = DMGTKWidget(gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 0)!)
+      gtk_widget_set_size_request(widget.widget, 4, 4)
+      gtk_grid_attach(
+        UnsafeMutableRawPointer(grid).assumingMemoryBound(to: GtkGrid.self), widget.widget, Int32(index % 100), Int32(index / 100), 1, 1)
+      window.addSubview(widget)
+      widget.dm.bind(
+        \.backgroundColor,
+        to: DMDynamicColor(
+          light: DMColor(rgb: 0x10_0000 + UInt32(index)), dark: DMColor(rgb: 0x20_0000 + UInt32(index))))
+      many.append(widget)
+    }
+    parts["many-first"] = many.first?.widget
+    parts["many-last"] = many.last?.widget
+  }
 
   init(name: String, images: URL?) {
     window = DMGTKWindow(title: name, width: 400, height: 400)
@@ -114,6 +139,7 @@ final class ProbeWindow {
       window.overrideUserInterfaceStyle = .dark
     }
     part("button", button)
+    self.box = box
     parts = found
     self.bound = bound
     Tracking.track(window, gobject: UnsafeMutableRawPointer(window.widget))
@@ -290,6 +316,11 @@ enum Probe {
         probe.swatch.backgroundColor = DMColor(rgb: UInt32(0x100000 + index * 0x10101))
         DMGTK.flushStyles()
       }
+      settle()
+      return "ok"
+    case ("many", 3):
+      guard let probe = windows[words[1]], let count = Int(words[2]), count > 0 else { return "error many" }
+      probe.addMany(count)
       settle()
       return "ok"
     case ("rules", 1):

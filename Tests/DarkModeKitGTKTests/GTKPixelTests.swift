@@ -247,6 +247,50 @@ import Testing
     #expect(!probe.warnings.contains("CRITICAL"), "\(probe.warnings)")
   }
 
+  /// A table of `count` keys besides those of `tableText`, each with colours of its own.
+  static func largeTable(keys count: Int) -> String {
+    var text = tableText
+    for index in 0..<count {
+      let hex = { (base: Int) in String(format: "#%06x", base + index) }
+      text += "\n\(hex(0x10_0000))  \(hex(0x20_0000))  \(hex(0x30_0000))  \(hex(0x40_0000))  Token.\(index)"
+    }
+    return text + "\n"
+  }
+
+  /// A window whose table has 5,000 keys: GTK 4.8 builds one selector tree per stylesheet, in a
+  /// recursion that overflowed the stack at about 250 keys when all rules were in one.
+  @Test(.enabled(if: GTKProbe.missing == nil)) func aWindowWithATableOf5000KeysShowsItsColours() throws {
+    let text = Self.largeTable(keys: 5_000)
+    let files = try Files(table: text)
+    let probe = try GTKProbe(["--table", files.table])
+    defer { probe.stop() }
+    #expect(try probe.send("window A", seconds: 120) == "ok")
+    try Self.expectTableColors(probe, "A", Self.light, table: text)
+    #expect(try probe.send("class A plain +dm-bg-Token.4999") == "ok")
+    #expect(try probe.pixel("A", "plain") == DMColor(rgb: 0x10_0000 + 4_999))
+    #expect(try probe.send("override dark SOLARIZED", seconds: 120) == "ok")
+    try Self.expectTableColors(
+      probe, "A", DMTraitCollection(userInterfaceStyle: .dark, theme: "SOLARIZED"), table: text)
+    #expect(try probe.pixel("A", "plain") == DMColor(rgb: 0x40_0000 + 4_999))
+    #expect(!probe.warnings.contains("CRITICAL"), "\(probe.warnings)")
+  }
+
+  /// 5,000 widgets in one window, each bound to colours of its own: 5,000 rules, one a widget.
+  @Test(.enabled(if: GTKProbe.missing == nil)) func aWindowOf5000WidgetsWithColoursOfTheirOwnShowsThem() throws {
+    let files = try Files()
+    let probe = try GTKProbe(["--table", files.table])
+    defer { probe.stop() }
+    #expect(try probe.send("window A") == "ok")
+    #expect(try probe.send("many A 5000", seconds: 120) == "ok")
+    #expect(try probe.pixel("A", "many-first") == DMColor(rgb: 0x10_0000))
+    #expect(try probe.pixel("A", "many-last") == DMColor(rgb: 0x10_0000 + 4_999))
+    #expect(try probe.send("override dark -", seconds: 120) == "ok")
+    #expect(try probe.pixel("A", "many-first") == DMColor(rgb: 0x20_0000))
+    #expect(try probe.pixel("A", "many-last") == DMColor(rgb: 0x20_0000 + 4_999))
+    try Self.expectTableColors(probe, "A", Self.dark)
+    #expect(!probe.warnings.contains("CRITICAL"), "\(probe.warnings)")
+  }
+
   /// `dmkit export --format gtk` loaded by GTK as an app's stylesheet: without a column's class
   /// the default light colours, with one on the window that column's, and the named colours.
   @Test(.enabled(if: GTKProbe.missing == nil)) func theGTKExportStylesEachColumnsClassesAndNamesItsColours()
