@@ -66,7 +66,8 @@ final class ProbeWindow {
       let widget = DMGTKWidget(gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 0)!)
       gtk_widget_set_size_request(widget.widget, 4, 4)
       gtk_grid_attach(
-        UnsafeMutableRawPointer(grid).assumingMemoryBound(to: GtkGrid.self), widget.widget, Int32(index % 100), Int32(index / 100), 1, 1)
+        UnsafeMutableRawPointer(grid).assumingMemoryBound(to: GtkGrid.self), widget.widget,
+        Int32(index % 100), Int32(index / 100), 1, 1)
       window.addSubview(widget)
       widget.dm.bind(
         \.backgroundColor,

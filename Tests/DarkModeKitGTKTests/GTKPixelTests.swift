@@ -276,7 +276,9 @@ import Testing
   }
 
   /// 5,000 widgets in one window, each bound to colours of its own: 5,000 rules, one a widget.
-  @Test(.enabled(if: GTKProbe.missing == nil)) func aWindowOf5000WidgetsWithColoursOfTheirOwnShowsThem() throws {
+  @Test(.enabled(if: GTKProbe.missing == nil)) func aWindowOf5000WidgetsWithColoursOfTheirOwnShowsThem()
+    throws
+  {
     let files = try Files()
     let probe = try GTKProbe(["--table", files.table])
     defer { probe.stop() }
