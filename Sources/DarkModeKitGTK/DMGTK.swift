@@ -1,24 +1,28 @@
 import CGtk
 import DarkModeKit
+import DarkModeKitLinux
 
 /// Connects DarkModeKit to a GTK 4 app: GTK's own widgets follow the resolved global style, the
 /// colours of ``DMGTKWidget`` and ``DMGTKWindow`` reach the screen, and work queued on the main
 /// actor runs while the GLib main loop runs.
 ///
-/// Call ``start(stockStyle:)`` once GTK is set up (in a `GtkApplication`'s `activate`, or after
-/// `gtk_init()`), before creating windows:
+/// Call ``start(stockStyle:)`` once, before creating windows (after `gtk_init()` or in a
+/// `GtkApplication`'s `activate`; it initialises GTK itself otherwise):
 ///
 /// ```swift
-/// DarkModeManager.setup(with: DMConfiguration(systemAppearanceSource: DMAutomaticAppearanceSource()))
 /// DMGTK.start()
 /// let window = DMGTKWindow(title: "Notes")
 /// window.present()
 /// ```
 ///
-/// The system's choice reaches DarkModeKit through its own system source (the XDG portal, with
-/// `DMAutomaticAppearanceSource` from `DarkModeKitLinux`), and DarkModeKit tells GTK the resolved
-/// style, never the other way round: one source of truth, which works with and without
-/// libadwaita and carries the app's override, its default style, contrast, accent and motion.
+/// With no system source configured, the app follows the desktop: ``start(stockStyle:)`` makes
+/// the desktop's setting (the XDG portal, or `DM_COLOR_SCHEME`) DarkModeKit's default system
+/// source, and reads it before it returns, waiting ``startupWait`` at most, so that the first
+/// window is drawn in the desktop's style. An app that wants another source configures it with
+/// `DarkModeManager.setup(with:)`; one that wants none configures a `DMManualAppearanceSource`.
+/// DarkModeKit tells GTK the resolved style, never the other way round: one source of truth, which
+/// works with and without libadwaita and carries the app's override, its default style, contrast,
+/// accent and motion.
 @MainActor
 public enum DMGTK {
   /// How GTK's stock widgets are told the style.
@@ -32,18 +36,29 @@ public enum DMGTK {
     case none
   }
 
+  /// How long ``start(stockStyle:)`` waits for the desktop's first answer: 500 ms. The portal
+  /// answers in a few milliseconds when it runs; past this, the app starts with the defaults and
+  /// takes the desktop's style when the answer comes.
+  public static let startupWait: Duration = .milliseconds(500)
+
   /// The way stock widgets follow the style, as set by ``start(stockStyle:)``; `nil` before.
   public private(set) static var stockStyle: StockStyle?
   private static var observation: DMTraitObservation?
 
-  /// Starts following DarkModeKit: initialises GTK (and libadwaita) if the app has not, lets the
-  /// GLib main loop run the main actor's queued work, installs the stylesheet that carries the
-  /// app's colours, and sets GTK's style from the resolved global collection now and after each
-  /// change. Calling it again changes only the stock style.
+  /// Starts following DarkModeKit: initialises GTK (and libadwaita) if the app has not, follows
+  /// the desktop when no system source is configured, lets the GLib main loop run the main actor's
+  /// queued work, installs the stylesheet that carries the app's colours, and sets GTK's style
+  /// from the resolved global collection now and after each change. Calling it again changes only
+  /// the stock style.
   /// - Parameter stockStyle: How GTK's own widgets are told the style; libadwaita by default.
   public static func start(stockStyle: StockStyle = .libadwaita) {
     if self.stockStyle == nil {
       if gtk_is_initialized() == 0 { gtk_init() }
+      if DarkModeManager.defaultSystemAppearanceSource == nil {
+        // Variables, then the portal, waited for; a window app does not ask its terminal.
+        DarkModeManager.defaultSystemAppearanceSource = DMAutomaticAppearanceSource(
+          terminal: nil, startupWait: startupWait)
+      }
       MainQueueDrain.install()
       StyleSheet.shared.install()
       observation = DMTraitCollection.registerForTraitChanges([.userInterfaceStyle, .accessibilityMotion]) {

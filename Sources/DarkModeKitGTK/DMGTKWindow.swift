@@ -50,6 +50,12 @@ open class DMGTKWindow: DMWindow, DMGTKStyled {
     super.init()
     Self.open[ObjectIdentifier(self)] = self
     Signals.connectNotify(widget, property: "visible") { [weak self] in self?.visibilityDidChange() }
+    // Realized just before its first frame: the colours of its widgets reach GTK now, not from
+    // an idle that the first frame may come before.
+    Signals.connect(widget, "realize") { [weak self] in
+      self?.visibilityDidChange()
+      DMGTK.flushStyles()
+    }
     Self.watchToplevels()
     reloadObserver = NotificationCenter.default.addObserver(
       forName: DMColorTable.didReloadNotification, object: nil, queue: nil

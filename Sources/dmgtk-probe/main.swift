@@ -17,6 +17,8 @@ import Foundation
 //   reload PATH                     reloads the shared colour table
 //   pixel NAME PART                 → "pixel #rrggbb"; parts: bound, accent, classed, drawing,
 //                                   picture, plain, swatch
+//   first-frame NAME PART           → "pixel #rrggbb", the colour the window's first frame
+//                                   painted there
 //   stylesheet PATH                 loads the CSS file as an app's stylesheet
 //   class NAME PART +CLASS|-CLASS   adds or removes a class of a part, or of the window (PART
 //                                   window)
@@ -38,7 +40,9 @@ import Foundation
 //   quit
 //
 // Options: --table PATH (the shared table), --images DIR (light.png, dark.png), --stock
-// libadwaita|gtk, --follow-system (the portal source).
+// libadwaita|gtk, --follow-system (the portal source, configured; without it the app configures
+// no source, and DMGTK follows the desktop by itself), --window-at-start NAME (a window made and
+// shown right after DMGTK.start(), before the main loop runs, as an app's first window).
 
 /// A widget with a colour property of its own, which it shows as its background.
 @MainActor
@@ -57,6 +61,23 @@ final class ProbeWindow {
   let swatch: DMGTKWidget
   var box: UnsafeMutablePointer<GtkWidget>?
   var many: [DMGTKWidget] = []
+  /// The colour of each part in the window's first frame, read when GTK had painted it.
+  var firstFrame: [String: String] = [:]
+
+  /// Reads every part's colour once GTK has painted the window's first frame.
+  func recordFirstFrame() {
+    DMGTK.connect(UnsafeMutableRawPointer(window.widget), "realize") { [weak self] in
+      guard let self, let clock = gtk_widget_get_frame_clock(self.window.widget) else { return }
+      var isRecorded = false
+      DMGTK.connect(UnsafeMutableRawPointer(clock), "after-paint") { [weak self] in
+        guard let self, !isRecorded else { return }
+        isRecorded = true
+        for (name, part) in self.parts {
+          self.firstFrame[name] = Probe.pixel(of: part, in: self.window)
+        }
+      }
+    }
+  }
 
   /// `count` widgets of 4 × 4 pixels in a grid of 100 columns, each bound to a pair of its own.
   func addMany(_ count: Int) {
@@ -147,6 +168,7 @@ final class ProbeWindow {
     Tracking.track(bound, gobject: UnsafeMutableRawPointer(bound.widget))
     Tracking.track(drawing, gobject: UnsafeMutableRawPointer(drawing.widget))
     Tracking.track(picture, gobject: UnsafeMutableRawPointer(picture.widget))
+    recordFirstFrame()
     window.present()
   }
 }
@@ -224,6 +246,9 @@ enum Probe {
     }
     DarkModeManager.setup(with: configuration)
     DMGTK.start(stockStyle: option("--stock") == "gtk" ? .gtk : .libadwaita)
+    if let name = option("--window-at-start") {
+      windows[name] = ProbeWindow(name: name, images: images)
+    }
     let onInput: @convention(c) (gint, GIOCondition, gpointer?) -> gboolean = { fd, _, _ in
       MainActor.assumeIsolated { Probe.readInput(fd) }
     }
@@ -308,6 +333,9 @@ enum Probe {
       }
       settle()
       return "ok"
+    case ("first-frame", 3):
+      guard let color = windows[words[1]]?.firstFrame[words[2]] else { return "error no first frame" }
+      return "pixel \(color)"
     case ("pixel", 3):
       guard let probe = windows[words[1]], let part = probe.parts[words[2]] else { return "error no part" }
       return pixel(of: part, in: probe.window).map { "pixel \($0)" } ?? "error no picture"

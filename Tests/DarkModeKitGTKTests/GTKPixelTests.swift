@@ -158,6 +158,57 @@ import Testing
     #expect(try probe.pixel("A", "plain") == DMColor(rgb: 0x242424))
   }
 
+  /// An app that configures no source and shows its first window right after `DMGTK.start()`:
+  /// the first frame GTK paints has the desktop's style, stock widgets and bound colours alike, in
+  /// every start-up, and later changes of the desktop follow.
+  @Test(.enabled(if: GTKProbe.missing == nil))
+  func withNothingConfiguredTheFirstFrameHasTheDesktopsStyleAndChangesFollow() throws {
+    let files = try Files()
+    let session = try DesktopSession()
+    defer { session.stop() }
+    for (scheme, traits, plain) in [
+      ("prefer-dark", Self.dark, 0x242424), ("prefer-light", Self.light, 0xFAFAFA),
+      ("prefer-dark", Self.dark, 0x242424), ("prefer-dark", Self.dark, 0x242424),
+    ] {
+      try session.gsettings("set", "org.gnome.desktop.interface", "color-scheme", scheme)
+      let probe = try GTKProbe(["--table", files.table, "--window-at-start", "A"], session: session)
+      defer { probe.stopProgram() }
+      #expect(try probe.send("wait 100") == "ok")
+      for (part, key) in [("bound", "BG"), ("classed", "Separator.Line"), ("accent", "ACCENT")] {
+        #expect(
+          try probe.send("first-frame A \(part)")
+            == "pixel \(try Self.expected(key, traits)!.hexString.lowercased())", "\(scheme) \(part)")
+      }
+      #expect(
+        try probe.send("first-frame A plain")
+          == "pixel \(DMColor(rgb: UInt32(plain)).hexString.lowercased())", "\(scheme)")
+      #expect(!probe.warnings.contains("did not answer"), "\(probe.warnings)")
+    }
+    // Changes of the desktop follow, with nothing configured.
+    let probe = try GTKProbe(["--table", files.table, "--window-at-start", "A"], session: session)
+    defer { probe.stopProgram() }
+    #expect(try probe.send("wait 100") == "ok")
+    try Self.expectTableColors(probe, "A", Self.dark)
+    try session.gsettings("set", "org.gnome.desktop.interface", "color-scheme", "prefer-light")
+    #expect(try probe.send("wait-system light") == "ok")
+    try Self.expectTableColors(probe, "A", Self.light)
+    #expect(try probe.pixel("A", "plain") == DMColor(rgb: 0xFAFAFA))
+  }
+
+  /// With no portal to ask, the app starts with the defaults and says once why.
+  @Test(.enabled(if: GTKProbe.missing == nil)) func withNoPortalTheAppSaysOnceThatNoSourceAnswered() throws {
+    let files = try Files()
+    let probe = try GTKProbe(
+      ["--table", files.table, "--window-at-start", "A"],
+      environment: ["DBUS_SESSION_BUS_ADDRESS": "unix:path=/nonexistent/bus"])
+    defer { probe.stop() }
+    #expect(try probe.send("wait 3000", seconds: 10) == "ok")
+    try Self.expectTableColors(probe, "A", Self.light)
+    let reports = probe.warnings.components(separatedBy: "the desktop portal did not answer").count - 1
+    #expect(reports == 1, "\(probe.warnings)")
+    #expect(probe.warnings.contains("no other source answered, so the defaults apply"), "\(probe.warnings)")
+  }
+
   @Test(.enabled(if: GTKProbe.missing == nil)) func mainActorWorkRunsWhileTheGLibLoopSleeps() throws {
     let files = try Files()
     let probe = try GTKProbe(["--table", files.table, "--follow-system"])

@@ -70,12 +70,13 @@ final class GTKProbe: Sendable {
   let session: DesktopSession
   let process: ChildProcess
 
-  /// Starts the probe with `arguments` on a new desktop session and waits until it is ready.
-  init(_ arguments: [String], session: DesktopSession? = nil) throws {
+  /// Starts the probe with `arguments` on a new desktop session and waits until it is ready;
+  /// `environment` adds to (or replaces) the session's variables.
+  init(_ arguments: [String], session: DesktopSession? = nil, environment extra: [String: String] = [:]) throws {
     let path = try Self.executable.get()
     let session = try session ?? DesktopSession()
     self.session = session
-    var environment = session.environment
+    var environment = session.environment.merging(extra) { $1 }
     environment["GDK_BACKEND"] = "x11"
     environment["GTK_A11Y"] = "none"
     environment["GSK_RENDERER"] = "cairo"
@@ -106,8 +107,13 @@ final class GTKProbe: Sendable {
   var warnings: String { process.standardError }
 
   func stop() {
+    stopProgram()
+    session.stop()
+  }
+
+  /// Quits the probe and leaves the desktop session running, for another probe.
+  func stopProgram() {
     _ = try? send("quit", seconds: 5)
     process.stop()
-    session.stop()
   }
 }

@@ -2,7 +2,8 @@ import Foundation
 
 /// Installs the app's change handlers and system appearance source.
 ///
-/// Nothing requires it: without ``setup(with:)`` there are no handlers and no system source, and
+/// Nothing requires it: without ``setup(with:)`` there are no handlers and no system source (but
+/// the ``defaultSystemAppearanceSource`` that an integration such as DarkModeKitGTK installs), and
 /// the global collection is the override over the defaults.
 ///
 /// ```swift
@@ -15,6 +16,27 @@ public enum DarkModeManager {
   /// The configuration in force.
   private(set) static var configuration = DMConfiguration()
 
+  /// The system appearance source of a configuration that names none; `nil`, the default, for
+  /// none.
+  ///
+  /// Integrations set it so that an app follows the system without any set-up: `DMGTK.start()`
+  /// sets it to the desktop's setting, as libadwaita follows it. A configuration's own
+  /// ``DMConfiguration/systemAppearanceSource`` wins over it; an app that wants no system source
+  /// at all configures a `DMManualAppearanceSource`. Setting it while the configuration in force
+  /// names no source stops the one before and starts the new one at once.
+  public static var defaultSystemAppearanceSource: (any DMSystemAppearanceSource)? {
+    didSet {
+      guard configuration.systemAppearanceSource == nil else { return }
+      oldValue?.stop()
+      startSystemAppearanceSource(generation: SystemReports.begin())
+    }
+  }
+
+  /// The source in force: the configuration's, or the default one.
+  private static var systemAppearanceSource: (any DMSystemAppearanceSource)? {
+    configuration.systemAppearanceSource ?? defaultSystemAppearanceSource
+  }
+
   /// Installs a configuration, replacing the earlier one.
   ///
   /// The earlier configuration's source is stopped, and reports it still makes are ignored. The
@@ -24,7 +46,7 @@ public enum DarkModeManager {
   /// again.
   /// - Parameter configuration: The handlers, source and preference store to use.
   public static func setup(with configuration: DMConfiguration) {
-    self.configuration.systemAppearanceSource?.stop()
+    systemAppearanceSource?.stop()
     let generation = SystemReports.begin()
     self.configuration = configuration
     TraitPropagator.shared.handlers = ChangeHandlers(
@@ -39,7 +61,12 @@ public enum DarkModeManager {
     if let store = configuration.preferenceStore {
       restoreChoice(from: store)
     }
-    configuration.systemAppearanceSource?.start(reporting: DMAppearanceReporter(generation: generation))
+    startSystemAppearanceSource(generation: generation)
+  }
+
+  /// Starts the source in force, reporting as `generation`.
+  private static func startSystemAppearanceSource(generation: UInt64) {
+    systemAppearanceSource?.start(reporting: DMAppearanceReporter(generation: generation))
     // Until the new source reports, the system's traits are unknown.
     if !SystemReports.hasReported(generation) {
       SystemReports.apply(
@@ -94,6 +121,7 @@ public enum DarkModeManager {
   /// overridden. For tests.
   static func reset() {
     for window in DMApplication.shared.windows { window.isHidden = true }
+    defaultSystemAppearanceSource = nil
     setup(with: DMConfiguration())
     GlobalTraits.state.withLock {
       $0.set(override: DMTraitCollection(), system: DMTraitCollection())

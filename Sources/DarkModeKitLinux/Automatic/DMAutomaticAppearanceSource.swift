@@ -10,7 +10,13 @@ import Foundation
 ///   ``DMPortalAppearanceSource`` follows it from then on; else, if the terminal says what its
 ///   background is, the ``DMTerminalAppearanceSource`` answers (once, or, for a terminal source made
 ///   with `followsChanges` and a terminal that announces changes, at each change); else nothing
-///   does, and the defaults apply.
+///   does, and the defaults apply. A source made without a terminal source (as DarkModeKitGTK makes
+///   it: a window app does not ask the terminal it was started from) skips that step.
+///
+/// Made with a `startupWait`, ``start(reporting:)`` first asks the portal while its caller waits,
+/// for that long at most: an app that starts it before showing its first window shows the
+/// desktop's style from the first frame, as libadwaita apps do (libadwaita reads the portal
+/// synchronously when it starts).
 ///
 /// ``answeringSource`` tells which one answered, once decided.
 ///
@@ -46,7 +52,8 @@ public final class DMAutomaticAppearanceSource: DMSystemAppearanceSource {
 
   private let variablesSource: DMVariablesAppearanceSource
   private let portal: DMPortalAppearanceSource
-  private let terminal: DMTerminalAppearanceSource
+  private let terminal: DMTerminalAppearanceSource?
+  private let startupWait: Duration
   private var active: (any DMSystemAppearanceSource)?
   private var deciding: Task<Void, Never>?
   private var waiters: [CheckedContinuation<Kind, Never>] = []
@@ -59,15 +66,20 @@ public final class DMAutomaticAppearanceSource: DMSystemAppearanceSource {
   ///   - environment: The environment variables to read `DM_COLOR_SCHEME` and `DM_CONTRAST` from; the
   ///     process's by default.
   ///   - portal: The portal source to try.
-  ///   - terminal: The terminal source to try.
+  ///   - terminal: The terminal source to try, or `nil` to try none.
+  ///   - startupWait: How long ``start(reporting:)`` waits for the portal's first answer before it
+  ///     returns, when no variable answers; zero, the default, for no wait (the portal is asked in
+  ///     the background).
   public init(
     environment: [String: String] = ProcessInfo.processInfo.environment,
     portal: DMPortalAppearanceSource = DMPortalAppearanceSource(),
-    terminal: DMTerminalAppearanceSource = DMTerminalAppearanceSource()
+    terminal: DMTerminalAppearanceSource? = DMTerminalAppearanceSource(),
+    startupWait: Duration = .zero
   ) {
     variablesSource = DMVariablesAppearanceSource(environment: environment)
     self.portal = portal
     self.terminal = terminal
+    self.startupWait = startupWait
   }
 
   /// Waits until the choice is made.
@@ -88,6 +100,12 @@ public final class DMAutomaticAppearanceSource: DMSystemAppearanceSource {
       use(variablesSource, as: .variables, reporter: reporter)
       return
     }
+    if startupWait > .zero, let current = Self.readWaiting(portal, upTo: startupWait) {
+      Self.report(variablesSource.problems, answered: .portal)
+      reporter.report(current.traitCollection, hasColorSchemeSetting: current.hasColorScheme)
+      use(portal, as: .portal, reporter: reporter)
+      return
+    }
     deciding = Task { [portal, terminal, variablesSource] in
       var passedOver = variablesSource.problems
       do {
@@ -103,11 +121,12 @@ public final class DMAutomaticAppearanceSource: DMSystemAppearanceSource {
         passedOver.append("the desktop portal did not answer: \(error)")
       }
       guard !Task.isCancelled else { return }
-      let detection = await withCheckedContinuation { continuation in
+      let detection: DMTerminalAppearanceSource.Detection? = await withCheckedContinuation { continuation in
+        guard let terminal else { return continuation.resume(returning: nil) }
         Thread { continuation.resume(returning: terminal.detect()) }.start()
       }
       guard !Task.isCancelled else { return }
-      if let detection {
+      if let terminal, let detection {
         Self.report(passedOver, answered: .terminal)
         answeringSource = .terminal
         reporter.report(DMTraitCollection(userInterfaceStyle: detection.style))
@@ -136,6 +155,26 @@ public final class DMAutomaticAppearanceSource: DMSystemAppearanceSource {
         decided(.noSource)
       }
     }
+  }
+
+  /// Reads the portal while the calling thread waits, for `limit` at most; `nil` when it did not
+  /// answer in time, or failed (the background decision then tries again, and reports why).
+  private nonisolated static func readWaiting(
+    _ portal: DMPortalAppearanceSource, upTo limit: Duration
+  ) -> PortalSettings.Values? {
+    let answer = Locked<PortalSettings.Values?>(nil)
+    let done = DispatchSemaphore(value: 0)
+    let reading = Task.detached {
+      let values = try? await portal.readValues()
+      answer.withLock { $0 = values }
+      done.signal()
+    }
+    let nanoseconds = limit.components.seconds * 1_000_000_000 + limit.components.attoseconds / 1_000_000_000
+    guard done.wait(timeout: .now() + .nanoseconds(Int(nanoseconds))) == .success else {
+      reading.cancel()
+      return nil
+    }
+    return answer.withLock { $0 }
   }
 
   /// Reports each reason a source was passed over, once, with the source that answered.
