@@ -24,7 +24,8 @@ let package = Package(
     .target(name: "DarkModeKitTools", dependencies: ["DarkModeKit"]),
     .executableTarget(name: "dmkit", dependencies: ["DarkModeKit", "DarkModeKitLinux", "DarkModeKitTools"]),
     .systemLibrary(name: "CGtk", pkgConfig: "libadwaita-1"),
-    .target(name: "DarkModeKitGTK", dependencies: ["CGtk", "DarkModeKit", "DarkModeKitLinux", "DarkModeKitTools"]),
+    .target(
+      name: "DarkModeKitGTK", dependencies: ["CGtk", "DarkModeKit", "DarkModeKitLinux", "DarkModeKitTools"]),
     .executableTarget(
       name: "dmkit-gtk-demo", dependencies: ["DarkModeKitGTK", "CGtk", "DarkModeKit", "DarkModeKitLinux"]),
     .executableTarget(name: "dmgtkbench", dependencies: ["DarkModeKitGTK", "CGtk", "DarkModeKit"]),

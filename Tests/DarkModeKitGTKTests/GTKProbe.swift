@@ -72,7 +72,9 @@ final class GTKProbe: Sendable {
 
   /// Starts the probe with `arguments` on a new desktop session and waits until it is ready;
   /// `environment` adds to (or replaces) the session's variables.
-  init(_ arguments: [String], session: DesktopSession? = nil, environment extra: [String: String] = [:]) throws {
+  init(_ arguments: [String], session: DesktopSession? = nil, environment extra: [String: String] = [:])
+    throws
+  {
     let path = try Self.executable.get()
     let session = try session ?? DesktopSession()
     self.session = session
