@@ -53,12 +53,14 @@ public enum DMGTK {
   /// - Parameter stockStyle: How GTK's own widgets are told the style; libadwaita by default.
   public static func start(stockStyle: StockStyle = .libadwaita) {
     if self.stockStyle == nil {
+      // Variables, then the portal, read while GTK starts and waited for before the first
+      // window; a window app does not ask its terminal.
+      let desktop =
+        DarkModeManager.defaultSystemAppearanceSource == nil
+        ? DMAutomaticAppearanceSource(terminal: nil, startupWait: startupWait) : nil
       if gtk_is_initialized() == 0 { gtk_init() }
-      if DarkModeManager.defaultSystemAppearanceSource == nil {
-        // Variables, then the portal, waited for; a window app does not ask its terminal.
-        DarkModeManager.defaultSystemAppearanceSource = DMAutomaticAppearanceSource(
-          terminal: nil, startupWait: startupWait)
-      }
+      if stockStyle == .libadwaita { adw_init() }
+      if let desktop { DarkModeManager.defaultSystemAppearanceSource = desktop }
       MainQueueDrain.install()
       StyleSheet.shared.install()
       observation = DMTraitCollection.registerForTraitChanges([.userInterfaceStyle, .accessibilityMotion]) {

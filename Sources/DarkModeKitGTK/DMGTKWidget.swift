@@ -81,12 +81,30 @@ extension DMBindings where Root: DMGTKStyled {
   ///   - color: The colour to resolve for the widget's traits.
   @inlinable
   public func bind(_ keyPath: ReferenceWritableKeyPath<Root, DMColor?>, to color: DMDynamic<DMColor>) {
-    switch keyPath {
-    case \Root.backgroundColor: bind(keyPath, to: color, set: { $0.backgroundColor = $1 })
-    case \Root.foregroundColor: bind(keyPath, to: color, set: { $0.foregroundColor = $1 })
-    case \Root.borderColor: bind(keyPath, to: color, set: { $0.borderColor = $1 })
+    switch StyledColorPaths.index(of: keyPath, in: Root.self) {
+    case 0: bind(keyPath, to: color, set: { $0.backgroundColor = $1 })
+    case 1: bind(keyPath, to: color, set: { $0.foregroundColor = $1 })
+    case 2: bind(keyPath, to: color, set: { $0.borderColor = $1 })
     default: bindThroughKeyPath(self, keyPath, to: color)
     }
+  }
+}
+
+/// The key paths of the three colours of each styled type, made once per type: a key path written
+/// in generic code is made anew each time it runs, which cost about ten times the rest of a
+/// binding.
+@MainActor
+@usableFromInline
+enum StyledColorPaths {
+  private static var known: [ObjectIdentifier: [AnyKeyPath]] = [:]
+
+  /// 0, 1 or 2 for the background, text or border colour of `Root`; `nil` for another path.
+  @usableFromInline
+  static func index<Root: DMGTKStyled>(of keyPath: AnyKeyPath, in _: Root.Type) -> Int? {
+    if let paths = known[ObjectIdentifier(Root.self)] { return paths.firstIndex(of: keyPath) }
+    let paths: [AnyKeyPath] = [\Root.backgroundColor, \Root.foregroundColor, \Root.borderColor]
+    known[ObjectIdentifier(Root.self)] = paths
+    return paths.firstIndex(of: keyPath)
   }
 }
 

@@ -95,6 +95,9 @@ open class DMGTKWindow: DMWindow, DMGTKStyled {
   /// Shows the window (`gtk_window_present`); does nothing once it is closed.
   public func present() {
     guard !isClosed else { return }
+    // The window's colours reach GTK before it computes the window's styles to show it.
+    isHidden = false
+    DMGTK.flushStyles()
     gtk_window_present(gtkWindow)
   }
 

@@ -3,16 +3,22 @@ import DarkModeKit
 import DarkModeKitGTK
 import Foundation
 
-// `.ci/with-display swift run -c release dmgtkbench [--quick]` (it needs a
+// `.ci/with-display swift run -c release dmgtkbench [--quick] [--startup]` (it needs a
 // display): for a window of 1,000 themed widgets (16 × 16 boxes with a background, a text colour
 // and a border colour, in a grid), the time from a style change to the
 // end of the first frame GTK paints in the new style, through DarkModeKit (`setOverride`) and the
 // way a plain GTK app does it (a CSS class on the window, with both styles in one stylesheet), in
 // the same run, the rounds of the two alternating.
+//
+// Then the start-up: the time from starting a program to the end of its first frame, for an app
+// that follows the guide (`DMGTK.start()`, the same window bound to a colour table) and for a
+// plain libadwaita app (`adw_init()`, the same window coloured by a stylesheet), each started
+// anew, the two alternating. Both read the desktop's setting when a session bus is there (run it
+// under `dbus-run-session` for the real portal). `--startup` measures the start-up alone.
 
 @MainActor
 enum Bench {
-  static let widgetCount = 1_000
+  static var widgetCount = 1_000
   static let table = """
     NORMAL   NIGHT
     #ffffff  #1c1c1e  Background
@@ -23,7 +29,19 @@ enum Bench {
   static var timedOut = false
 
   static func main() {
+    if let position = CommandLine.arguments.firstIndex(of: "--startup-child"),
+      position + 1 < CommandLine.arguments.count
+    {
+      if position + 2 < CommandLine.arguments.count, let count = Int(CommandLine.arguments[position + 2]) {
+        widgetCount = count
+      }
+      Startup.child(CommandLine.arguments[position + 1])
+    }
     let quick = CommandLine.arguments.contains("--quick")
+    if CommandLine.arguments.contains("--startup") {
+      Startup.measureAll(quick: quick)
+      exit(0)
+    }
     let rounds = quick ? 31 : 101
     setenv("GTK_A11Y", "none", 0)
     setenv("GSK_RENDERER", "cairo", 0)
@@ -78,21 +96,12 @@ enum Bench {
       String(
         format: "  end to end %.2f ms (target < 16.7 ms, one 60 Hz frame): %@", frame,
         frame < 16.7 ? "met" : "not met"))
+    Startup.measureAll(quick: quick)
   }
 
   /// A window of widgets whose colours are bound to the table.
   static func themedWindow() -> DMGTKWindow {
-    let window = DMGTKWindow(title: "themed", width: 800, height: 600)
-    let grid = gtk_grid_new()!
-    gtk_window_set_child(window.gtkWindow, grid)
-    for index in 0..<widgetCount {
-      let widget = DMGTKWidget(cell())
-      widget.dm.bind(\.backgroundColor, to: DMDynamicColor(key: "Surface"))
-      widget.dm.bind(\.foregroundColor, to: DMDynamicColor(key: "Text"))
-      widget.dm.bind(\.borderColor, to: DMDynamicColor(key: "Border"))
-      window.addSubview(widget)
-      place(widget.widget, at: index, in: grid)
-    }
+    let window = themedWindow(shown: false)
     window.present()
     settle()
     return window
@@ -100,6 +109,14 @@ enum Bench {
 
   /// The same window, coloured the way a plain GTK app does: one stylesheet with both styles.
   static func plainWindow() -> UnsafeMutablePointer<GtkWidget> {
+    let window = plainWindow(shown: false)
+    gtk_window_present(UnsafeMutableRawPointer(window).assumingMemoryBound(to: GtkWindow.self))
+    settle()
+    return window
+  }
+
+  /// The plain window, not shown yet.
+  static func plainWindow(shown: Bool) -> UnsafeMutablePointer<GtkWidget> {
     let provider = gtk_css_provider_new()!
     gtk_css_provider_load_from_data(
       provider,
@@ -120,8 +137,22 @@ enum Bench {
       gtk_widget_add_css_class(cell, "cell")
       place(cell, at: index, in: grid)
     }
-    gtk_window_present(UnsafeMutableRawPointer(window).assumingMemoryBound(to: GtkWindow.self))
-    settle()
+    return window
+  }
+
+  /// The widgets of the themed window, bound to the table, in a new window that is not shown.
+  static func themedWindow(shown: Bool) -> DMGTKWindow {
+    let window = DMGTKWindow(title: "themed", width: 800, height: 600)
+    let grid = gtk_grid_new()!
+    gtk_window_set_child(window.gtkWindow, grid)
+    for index in 0..<widgetCount {
+      let widget = DMGTKWidget(cell())
+      widget.dm.bind(\.backgroundColor, to: DMDynamicColor(key: "Surface"))
+      widget.dm.bind(\.foregroundColor, to: DMDynamicColor(key: "Text"))
+      widget.dm.bind(\.borderColor, to: DMDynamicColor(key: "Border"))
+      window.addSubview(widget)
+      place(widget.widget, at: index, in: grid)
+    }
     return window
   }
 
@@ -225,3 +256,128 @@ enum Bench {
 }
 
 MainActor.assumeIsolated { Bench.main() }
+
+/// The start-up of a DarkModeKitGTK app against a plain libadwaita app: each is started as a
+/// program of its own, which says when its first frame is painted.
+@MainActor
+enum Startup {
+  /// The two kinds of app, as `--startup-child` names them.
+  static let kinds = ["darkmodekit", "libadwaita"]
+
+  /// The start-up of a window of 10 themed widgets, about what the guide's program shows, and of
+  /// 1,000 (each of which DarkModeKit binds three times).
+  static func measureAll(quick: Bool) {
+    let bus = ProcessInfo.processInfo.environment["DBUS_SESSION_BUS_ADDRESS"] != nil
+    print(
+      "start-up: from starting the program to the end of its first frame; the desktop's setting read "
+        + (bus ? "from the session bus" : "from nothing (no session bus)"))
+    for widgets in [10, 1_000] {
+      measure(rounds: quick ? 7 : 31, widgets: widgets)
+    }
+  }
+
+  /// Starts each kind `rounds` times, taking turns, after one start of each that is not counted
+  /// (it loads the libraries and starts the portal), and prints the medians.
+  static func measure(rounds: Int, widgets: Int) {
+    print("  a window of \(widgets) themed widgets, \(rounds) starts each; median [min–max]")
+    var times: [String: [Double]] = [:]
+    for round in 0...rounds {
+      // The order turns each round, so that neither always starts right after the other ended.
+      for kind in round.isMultiple(of: 2) ? kinds : kinds.reversed() {
+        guard let time = start(kind, widgets: widgets) else {
+          print("dmgtkbench: the \(kind) app painted no frame within 10 s")
+          exit(1)
+        }
+        if round > 0 { times[kind, default: []].append(time) }
+      }
+    }
+    Bench.report("  DarkModeKitGTK (DMGTK.start)", times["darkmodekit"] ?? [])
+    Bench.report("  libadwaita (adw_init)", times["libadwaita"] ?? [])
+    // Each round's two starts, one right after the other, compared: what the machine does
+    // meanwhile weighs on both alike.
+    let differences = zip(times["darkmodekit"] ?? [], times["libadwaita"] ?? []).map { $0 - $1 }
+    let difference = Bench.median(differences) * 1000
+    print(
+      String(
+        format: "    DarkModeKitGTK's first frame %.2f ms after libadwaita's, the median of each round's "
+          + "difference (target ≤ 10 ms): %@", difference, difference <= 10 ? "met" : "not met"))
+  }
+
+  /// Starts this program as an app of `kind`; the seconds until it said it painted.
+  static func start(_ kind: String, widgets: Int) -> Double? {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0]).absoluteURL
+    process.arguments = ["--startup-child", kind, String(widgets)]
+    let output = Pipe()
+    process.standardOutput = output
+    process.standardError = FileHandle.nullDevice
+    let begin = DispatchTime.now().uptimeNanoseconds
+    do {
+      try process.run()
+    } catch {
+      return nil
+    }
+    // One line when the first frame is painted; the program then exits.
+    let line = Locked()
+    let reading = Thread {
+      // What the pipe has as soon as it has something, not at the end of the program.
+      let data = output.fileHandleForReading.availableData
+      line.set(String(decoding: data, as: UTF8.self), at: DispatchTime.now().uptimeNanoseconds)
+    }
+    reading.start()
+    let deadline = Date().addingTimeInterval(10)
+    while line.value == nil, Date() < deadline { usleep(500) }
+    if process.isRunning { process.terminate() }
+    process.waitUntilExit()
+    guard let (text, end) = line.value, text.hasPrefix("painted") else { return nil }
+    return Double(end - begin) / 1e9
+  }
+
+  /// The line the child wrote, and when it came.
+  final class Locked: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored: (String, UInt64)?
+    var value: (String, UInt64)? { lock.withLock { stored } }
+    func set(_ text: String, at time: UInt64) { lock.withLock { stored = (text, time) } }
+  }
+
+  /// Runs as an app of `kind`: shows the window, and writes "painted" once its first frame is.
+  static func child(_ kind: String) -> Never {
+    setenv("GTK_A11Y", "none", 0)
+    setenv("GSK_RENDERER", "cairo", 0)
+    let window: UnsafeMutablePointer<GtkWidget>
+    switch kind {
+    case "darkmodekit":
+      try? DMColorTable.shared.reload(string: Bench.table)
+      DMGTK.start()
+      let themed = Bench.themedWindow(shown: false)
+      window = themed.widget
+      whenPainted(window)
+      themed.present()
+    case "libadwaita":
+      gtk_init()
+      adw_init()
+      window = Bench.plainWindow(shown: false)
+      whenPainted(window)
+      gtk_window_present(UnsafeMutableRawPointer(window).assumingMemoryBound(to: GtkWindow.self))
+    default:
+      print("dmgtkbench: --startup-child takes \(kinds.joined(separator: " or "))")
+      exit(2)
+    }
+    let loop = g_main_loop_new(nil, 0)
+    g_main_loop_run(loop)
+    exit(0)
+  }
+
+  /// Writes "painted" and exits after the window's first frame.
+  static func whenPainted(_ window: UnsafeMutablePointer<GtkWidget>) {
+    DMGTK.connect(UnsafeMutableRawPointer(window), "realize") {
+      guard let clock = gtk_widget_get_frame_clock(window) else { return }
+      DMGTK.connect(UnsafeMutableRawPointer(clock), "after-paint") {
+        print("painted")
+        fflush(nil)
+        exit(0)
+      }
+    }
+  }
+}

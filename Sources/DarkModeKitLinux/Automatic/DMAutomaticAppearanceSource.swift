@@ -13,10 +13,12 @@ import Foundation
 ///   does, and the defaults apply. A source made without a terminal source (as DarkModeKitGTK makes
 ///   it: a window app does not ask the terminal it was started from) skips that step.
 ///
-/// Made with a `startupWait`, ``start(reporting:)`` first asks the portal while its caller waits,
-/// for that long at most: an app that starts it before showing its first window shows the
-/// desktop's style from the first frame, as libadwaita apps do (libadwaita reads the portal
-/// synchronously when it starts).
+/// Made with a `startupWait`, the source asks the portal as soon as it is made (when no variable
+/// answers), and ``start(reporting:)`` waits for that answer, for `startupWait` at most, before it
+/// returns: an app that starts it before showing its first window shows the desktop's style from
+/// the first frame, as libadwaita apps do (libadwaita reads the portal synchronously when it
+/// starts). Made early, the source reads while the app sets up the rest. A later start waits for
+/// a new read the same way.
 ///
 /// ``answeringSource`` tells which one answered, once decided.
 ///
@@ -54,6 +56,8 @@ public final class DMAutomaticAppearanceSource: DMSystemAppearanceSource {
   private let portal: DMPortalAppearanceSource
   private let terminal: DMTerminalAppearanceSource?
   private let startupWait: Duration
+  /// The read begun when the source was made, for the first start.
+  private var earlyRead: PortalRead?
   private var active: (any DMSystemAppearanceSource)?
   private var deciding: Task<Void, Never>?
   private var waiters: [CheckedContinuation<Kind, Never>] = []
@@ -69,7 +73,7 @@ public final class DMAutomaticAppearanceSource: DMSystemAppearanceSource {
   ///   - terminal: The terminal source to try, or `nil` to try none.
   ///   - startupWait: How long ``start(reporting:)`` waits for the portal's first answer before it
   ///     returns, when no variable answers; zero, the default, for no wait (the portal is asked in
-  ///     the background).
+  ///     the background). When it is not zero, the portal is asked from now on.
   public init(
     environment: [String: String] = ProcessInfo.processInfo.environment,
     portal: DMPortalAppearanceSource = DMPortalAppearanceSource(),
@@ -80,6 +84,9 @@ public final class DMAutomaticAppearanceSource: DMSystemAppearanceSource {
     self.portal = portal
     self.terminal = terminal
     self.startupWait = startupWait
+    if startupWait > .zero, variablesSource.traitCollection == nil {
+      earlyRead = PortalRead(portal)
+    }
   }
 
   /// Waits until the choice is made.
@@ -100,7 +107,9 @@ public final class DMAutomaticAppearanceSource: DMSystemAppearanceSource {
       use(variablesSource, as: .variables, reporter: reporter)
       return
     }
-    if startupWait > .zero, let current = Self.readWaiting(portal, upTo: startupWait) {
+    let read = earlyRead ?? (startupWait > .zero ? PortalRead(portal) : nil)
+    earlyRead = nil
+    if let read, let current = read.wait(upTo: startupWait) {
       Self.report(variablesSource.problems, answered: .portal)
       reporter.report(current.traitCollection, hasColorSchemeSetting: current.hasColorScheme)
       use(portal, as: .portal, reporter: reporter)
@@ -157,26 +166,6 @@ public final class DMAutomaticAppearanceSource: DMSystemAppearanceSource {
     }
   }
 
-  /// Reads the portal while the calling thread waits, for `limit` at most; `nil` when it did not
-  /// answer in time, or failed (the background decision then tries again, and reports why).
-  private nonisolated static func readWaiting(
-    _ portal: DMPortalAppearanceSource, upTo limit: Duration
-  ) -> PortalSettings.Values? {
-    let answer = Locked<PortalSettings.Values?>(nil)
-    let done = DispatchSemaphore(value: 0)
-    let reading = Task.detached {
-      let values = try? await portal.readValues()
-      answer.withLock { $0 = values }
-      done.signal()
-    }
-    let nanoseconds = limit.components.seconds * 1_000_000_000 + limit.components.attoseconds / 1_000_000_000
-    guard done.wait(timeout: .now() + .nanoseconds(Int(nanoseconds))) == .success else {
-      reading.cancel()
-      return nil
-    }
-    return answer.withLock { $0 }
-  }
-
   /// Reports each reason a source was passed over, once, with the source that answered.
   private static func report(_ passedOver: [String], answered: Kind) {
     let outcome =
@@ -211,5 +200,33 @@ public final class DMAutomaticAppearanceSource: DMSystemAppearanceSource {
     let waiting = waiters
     waiters.removeAll()
     for waiter in waiting { waiter.resume(returning: kind) }
+  }
+}
+
+/// One read of the portal in the background, which a thread can wait for with a limit.
+final class PortalRead: Sendable {
+  private let answer = Locked<PortalSettings.Values?>(nil)
+  private let done = DispatchSemaphore(value: 0)
+  private let reading: Task<Void, Never>
+
+  /// Begins the read.
+  init(_ portal: DMPortalAppearanceSource) {
+    reading = Task.detached { [answer, done] in
+      let values = try? await portal.readValues()
+      answer.withLock { $0 = values }
+      done.signal()
+    }
+  }
+
+  /// Waits for the answer, for `limit` at most; `nil` when it did not come in time, or the read
+  /// failed (the background decision then tries again, and reports why).
+  func wait(upTo limit: Duration) -> PortalSettings.Values? {
+    let nanoseconds = limit.components.seconds * 1_000_000_000 + limit.components.attoseconds / 1_000_000_000
+    guard done.wait(timeout: .now() + .nanoseconds(Int(nanoseconds))) == .success else {
+      reading.cancel()
+      return nil
+    }
+    done.signal()  // a second wait returns at once
+    return answer.withLock { $0 }
   }
 }
