@@ -28,6 +28,8 @@ let package = Package(
       name: "DarkModeKitGTK", dependencies: ["CGtk", "DarkModeKit", "DarkModeKitLinux", "DarkModeKitTools"]),
     .executableTarget(
       name: "dmkit-gtk-demo", dependencies: ["DarkModeKitGTK", "CGtk", "DarkModeKit", "DarkModeKitLinux"]),
+    // The program of Docs/GTK.md, word for word.
+    .executableTarget(name: "dmkit-gtk-hello", dependencies: ["DarkModeKit", "DarkModeKitGTK"]),
     .executableTarget(name: "dmgtkbench", dependencies: ["DarkModeKitGTK", "CGtk", "DarkModeKit"]),
     .executableTarget(
       name: "dmgtk-probe", dependencies: ["DarkModeKitGTK", "CGtk", "DarkModeKit", "DarkModeKitLinux"]),

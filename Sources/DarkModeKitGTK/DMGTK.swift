@@ -72,6 +72,38 @@ public enum DMGTK {
     applyStockStyle(DMTraitCollection.current)
   }
 
+  /// The main loop ``run()`` runs, while it runs.
+  private static var loop: OpaquePointer?
+
+  /// Runs GTK's main loop until the last window is closed, or until ``quit()``: the end of an
+  /// app's `main`. Starts DarkModeKitGTK first if ``start(stockStyle:)`` was not called. Returns at
+  /// once when no window is open.
+  ///
+  /// ```swift
+  /// let window = DMGTKWindow(title: "Notes")
+  /// window.present()
+  /// DMGTK.run()
+  /// ```
+  public static func run() {
+    if stockStyle == nil { start() }
+    guard loop == nil, let toplevels = gtk_window_get_toplevels() else { return }
+    guard g_list_model_get_n_items(toplevels) > 0 else { return }
+    let loop = g_main_loop_new(nil, 0)
+    self.loop = loop
+    let watch = Signals.connectItemsChanged(UnsafeMutableRawPointer(toplevels)) {
+      if g_list_model_get_n_items(toplevels) == 0 { DMGTK.quit() }
+    }
+    g_main_loop_run(loop)
+    g_signal_handler_disconnect(UnsafeMutableRawPointer(toplevels), watch)
+    g_main_loop_unref(loop)
+    self.loop = nil
+  }
+
+  /// Makes ``run()`` return once the work in hand is done; does nothing when it does not run.
+  public static func quit() {
+    if let loop { g_main_loop_quit(loop) }
+  }
+
   /// Writes every pending colour change into the stylesheet now, instead of just before the next
   /// frame; for tests and benchmarks that read styles right after a change.
   public static func flushStyles() {

@@ -57,6 +57,9 @@ open class DMGTKWidget: DMView, DMGTKStyled {
   /// The widget's colours.
   public let styling: DMGTKStyling
 
+  /// The box or window that holds the widget, when it was put there through DarkModeKitGTK.
+  weak var container: (any DMGTKContainer)?
+
   /// Wraps a GTK widget.
   /// - Parameter widget: The widget; a floating reference is taken over.
   public init(_ widget: UnsafeMutablePointer<GtkWidget>) {
@@ -66,6 +69,53 @@ open class DMGTKWidget: DMView, DMGTKStyled {
 
   isolated deinit {
     styling.close()
+  }
+
+  /// Calls `body` each time the widget emits `signal`, for signals whose handler takes only the
+  /// widget and returns nothing (`clicked`, `activate`, `destroy`); see
+  /// ``DMGTK/connect(_:_:_:)``. The closure is kept until the widget is destroyed: one that refers
+  /// to the widget takes it `weak`.
+  /// - Parameters:
+  ///   - signal: The signal's name.
+  ///   - body: What to run, on the main actor.
+  /// - Returns: The handler's id.
+  @discardableResult
+  public func connect(_ signal: String, _ body: @escaping @MainActor () -> Void) -> UInt {
+    DMGTK.connect(UnsafeMutableRawPointer(widget), signal, body)
+  }
+
+  /// Adds a CSS class to the widget, such as `dm-fg-Text.Primary` for a key of its window's
+  /// ``DMGTKWindow/colorTable``.
+  /// - Parameter name: The class, without the dot.
+  public func addCSSClass(_ name: String) {
+    gtk_widget_add_css_class(widget, name)
+  }
+
+  /// Removes a CSS class from the widget.
+  /// - Parameter name: The class, without the dot.
+  public func removeCSSClass(_ name: String) {
+    gtk_widget_remove_css_class(widget, name)
+  }
+
+  /// The empty space around the widget, in pixels, on each of its four sides.
+  public var margin: Int {
+    get { Int(gtk_widget_get_margin_top(widget)) }
+    set {
+      let margin = Int32(clamping: newValue)
+      gtk_widget_set_margin_top(widget, margin)
+      gtk_widget_set_margin_bottom(widget, margin)
+      gtk_widget_set_margin_start(widget, margin)
+      gtk_widget_set_margin_end(widget, margin)
+    }
+  }
+
+  /// Whether the widget takes the space its container has to spare, across and down.
+  public var expands: Bool {
+    get { gtk_widget_get_hexpand(widget) != 0 && gtk_widget_get_vexpand(widget) != 0 }
+    set {
+      gtk_widget_set_hexpand(widget, newValue ? 1 : 0)
+      gtk_widget_set_vexpand(widget, newValue ? 1 : 0)
+    }
   }
 }
 

@@ -18,7 +18,7 @@ import Foundation
 /// window.present()
 /// ```
 @MainActor
-open class DMGTKWindow: DMWindow, DMGTKStyled {
+open class DMGTKWindow: DMWindow, DMGTKStyled, DMGTKContainer {
   /// The window's colours.
   public let styling: DMGTKStyling
 
@@ -41,6 +41,24 @@ open class DMGTKWindow: DMWindow, DMGTKStyled {
       styling.table = colorTable
     }
   }
+
+  /// The widget the window shows, on screen and in DarkModeKit's tree: setting it puts the
+  /// widget in the window (`gtk_window_set_child`) and makes it a subview, so that it takes the
+  /// window's traits; the widget it replaces leaves both.
+  public var child: DMGTKWidget? {
+    get { shownChild }
+    set {
+      guard newValue !== shownChild else { return }
+      shownChild?.leaveContainer()
+      newValue?.leaveContainer()
+      shownChild = newValue
+      guard let newValue else { return }
+      if !isClosed { gtk_window_set_child(gtkWindow, newValue.widget) }
+      addSubview(newValue)
+      newValue.container = self
+    }
+  }
+  private var shownChild: DMGTKWidget?
 
   /// Wraps a GTK window; it is shown and hidden with it from now on.
   /// - Parameter window: The GTK window.
@@ -111,6 +129,12 @@ open class DMGTKWindow: DMWindow, DMGTKStyled {
   open override func dmTraitCollectionDidChange(_ previousTraitCollection: DMTraitCollection?) {
     super.dmTraitCollectionDidChange(previousTraitCollection)
     styling.tableTraits = dmTraitCollection
+  }
+
+  func remove(fromLayout child: DMGTKWidget) {
+    guard child === shownChild else { return }
+    shownChild = nil
+    if !isClosed { gtk_window_set_child(gtkWindow, nil) }
   }
 
   private func visibilityDidChange() {

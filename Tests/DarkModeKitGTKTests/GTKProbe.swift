@@ -39,6 +39,9 @@ final class GTKProbe: Sendable {
   /// The demo's path, built with the probe.
   static var demo: Result<String, ChildProcessError> { build.map { $0 + "/dmkit-gtk-demo" } }
 
+  /// The path of the guide's program (Docs/GTK.md), built with the probe.
+  static var hello: Result<String, ChildProcessError> { build.map { $0 + "/dmkit-gtk-hello" } }
+
   /// Builds the GTK programs once; the folder that holds them.
   private static let build: Result<String, ChildProcessError> = {
     let swift = ProcessInfo.processInfo.environment["SWIFT_EXEC_FOR_GTK"] ?? "/opt/swift/usr/bin/swift"
@@ -46,7 +49,7 @@ final class GTKProbe: Sendable {
     // A sanitizer build of the tests does not make the probe one.
     for name in ["ASAN_OPTIONS", "TSAN_OPTIONS", "LSAN_OPTIONS"] { environment[name] = nil }
     do {
-      for product in ["dmgtk-probe", "dmkit-gtk-demo"] {
+      for product in ["dmgtk-probe", "dmkit-gtk-demo", "dmkit-gtk-hello"] {
         let build = try ChildProcess(
           swift,
           [
