@@ -41,6 +41,9 @@ public enum DMGTK {
   /// takes the desktop's style when the answer comes.
   public static let startupWait: Duration = .milliseconds(500)
 
+  /// The style GTK's stock widgets were last told, light or dark: the resolved global style.
+  static var stockUserInterfaceStyle = DMUserInterfaceStyle.light
+
   /// The way stock widgets follow the style, as set by ``start(stockStyle:)``; `nil` before.
   public private(set) static var stockStyle: StockStyle?
   private static var observation: DMTraitObservation?
@@ -64,12 +67,18 @@ public enum DMGTK {
       MainQueueDrain.install()
       StyleSheet.shared.install()
       observation = DMTraitCollection.registerForTraitChanges([.userInterfaceStyle, .accessibilityMotion]) {
-        _, current in applyStockStyle(current)
+        _, current in
+        applyStockStyle(current)
+        DMGTKWindow.stockStyleDidChange()
       }
     }
-    if stockStyle == .libadwaita { adw_init() }
+    if stockStyle == .libadwaita {
+      adw_init()
+      WindowStockStyle.install()
+    }
     self.stockStyle = stockStyle
     applyStockStyle(DMTraitCollection.current)
+    DMGTKWindow.stockStyleDidChange()
   }
 
   /// The main loop ``run()`` runs, while it runs.
@@ -119,6 +128,7 @@ public enum DMGTK {
   /// reduced motion).
   private static func applyStockStyle(_ traits: DMTraitCollection) {
     let dark = traits.userInterfaceStyle == .dark
+    stockUserInterfaceStyle = dark ? .dark : .light
     if stockStyle != StockStyle.none, let settings = gtk_settings_get_default() {
       dm_object_set_boolean(
         UnsafeMutableRawPointer(settings), "gtk-enable-animations",

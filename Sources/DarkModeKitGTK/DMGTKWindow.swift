@@ -75,6 +75,7 @@ open class DMGTKWindow: DMWindow, DMGTKStyled, DMGTKContainer {
       DMGTK.flushStyles()
     }
     Self.watchToplevels()
+    updateStockStyle()
     reloadObserver = NotificationCenter.default.addObserver(
       forName: DMColorTable.didReloadNotification, object: nil, queue: nil
     ) { [weak self] notification in
@@ -129,6 +130,30 @@ open class DMGTKWindow: DMWindow, DMGTKStyled, DMGTKContainer {
   open override func dmTraitCollectionDidChange(_ previousTraitCollection: DMTraitCollection?) {
     super.dmTraitCollectionDidChange(previousTraitCollection)
     styling.tableTraits = dmTraitCollection
+    updateStockStyle()
+  }
+
+  /// The class that restyles the window's stock widgets, while its style is not the display's.
+  private var stockClass: String?
+
+  /// Gives the window the class of its own style when that is not the style GTK's stock widgets
+  /// show (see `WindowStockStyle`), and takes it away when it is.
+  func updateStockStyle() {
+    guard !isClosed else { return }
+    var wanted: String?
+    if WindowStockStyle.isInstalled, DMGTK.stockStyle == .libadwaita {
+      let own: DMUserInterfaceStyle = dmTraitCollection.userInterfaceStyle == .dark ? .dark : .light
+      if own != DMGTK.stockUserInterfaceStyle { wanted = WindowStockStyle.className(for: own) }
+    }
+    guard wanted != stockClass else { return }
+    if let stockClass { gtk_widget_remove_css_class(styling.widget, stockClass) }
+    stockClass = wanted
+    if let wanted { gtk_widget_add_css_class(styling.widget, wanted) }
+  }
+
+  /// The style of GTK's stock widgets changed: each window compares its own with it again.
+  static func stockStyleDidChange() {
+    for window in open.values { window.updateStockStyle() }
   }
 
   func remove(fromLayout child: DMGTKWidget) {

@@ -31,6 +31,8 @@ public final class DMGTKStyling {
   private var tableRule: StyleSheet.RuleID?
   /// The colours of `lookRule`: a widget whose colours came back to them keeps its class.
   private var shownLook = StyleSheet.Look()
+  /// Whether the widget carries `StyleSheet.boundBackgroundClass`.
+  private var hasFeedbackClass = false
   /// Whether the widget waits in the stylesheet's next update.
   fileprivate var isPending = false
 
@@ -75,7 +77,8 @@ public final class DMGTKStyling {
   func close() {
     guard !isClosed else { return }
     // Closed before GTK is called: a handler of the class change then finds it closed.
-    let classes = [lookRule, tableRule].compactMap { $0.map(StyleSheet.shared.className(of:)) }
+    var classes = [lookRule, tableRule].compactMap { $0.map(StyleSheet.shared.className(of:)) }
+    if hasFeedbackClass { classes.append(StyleSheet.boundBackgroundClass) }
     widgetWillGo()
     for name in classes { gtk_widget_remove_css_class(widget, name) }
     if holdsReference { g_object_unref(widget) }
@@ -88,6 +91,16 @@ public final class DMGTKStyling {
     let old = lookRule
     lookRule = look.isEmpty ? nil : StyleSheet.shared.use(.look(look))
     show(lookRule, replacing: old)
+    // A bound background keeps a button's feedback: the class of the rules that shade it, after
+    // the swap, from the colours shown last (a handler of the swap may have changed them).
+    let wantsFeedback = shownLook.background != nil
+    guard !isClosed, wantsFeedback != hasFeedbackClass else { return }
+    hasFeedbackClass = wantsFeedback
+    if wantsFeedback {
+      gtk_widget_add_css_class(widget, StyleSheet.boundBackgroundClass)
+    } else {
+      gtk_widget_remove_css_class(widget, StyleSheet.boundBackgroundClass)
+    }
   }
 
   private func tableLookDidChange() {
@@ -213,10 +226,33 @@ final class StyleSheet {
 
   private init() {}
 
+  /// The class of every widget with a bound background, which ``feedbackRules`` shade.
+  static let boundBackgroundClass = "dm-bound-bg"
+
+  /// A bound background replaces the theme's, and with it the theme's shades for a button that is
+  /// hovered, pressed, checked or disabled: these rules shade it the way libadwaita shades its own
+  /// coloured buttons (`.suggested-action`, `.opaque`), over the bound colour. The focus ring is
+  /// the theme's, untouched.
+  static let feedbackRules = """
+    button.dm-bound-bg:hover { background-image: image(alpha(currentColor, 0.1)); }
+    button.dm-bound-bg.keyboard-activating, button.dm-bound-bg:active { background-image: image(rgba(0, 0, 0, 0.2)); }
+    button.dm-bound-bg:checked { background-image: image(rgba(0, 0, 0, 0.15)); }
+    button.dm-bound-bg:checked:hover { background-image: image(rgba(0, 0, 0, 0.05)); }
+    button.dm-bound-bg:checked:active { background-image: image(rgba(0, 0, 0, 0.3)); }
+    button.dm-bound-bg:disabled { filter: opacity(0.5); }
+
+    """
+
   /// Adds the stylesheet to the default display, above the app's own stylesheets.
   func install() {
-    guard !isInstalled, gdk_display_get_default() != nil else { return }
+    guard !isInstalled, let display = gdk_display_get_default() else { return }
     isInstalled = true
+    // Above the colours' own providers: GTK takes each property from the provider of highest
+    // priority that sets it, whatever the specificity of the rules of others.
+    let feedback = gtk_css_provider_new()!
+    gtk_css_provider_load_from_data(feedback, Self.feedbackRules, -1)
+    gtk_style_context_add_provider_for_display(
+      display, OpaquePointer(feedback), guint(GTK_STYLE_PROVIDER_PRIORITY_APPLICATION + 2))
     // Widgets made before: their rules reach the screen with the next frame.
     if !ids.isEmpty {
       hasNewRules = true

@@ -50,6 +50,13 @@ public struct DMColorTableExportOptions: Hashable, Sendable {
   /// exports without a namespace into one module, with a theme in common, need it off in one.
   public var namesThemes: Bool
 
+  /// The one column a GTK export writes, named as in ``DarkModeKit/DMColorTable/columnNames``
+  /// (`NIGHT`, `SOLARIZED:dark`): its named colours, and its colours in the classes outside any
+  /// column's class, as a stylesheet an app loads for that style, and swaps for another's; `nil`,
+  /// the default, writes every column. A table of many keys and columns fits in one GTK 4.8
+  /// stylesheet only a column at a time (see ``gtkProblems(for:)``).
+  public var column: String?
+
   /// Creates export options.
   /// - Parameters:
   ///   - sourceName: The name of the file the table was read from, for the comment at the top of
@@ -60,10 +67,12 @@ public struct DMColorTableExportOptions: Hashable, Sendable {
   ///   - tableName: The table the Swift constants read, or `nil` for `DMColorTable.shared`.
   ///   - nestsGroups: Whether the Swift constants of keys in a group are nested in an enum.
   ///   - namesThemes: Whether a Swift export has a `DMTheme` constant per theme.
+  ///   - column: The one column a GTK export writes, or `nil` for all.
   public init(
     sourceName: String? = nil, accessLevel: AccessLevel = .public, namespace: String? = nil,
-    tableName: String? = nil, nestsGroups: Bool = false, namesThemes: Bool = true
+    tableName: String? = nil, nestsGroups: Bool = false, namesThemes: Bool = true, column: String? = nil
   ) {
+    self.column = column
     self.namesThemes = namesThemes
     self.sourceName = sourceName
     self.accessLevel = accessLevel
@@ -74,6 +83,37 @@ public struct DMColorTableExportOptions: Hashable, Sendable {
 }
 
 extension DMColorTableExportOptions {
+  /// What keeps these options from giving a GTK export of `table` that GTK 4.8 loads: one sentence
+  /// per problem, empty when there is none.
+  ///
+  /// ``column`` must be one of the table's columns; and the stylesheet may hold at most
+  /// ``DMGTKStyleRules/selectorLimit`` selectors, three per key outside any column's class and
+  /// six per key in each column's class: past that, GTK 4.8 overflows its stack while loading it.
+  /// Such a table is exported a column at a time.
+  /// - Parameter table: The table to export.
+  /// - Returns: The problems, such as `the table has no column "DUSK" (its columns: NORMAL, NIGHT)`.
+  public func gtkProblems(for table: DMColorTable) -> [String] {
+    let names = table.columnNames
+    if let column, !names.contains(column) {
+      return [
+        "the table has no column \(ShownText.quoted(column)) (its columns: \(names.joined(separator: ", ")))"
+      ]
+    }
+    let count = DMColorTable.gtkSelectorCount(
+      keys: table.keys.count, scopedColumns: column == nil ? names.count : 0)
+    guard count.selectors > DMGTKStyleRules.selectorLimit else { return [] }
+    let one = DMColorTable.gtkSelectorCount(keys: table.keys.count, scopedColumns: 0).selectors
+    let advice =
+      one <= DMGTKStyleRules.selectorLimit
+      ? "; export it a column at a time (--column NAME, \(one) selectors each)"
+      : "; split the table into smaller ones"
+    return [
+      "a GTK stylesheet of \(table.keys.count) keys in \(column == nil ? names.count : 1) columns holds "
+        + "\(count.selectors) selectors, more than the \(DMGTKStyleRules.selectorLimit) that GTK 4.8 loads"
+        + advice
+    ]
+  }
+
   /// What keeps these options from giving a Swift export of `table` that compiles: one sentence
   /// per problem, empty when there is none.
   ///
@@ -221,33 +261,71 @@ extension DMColorTable {
     let columnNames = Self.columnNames(contents)
     let columns = DMColorTableExportFormat.gtk.identifiers(forKeys: columnNames)
     let keys = DMColorTableExportFormat.gtk.identifiers(forKeys: contents.keys)
-    let shown = contents.column(
-      for: DMTraitCollection(userInterfaceStyle: .light, accessibilityContrast: .normal))
-    text += """
-      /* Each column's colours as named colours, @dm_COLUMN_KEY. The classes dm-bg-KEY (background),
-         dm-fg-KEY (text) and dm-border-KEY (border) take the colours of the column whose class,
-         dm-column-COLUMN, the widget or its window has; without one, those of \(commentText(columnNames[shown])). */
+    // One column: its colours outside any column's class. All: the default light side outside,
+    // and each column inside its class.
+    let one = options.column.flatMap { columnNames.firstIndex(of: $0) }
+    let shown =
+      one
+      ?? contents.column(for: DMTraitCollection(userInterfaceStyle: .light, accessibilityContrast: .normal))
+    let scoped = one == nil ? Array(columns.indices) : []
+    if one == nil {
+      text += """
+        /* Each column's colours as named colours, @dm_COLUMN_KEY. The classes dm-bg-KEY (background),
+           dm-fg-KEY (text) and dm-border-KEY (border) take the colours of the column whose class,
+           dm-column-COLUMN, the widget or its window has; without one, those of \(commentText(columnNames[shown])). */
 
 
-      """
-    for column in columns.indices {
+        """
+    } else {
+      text += """
+        /* The colours of \(commentText(columnNames[shown])) as named colours, @dm_COLUMN_KEY, and in the classes
+           dm-bg-KEY (background), dm-fg-KEY (text) and dm-border-KEY (border). */
+
+
+        """
+    }
+    for column in one.map({ [$0] }) ?? Array(columns.indices) {
       for row in keys.indices {
         let color = DMGTKStyleRules.color(contents.color(row: row, column: column))
         text += "@define-color dm_\(columns[column])_\(keys[row]) \(color);\n"
       }
     }
-    text += "\n/* Outside any column's class: \(commentText(columnNames[shown])). */\n"
-    for (row, key) in contents.keys.enumerated() {
-      text += DMGTKStyleRules.rules(forKey: key, color: contents.color(row: row, column: shown), scope: nil)
+    let count = Self.gtkSelectorCount(keys: keys.count, scopedColumns: scoped.count)
+    var writer = DMGTKStyleRules.Writer(ruleCount: count.rules, selectorCount: count.selectors)
+    writer.append(text: text)
+    if count.selectors > DMGTKStyleRules.groupingThreshold {
+      writer.append(
+        text: """
+
+          /* The :not(.dm-g…) parts match every widget: they keep GTK 4.8's tree of this many selectors
+             shallow enough for its stack. */
+
+          """)
     }
-    for column in columns.indices {
-      text += "\n/* \(commentText(columnNames[column])): the class dm-column-\(columns[column]). */\n"
-      for (row, key) in contents.keys.enumerated() {
-        text += DMGTKStyleRules.rules(
-          forKey: key, color: contents.color(row: row, column: column), scope: "dm-column-\(columns[column])")
+    writer.append(text: "\n/* Outside any column's class: \(commentText(columnNames[shown])). */\n")
+    for (row, key) in contents.keys.enumerated() {
+      for rule in DMGTKStyleRules.ruleList(
+        forKey: key, color: contents.color(row: row, column: shown), scope: nil)
+      {
+        writer.append(rule)
       }
     }
-    return text
+    for column in scoped {
+      writer.append(
+        text: "\n/* \(commentText(columnNames[column])): the class dm-column-\(columns[column]). */\n")
+      for (row, key) in contents.keys.enumerated() {
+        let rules = DMGTKStyleRules.ruleList(
+          forKey: key, color: contents.color(row: row, column: column), scope: "dm-column-\(columns[column])")
+        for rule in rules { writer.append(rule) }
+      }
+    }
+    return writer.text
+  }
+
+  /// The rules and selectors of a GTK export of `keys` keys: three rules of one selector each
+  /// outside any column's class, and three of two selectors for each column's class.
+  static func gtkSelectorCount(keys: Int, scopedColumns: Int) -> (rules: Int, selectors: Int) {
+    (rules: keys * 3 * (1 + scopedColumns), selectors: keys * 3 * (1 + 2 * scopedColumns))
   }
 
   // MARK: - Text

@@ -24,18 +24,112 @@ public enum DMGTKStyleRules {
   ///   - scope: A class name, without the dot, or `nil`.
   /// - Returns: Three lines of CSS, each ending with a newline.
   public static func rules(forKey key: String, color: DMColor, scope: String?) -> String {
+    ruleList(forKey: key, color: color, scope: scope).map(\.text).joined()
+  }
+
+  /// One CSS rule: its selectors and its declarations.
+  public struct Rule: Hashable, Sendable {
+    /// The selectors, each a complete selector (`.dm-bg-BG`, `.dm-column-night .dm-bg-BG`).
+    public var selectors: [String]
+    /// The declarations, each after a space: ` color: rgba(…);`.
+    public var declarations: String
+
+    /// The rule on a line of its own, ending with a newline.
+    public var text: String { selectors.joined(separator: ", ") + " {\(declarations) }\n" }
+  }
+
+  /// The three rules of ``rules(forKey:color:scope:)``, as rules.
+  /// - Parameters:
+  ///   - key: The colour-table key, as it is; the selector escapes it.
+  ///   - color: Its colour.
+  ///   - scope: A class name, without the dot, or `nil`.
+  /// - Returns: The background, text and border rules.
+  public static func ruleList(forKey key: String, color: DMColor, scope: String?) -> [Rule] {
     let name = classNameInSelector(key)
     let scope = scope.map(classNameInSelector)
-    func selector(_ prefix: String) -> String {
-      guard let scope else { return ".\(prefix)-\(name)" }
+    func selectors(_ prefix: String) -> [String] {
+      guard let scope else { return [".\(prefix)-\(name)"] }
       // The class twice on the widget's own rule: a widget with a column's class shows that
       // column even inside a widget with another's (equal specificity would let the later win).
-      return ".\(scope).\(prefix)-\(name).\(prefix)-\(name), .\(scope) .\(prefix)-\(name)"
+      return [".\(scope).\(prefix)-\(name).\(prefix)-\(name)", ".\(scope) .\(prefix)-\(name)"]
     }
     let value = self.color(color)
-    return "\(selector("dm-bg")) { background-color: \(value); background-image: none; }\n"
-      + "\(selector("dm-fg")) { color: \(value); }\n"
-      + "\(selector("dm-border")) { border-color: \(value); }\n"
+    return [
+      Rule(
+        selectors: selectors("dm-bg"), declarations: " background-color: \(value); background-image: none;"),
+      Rule(selectors: selectors("dm-fg"), declarations: " color: \(value);"),
+      Rule(selectors: selectors("dm-border"), declarations: " border-color: \(value);"),
+    ]
+  }
+
+  /// The most selectors a stylesheet of these rules holds before ``Writer`` groups them.
+  ///
+  /// GTK 4.8 builds a tree of one stylesheet's selectors in a recursion that goes a level deeper
+  /// for each class no other selector at that level shares, and each level keeps 16 bytes on the
+  /// stack for each selector left: a stylesheet of about 600 selectors with classes of their own
+  /// (200 keys) overflowed the main thread's 8 MiB stack. Up to this many, a stylesheet is written
+  /// as it is.
+  public static let groupingThreshold = 200
+
+  /// The most selectors one stylesheet of these rules may hold: GTK 4.8 loads 60,000 grouped
+  /// selectors with about 3 MiB of stack, and 135,000 came within 2 MiB of the main thread's 8 MiB.
+  public static let selectorLimit = 60_000
+
+  /// Writes rules as a stylesheet that GTK 4.8 loads whatever their number, up to
+  /// ``selectorLimit`` selectors.
+  ///
+  /// Past ``groupingThreshold`` selectors, each selector gets `:not(.dm-gLEVEL-DIGIT)` parts,
+  /// which no widget's classes ever match, so they select the same widgets: they put the rules in
+  /// groups of 32, four groups to a group above, so that GTK's tree of them branches four ways
+  /// instead of being a chain as long as the classes. Every rule gets as many as every other, so
+  /// that their specificity compared with each other is the same as without them.
+  public struct Writer {
+    private let levels: Int
+    private var index = 0
+    /// The stylesheet written so far.
+    public private(set) var text = ""
+
+    /// Rules in a group at the bottom.
+    static let groupSize = 32
+    /// Groups in a group above.
+    static let branching = 4
+
+    /// A writer for `ruleCount` rules of `selectorCount` selectors in all.
+    /// - Parameters:
+    ///   - ruleCount: How many rules ``append(_:)`` will be given.
+    ///   - selectorCount: How many selectors they have in all.
+    public init(ruleCount: Int, selectorCount: Int) {
+      var levels = 0
+      if selectorCount > DMGTKStyleRules.groupingThreshold {
+        var groups = (ruleCount + Self.groupSize - 1) / Self.groupSize
+        while groups > 1 {
+          groups = (groups + Self.branching - 1) / Self.branching
+          levels += 1
+        }
+      }
+      self.levels = levels
+    }
+
+    /// Appends text that is not a rule, such as a comment or named colours.
+    /// - Parameter other: The text.
+    public mutating func append(text other: String) {
+      text += other
+    }
+
+    /// Appends the next rule.
+    /// - Parameter rule: The rule.
+    public mutating func append(_ rule: Rule) {
+      defer { index += 1 }
+      guard levels > 0 else { return text += rule.text }
+      var group = index / Self.groupSize
+      var digits = [Int](repeating: 0, count: levels)
+      for level in (0..<levels).reversed() {
+        digits[level] = group % Self.branching
+        group /= Self.branching
+      }
+      let groups = digits.enumerated().map { ":not(.dm-g\($0.offset)-\($0.element))" }.joined()
+      text += rule.selectors.map { $0 + groups }.joined(separator: ", ") + " {\(rule.declarations) }\n"
+    }
   }
 
   /// The declarations of a widget's own colours, those that are not `nil`, each after a space:

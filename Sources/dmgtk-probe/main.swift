@@ -19,6 +19,12 @@ import Foundation
 //                                   picture, plain, swatch
 //   first-frame NAME PART           → "pixel #rrggbb", the colour the window's first frame
 //                                   painted there
+//   contrast NAME PART              → "contrast R bg #rrggbb fg #rrggbb": the part's most common
+//                                   colour, the colour in it that stands out most, and their
+//                                   contrast ratio (parts text, button: stock widgets with text)
+//   state NAME PART hover|active|disabled|normal
+//                                   puts the part in that state (feedback: a button whose
+//                                   background and text are bound, #2060c0 and #ffffff)
 //   stylesheet PATH                 loads the CSS file as an app's stylesheet
 //   class NAME PART +CLASS|-CLASS   adds or removes a class of a part, or of the window (PART
 //                                   window)
@@ -61,6 +67,7 @@ final class ProbeWindow {
   let swatch: DMGTKWidget
   var box: UnsafeMutablePointer<GtkWidget>?
   var many: [DMGTKWidget] = []
+  var feedback: DMGTKButton?
   /// The colour of each part in the window's first frame, read when GTK had painted it.
   var firstFrame: [String: String] = [:]
 
@@ -161,6 +168,14 @@ final class ProbeWindow {
       window.overrideUserInterfaceStyle = .dark
     }
     part("button", button)
+    part("text", gtk_label_new("Readable text, 0123456789")!)
+    let feedback = DMGTKButton("")
+    part("feedback", feedback.widget)
+    window.addSubview(feedback)
+    feedback.dm.bind(
+      \.backgroundColor, to: DMDynamicColor(light: DMColor(rgb: 0x2060C0), dark: DMColor(rgb: 0x2060C0)))
+    feedback.dm.bind(\.foregroundColor, to: DMDynamicColor(light: .white, dark: .white))
+    self.feedback = feedback
     self.box = box
     parts = found
     self.bound = bound
@@ -333,6 +348,21 @@ enum Probe {
       }
       settle()
       return "ok"
+    case ("contrast", 3):
+      guard let probe = windows[words[1]], let part = probe.parts[words[2]] else { return "error no part" }
+      return contrast(of: part, in: probe.window) ?? "error no picture"
+    case ("state", 4):
+      guard let probe = windows[words[1]], let part = probe.parts[words[2]] else { return "error no part" }
+      gtk_widget_set_sensitive(part, words[3] == "disabled" ? 0 : 1)
+      gtk_widget_unset_state_flags(
+        part, GtkStateFlags(rawValue: GTK_STATE_FLAG_PRELIGHT.rawValue | GTK_STATE_FLAG_ACTIVE.rawValue))
+      switch words[3] {
+      case "hover": gtk_widget_set_state_flags(part, GTK_STATE_FLAG_PRELIGHT, 0)
+      case "active": gtk_widget_set_state_flags(part, GTK_STATE_FLAG_ACTIVE, 0)
+      default: break
+      }
+      settle()
+      return "ok"
     case ("first-frame", 3):
       guard let color = windows[words[1]]?.firstFrame[words[2]] else { return "error no first frame" }
       return "pixel \(color)"
@@ -463,9 +493,35 @@ enum Probe {
     return g_list_model_get_n_items(list)
   }
 
-  /// The colour GTK paints at the centre of `widget`, rendering the window as it renders it on
-  /// screen.
-  static func pixel(of widget: UnsafeMutablePointer<GtkWidget>, in window: DMGTKWindow) -> String? {
+  /// The colours GTK paints inside `widget`: its most common one (the background), the one that
+  /// stands out most from it (the text), and their contrast ratio.
+  static func contrast(of widget: UnsafeMutablePointer<GtkWidget>, in window: DMGTKWindow) -> String? {
+    guard let (bytes, width, height) = render(window) else { return nil }
+    var origin = graphene_point_t(x: 0, y: 0)
+    var inWindow = graphene_point_t()
+    guard gtk_widget_compute_point(widget, window.widget, &origin, &inWindow) != 0 else { return nil }
+    var counts: [UInt32: Int] = [:]
+    let left = max(Int(inWindow.x), 0)
+    let top = max(Int(inWindow.y), 0)
+    let right = min(left + Int(gtk_widget_get_width(widget)), width)
+    let bottom = min(top + Int(gtk_widget_get_height(widget)), height)
+    guard left < right, top < bottom else { return nil }
+    for y in top..<bottom {
+      for x in left..<right {
+        let offset = (y * width + x) * 4
+        let rgb = UInt32(bytes[offset + 2]) << 16 | UInt32(bytes[offset + 1]) << 8 | UInt32(bytes[offset])
+        counts[rgb, default: 0] += 1
+      }
+    }
+    guard let background = counts.max(by: { $0.value < $1.value })?.key else { return nil }
+    let backgroundColor = DMColor(rgb: background)
+    func ratio(_ rgb: UInt32) -> Double { DMColor(rgb: rgb).contrastRatio(with: backgroundColor) }
+    let text = counts.keys.max { ratio($0) < ratio($1) }!
+    return String(format: "contrast %.2f bg #%06x fg #%06x", ratio(text), background, text)
+  }
+
+  /// The window rendered as GTK renders it on screen: bytes B, G, R, A, and the size.
+  static func render(_ window: DMGTKWindow) -> (bytes: [UInt8], width: Int, height: Int)? {
     let root = window.widget
     let width = gtk_widget_get_width(root)
     let height = gtk_widget_get_height(root)
@@ -482,19 +538,27 @@ enum Probe {
       origin: graphene_point_t(x: 0, y: 0), size: graphene_size_t(width: Float(width), height: Float(height)))
     guard let texture = gsk_renderer_render_texture(renderer, node, &bounds) else { return nil }
     defer { g_object_unref(UnsafeMutableRawPointer(texture)) }
+    var bytes = [UInt8](repeating: 0, count: Int(width) * Int(height) * 4)
+    gdk_texture_download(texture, &bytes, gsize(Int(width) * 4))
+    return (bytes, Int(width), Int(height))
+  }
+
+  /// The colour GTK paints at the centre of `widget`, rendering the window as it renders it on
+  /// screen.
+  static func pixel(of widget: UnsafeMutablePointer<GtkWidget>, in window: DMGTKWindow) -> String? {
+    guard let (bytes, width, height) = render(window) else { return nil }
     var centre = graphene_point_t(
       x: Float(gtk_widget_get_width(widget)) / 2, y: Float(gtk_widget_get_height(widget)) / 2)
     var inWindow = graphene_point_t()
-    guard gtk_widget_compute_point(widget, root, &centre, &inWindow) != 0 else { return nil }
+    guard gtk_widget_compute_point(widget, window.widget, &centre, &inWindow) != 0 else { return nil }
     let x = Int(inWindow.x)
     let y = Int(inWindow.y)
-    guard x >= 0, y >= 0, x < Int(width), y < Int(height) else { return nil }
-    var bytes = [UInt8](repeating: 0, count: Int(width) * Int(height) * 4)
-    gdk_texture_download(texture, &bytes, gsize(Int(width) * 4))
+    guard x >= 0, y >= 0, x < width, y < height else { return nil }
     // Memory order B, G, R, A.
-    let offset = (y * Int(width) + x) * 4
+    let offset = (y * width + x) * 4
     return String(format: "#%02x%02x%02x", bytes[offset + 2], bytes[offset + 1], bytes[offset])
   }
+
 }
 
 MainActor.assumeIsolated { Probe.run() }

@@ -1,14 +1,15 @@
 import CGtk
 import DarkModeKit
 import DarkModeKitGTK
-import DarkModeKitLinux
 import Foundation
 
 // `swift run dmkit-gtk-demo [--table PATH] [--print-layout]`: two GTK windows
 // that follow
-// DarkModeKit. The main one has Light / Dark / System and Theme buttons, widgets coloured from the
-// palette, a drawing and an image chosen by name; the second has its own override (dark, or the
-// app's style with SOLARIZED). Both follow the desktop's setting live through the portal. With
+// DarkModeKit. The main one has Light / Dark / System and Theme buttons (the two choices of an
+// appearance menu: `setOverride(style:)` and `setOverride(theme:)`, neither undoing the other),
+// widgets coloured from the palette, a drawing and an image chosen by name; the second has its own
+// override (dark), and its stock widgets follow it. Both follow the desktop's setting live through
+// the portal. With
 // --print-layout it prints, once the windows are shown, where its controls are ("layout NAME X Y
 // WIDTH HEIGHT" in window coordinates, then "ready"), for tests that drive it with input events.
 
@@ -34,20 +35,13 @@ enum Demo {
       FileHandle.standardError.write(Data("dmkit-gtk-demo: \(error)\n".utf8))
       exit(1)
     }
-    DarkModeManager.setup(with: DMConfiguration(systemAppearanceSource: DMAutomaticAppearanceSource()))
-    DMGTK.start()
+    DMGTK.start()  // follows the desktop
     let main = makeWindow(title: "DarkModeKit", controls: true)
     let second = makeWindow(title: "Second window (own override)", controls: false)
     second.overrideUserInterfaceStyle = .dark
     windows = [main, second]
     main.present()
     second.present()
-    let loop = g_main_loop_new(nil, 0)
-    for window in windows {
-      DMGTK.connect(UnsafeMutableRawPointer(window.widget), "destroy") {
-        if gtk_window_get_toplevels().map(g_list_model_get_n_items) == 0 { g_main_loop_quit(loop) }
-      }
-    }
     if arguments.contains("--print-layout") {
       g_timeout_add(
         500,
@@ -55,7 +49,7 @@ enum Demo {
           MainActor.assumeIsolated { Demo.printLayout() }; return 0
         }, nil)
     }
-    g_main_loop_run(loop)
+    DMGTK.run()
   }
 
   static func printLayout() {
@@ -75,59 +69,43 @@ enum Demo {
     let window = DMGTKWindow(title: title, width: 420, height: 360)
     window.colorTable = .shared
     window.dm.bind(\.backgroundColor, to: DMDynamicColor(key: "Background"))
-    let box = gtk_box_new(GTK_ORIENTATION_VERTICAL, 12)!
-    for margin in [
-      gtk_widget_set_margin_top, gtk_widget_set_margin_bottom, gtk_widget_set_margin_start,
-      gtk_widget_set_margin_end,
-    ] {
-      margin(box, 16)
-    }
-    gtk_window_set_child(window.gtkWindow, box)
-    let column = UnsafeMutableRawPointer(box).assumingMemoryBound(to: GtkBox.self)
+    let column = DMGTKBox(.vertical, spacing: 12)
+    column.margin = 16
+    window.child = column
 
-    let heading = gtk_label_new(title)!
-    gtk_widget_add_css_class(heading, "title-2")
-    gtk_widget_add_css_class(heading, "dm-fg-Text.Primary")
-    gtk_box_append(column, heading)
+    let heading = DMGTKLabel(title)
+    heading.addCSSClass("title-2")
+    heading.addCSSClass("dm-fg-Text.Primary")
+    column.append(heading)
 
     if controls {
-      let row = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 8)!
-      let buttons = UnsafeMutableRawPointer(row).assumingMemoryBound(to: GtkBox.self)
+      // An appearance menu: the style and the theme are two choices, and neither undoes the other.
+      let row = DMGTKBox(.horizontal, spacing: 8)
       for (label, style) in [
         ("Light", DMUserInterfaceStyle.light), ("Dark", .dark), ("System", .unspecified),
       ] {
-        let button = gtk_button_new_with_label(label)!
-        named.append((label.lowercased(), button, window))
-        DMGTK.connect(UnsafeMutableRawPointer(button), "clicked") {
-          var traits = DMTraitCollection.override
-          traits.userInterfaceStyle = style
-          DMTraitCollection.setOverride(traits, animated: true)
-        }
-        gtk_box_append(buttons, button)
+        let button = DMGTKButton(label) { DMTraitCollection.setOverride(style: style) }
+        named.append((label.lowercased(), button.widget, window))
+        row.append(button)
       }
-      let themeButton = gtk_button_new_with_label("Theme: default")!
-      named.append(("theme", themeButton, window))
-      DMGTK.connect(UnsafeMutableRawPointer(themeButton), "clicked") {
+      let themeButton = DMGTKButton("Theme: default")
+      themeButton.onClick { [weak themeButton] in
         themeIndex = (themeIndex + 1) % themes.count
-        var traits = DMTraitCollection.override
-        traits.theme = themes[themeIndex]
-        DMTraitCollection.setOverride(traits, animated: true)
-        gtk_button_set_label(
-          UnsafeMutableRawPointer(themeButton).assumingMemoryBound(to: GtkButton.self),
-          "Theme: \(themes[themeIndex]?.rawValue ?? "default")")
+        DMTraitCollection.setOverride(theme: themes[themeIndex])
+        themeButton?.label = "Theme: \(themes[themeIndex]?.rawValue ?? "default")"
       }
-      gtk_box_append(buttons, themeButton)
-      gtk_box_append(column, row)
+      named.append(("theme", themeButton.widget, window))
+      row.append(themeButton)
+      column.append(row)
     }
 
-    let card = DMGTKWidget(gtk_label_new("A card coloured from the palette")!)
+    let card = DMGTKLabel("A card coloured from the palette")
     named.append((controls ? "card" : "second-card", card.widget, window))
     gtk_widget_set_size_request(card.widget, -1, 56)
     card.dm.bind(\.backgroundColor, to: DMDynamicColor(key: "Surface"))
     card.dm.bind(\.foregroundColor, to: DMDynamicColor(key: "Text.Primary"))
     card.dm.bind(\.borderColor, to: DMDynamicColor(key: "Border"))
-    window.addSubview(card)
-    gtk_box_append(column, card.widget)
+    column.append(card)
 
     let drawing = DMGTKDrawingArea { cairo, width, height, traits in
       let background = DMDynamicColor(key: "Surface.Elevated").resolved(with: traits)
@@ -140,17 +118,21 @@ enum Demo {
     }
     gtk_widget_set_size_request(drawing.widget, -1, 90)
     if controls { named.append(("drawing", drawing.widget, window)) }
-    window.addSubview(drawing)
-    gtk_box_append(column, drawing.widget)
+    column.append(drawing)
 
+    // Each side has its own image: a dark sun on the light sides, a light moon on the dark ones.
     let picture = DMGTKPicture()
     gtk_widget_set_size_request(picture.widget, -1, 64)
     picture.dm.bind(
       \.texture,
       to: DMDynamicImage(
-        names: ["NORMAL": "sun", "NIGHT": "moon", "SEPIA": "sun", "SOLARIZED": "moon"], loader: drawnImage))
-    window.addSubview(picture)
-    gtk_box_append(column, picture.widget)
+        names: [
+          "NORMAL": "sun", "NIGHT": "moon", "SEPIA": "sun", "SOLARIZED:light": "sun",
+          "SOLARIZED:dark": "moon",
+        ],
+        loader: drawnImage))
+    if controls { named.append(("picture", picture.widget, window)) }
+    column.append(picture)
     return window
   }
 
@@ -169,7 +151,8 @@ enum Demo {
         guard inside else { continue }
         let offset = (y * size + x) * 4
         // Memory order R, G, B, A.
-        let color: [UInt8] = isSun ? [0xFF, 0xC1, 0x07, 0xFF] : [0xE0, 0xE6, 0xF0, 0xFF]
+        // A sun dark enough for light backgrounds, a moon light enough for dark ones.
+        let color: [UInt8] = isSun ? [0x9A, 0x58, 0x00, 0xFF] : [0xE0, 0xE6, 0xF0, 0xFF]
         pixels.replaceSubrange(offset..<offset + 4, with: color)
       }
     }

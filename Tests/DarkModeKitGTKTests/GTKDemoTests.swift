@@ -102,6 +102,35 @@ import Testing
     try session.gsettings("set", "org.gnome.desktop.interface", "color-scheme", "prefer-dark")
     #expect(
       await eventually(5) { (try? Self.screenPixel(session, cardPoint.x, cardPoint.y)) == surface(.dark) })
+
+    // The style and the theme are two choices: each button does what it says whatever was
+    // pressed before, and the image always suits the side shown (the system is dark now).
+    let picture = try #require(layout["picture"])
+    let theme = try #require(layout["theme"])
+    let light = try #require(layout["light"])
+    // A point of the image inside both the sun and the moon: the image is drawn 64 × 64 in the
+    // middle of the picture, from 48 × 48 pixels (the disc's centre less 9, plus 6).
+    let imagePoint = (x: picture.x + picture.width / 2 - 12, y: picture.y + picture.height / 2 + 8)
+    func click(_ place: (x: Int, y: Int, width: Int, height: Int)) throws {
+      try Self.xdotool(
+        session, ["mousemove", "\(place.x + place.width / 2)", "\(place.y + place.height / 2)", "click", "1"])
+    }
+    let steps: [((x: Int, y: Int, width: Int, height: Int), DMThemeVariant)] = [
+      (dark, "NIGHT"), (theme, "SEPIA"), (theme, "SOLARIZED:dark"), (light, "SOLARIZED:light"),
+      (system, "SOLARIZED:dark"), (theme, "NIGHT"), (light, "NORMAL"),
+    ]
+    for (button, variant) in steps {
+      try click(button)
+      let expected = table.color(forKey: "Surface", variant: variant)
+      #expect(
+        await eventually(5) { (try? Self.screenPixel(session, cardPoint.x, cardPoint.y)) == expected },
+        "\(variant): \((try? Self.screenPixel(session, cardPoint.x, cardPoint.y))?.hexString ?? "none")")
+      let background = try #require(table.color(forKey: "Background", variant: variant))
+      let image = try #require(try Self.screenPixel(session, imagePoint.x, imagePoint.y))
+      #expect(
+        image.contrastRatio(with: background) >= 3,
+        "\(variant): image \(image.hexString) on \(background.hexString)")
+    }
     #expect(!demo.standardError.contains("CRITICAL"), "\(demo.standardError)")
   }
 }

@@ -298,6 +298,80 @@ import Testing
     #expect(!probe.warnings.contains("CRITICAL"), "\(probe.warnings)")
   }
 
+  /// Whether two colours differ by at most `tolerance` in each channel, of 255.
+  static func near(_ color: DMColor?, _ expected: DMColor, tolerance: Double = 2) -> Bool {
+    guard let color else { return false }
+    return [
+      (color.red, expected.red), (color.green, expected.green), (color.blue, expected.blue),
+    ].allSatisfy { abs($0 - $1) * 255 <= tolerance }
+  }
+
+  /// `top` painted over `bottom` with `alpha`.
+  static func over(_ top: DMColor, _ bottom: DMColor, alpha: Double) -> DMColor {
+    DMColor(
+      red: top.red * alpha + bottom.red * (1 - alpha), green: top.green * alpha + bottom.green * (1 - alpha),
+      blue: top.blue * alpha + bottom.blue * (1 - alpha))
+  }
+
+  /// A button whose background is bound keeps its feedback: shaded when hovered and pressed as
+  /// libadwaita shades its coloured buttons (its text colour at 10% over it, black at 20%), and
+  /// half transparent when disabled.
+  @Test(.enabled(if: GTKProbe.missing == nil)) func aButtonWithABoundBackgroundIsShadedInEachState() throws {
+    let files = try Files()
+    let probe = try GTKProbe(["--table", files.table])
+    defer { probe.stop() }
+    #expect(try probe.send("window A") == "ok")
+    let background = DMColor(rgb: 0x2060C0)
+    let window = try #require(try probe.pixel("A", "plain"))
+    #expect(try probe.pixel("A", "feedback") == background)
+    #expect(try probe.send("state A feedback hover") == "ok")
+    let hovered = try probe.pixel("A", "feedback")
+    #expect(Self.near(hovered, Self.over(.white, background, alpha: 0.1)), "\(hovered?.hexString ?? "none")")
+    #expect(try probe.send("state A feedback active") == "ok")
+    let pressed = try probe.pixel("A", "feedback")
+    #expect(Self.near(pressed, Self.over(.black, background, alpha: 0.2)), "\(pressed?.hexString ?? "none")")
+    #expect(try probe.send("state A feedback disabled") == "ok")
+    let disabled = try probe.pixel("A", "feedback")
+    #expect(
+      Self.near(disabled, Self.over(background, window, alpha: 0.5)), "\(disabled?.hexString ?? "none")")
+    #expect(try probe.send("state A feedback normal") == "ok")
+    #expect(try probe.pixel("A", "feedback") == background)
+  }
+
+  /// The contrast ratio of a part's text against its background, as painted.
+  static func contrast(_ probe: GTKProbe, _ window: String, _ part: String) throws -> Double {
+    let answer = try probe.send("contrast \(window) \(part)")
+    return Double(answer.split(separator: " ").dropFirst().first ?? "") ?? 0
+  }
+
+  /// A window overridden to the style the app does not show: its stock widgets take that style's
+  /// colours, text readable on them, both ways; and the display's again when the override goes.
+  @Test(.enabled(if: GTKProbe.missing == nil)) func stockWidgetsInAWindowOfTheOtherStyleAreReadable() throws {
+    let files = try Files()
+    let probe = try GTKProbe(["--table", files.table])
+    defer { probe.stop() }
+    #expect(try probe.send("window A") == "ok")
+    #expect(try probe.send("window B") == "ok")
+    for (app, window, appBackground, windowBackground): (String, String, UInt32, UInt32) in [
+      ("dark", "light", 0x242424, 0xFAFAFA), ("light", "dark", 0xFAFAFA, 0x242424),
+    ] {
+      #expect(try probe.send("override \(app) -") == "ok")
+      #expect(try probe.send("window-override B \(window) -") == "ok")
+      #expect(try probe.pixel("A", "plain") == DMColor(rgb: appBackground), "\(app) app")
+      #expect(
+        try probe.pixel("B", "plain") == DMColor(rgb: windowBackground), "\(window) window in a \(app) app")
+      for name in ["A", "B"] {
+        for part in ["text", "button"] {
+          let ratio = try Self.contrast(probe, name, part)
+          #expect(ratio >= 4.5, "\(part) of \(name), \(window) window in a \(app) app: \(ratio)")
+        }
+      }
+    }
+    #expect(try probe.send("window-override B - -") == "ok")
+    #expect(try probe.pixel("B", "plain") == DMColor(rgb: 0xFAFAFA))
+    #expect(!probe.warnings.contains("Theme parser"), "\(probe.warnings)")
+  }
+
   /// A table of `count` keys besides those of `tableText`, each with colours of its own.
   static func largeTable(keys count: Int) -> String {
     var text = tableText
@@ -342,6 +416,38 @@ import Testing
     #expect(try probe.pixel("A", "many-last") == DMColor(rgb: 0x20_0000 + 4_999))
     try Self.expectTableColors(probe, "A", Self.dark)
     #expect(!probe.warnings.contains("CRITICAL"), "\(probe.warnings)")
+  }
+
+  /// The GTK export of big tables loaded by GTK as an app's stylesheet: every column of 2,000
+  /// keys in four columns (54,000 selectors, grouped), and one column of 5,000 keys.
+  @Test(.enabled(if: GTKProbe.missing == nil)) func theGTKExportOfBigTablesLoadsAndShowsItsColours() throws {
+    let files = try Files()
+    let probe = try GTKProbe([])
+    defer { probe.stop() }
+    #expect(try probe.send("window A") == "ok")
+    let every = try DMColorTable(string: Self.largeTable(keys: 2_000))
+    #expect(DMColorTableExportOptions().gtkProblems(for: every) == [])
+    let everyPath = files.folder.appendingPathComponent("every.css").path
+    try every.exported(as: .gtk).write(toFile: everyPath, atomically: true, encoding: .utf8)
+    #expect(try probe.send("stylesheet \(everyPath)", seconds: 120) == "ok")
+    #expect(try probe.send("class A plain +dm-bg-Token.1999") == "ok")
+    #expect(try probe.pixel("A", "plain") == DMColor(rgb: 0x10_0000 + 1_999))
+    #expect(try probe.send("class A window +dm-column-solarized-dark") == "ok")
+    #expect(try probe.pixel("A", "plain") == DMColor(rgb: 0x40_0000 + 1_999))
+    #expect(try probe.send("class A window -dm-column-solarized-dark") == "ok")
+    #expect(try probe.send("class A plain -dm-bg-Token.1999") == "ok")
+
+    let big = try DMColorTable(string: Self.largeTable(keys: 5_000))
+    #expect(DMColorTableExportOptions().gtkProblems(for: big).count == 1)
+    let options = DMColorTableExportOptions(column: "NIGHT")
+    #expect(options.gtkProblems(for: big) == [])
+    let nightPath = files.folder.appendingPathComponent("night.css").path
+    try big.exported(as: .gtk, options: options).write(toFile: nightPath, atomically: true, encoding: .utf8)
+    #expect(try probe.send("stylesheet \(nightPath)", seconds: 120) == "ok")
+    #expect(try probe.send("class A plain +dm-fg-Token.4999") == "ok")
+    #expect(try probe.send("class A plain +dm-bg-Token.4999") == "ok")
+    #expect(try probe.pixel("A", "plain") == DMColor(rgb: 0x20_0000 + 4_999))
+    #expect(!probe.warnings.contains("Theme parser"), "\(probe.warnings)")
   }
 
   /// `dmkit export --format gtk` loaded by GTK as an app's stylesheet: without a column's class

@@ -257,6 +257,57 @@ import Testing
     #expect(DMColorTable().exported(as: .gtk) == "")
   }
 
+  /// A table of `keys` keys in two columns, each key's colours its number.
+  static func twoColumnTable(keys: Int) throws -> DMColorTable {
+    var text = "NORMAL NIGHT\n"
+    for index in 0..<keys {
+      text += String(format: "#%06x #%06x Key.%d\n", 0x10_0000 + index, 0x20_0000 + index, index)
+    }
+    return try DMColorTable(string: text)
+  }
+
+  /// Past 200 selectors, every selector of a GTK export gets the same number of `:not(.dm-g…)`
+  /// parts (so that the rules' specificity compared with each other stays), groups of 32 rules,
+  /// four groups to a group above.
+  @Test func aBigGTKExportGroupsEverySelectorAlike() throws {
+    let small = try Self.twoColumnTable(keys: 11)  // 11 × 3 × (1 + 2 × 2) = 165 selectors
+    #expect(!small.exported(as: .gtk).contains(":not("))
+    let table = try Self.twoColumnTable(keys: 1_000)
+    let gtk = table.exported(as: .gtk)
+    let rules = gtk.split(separator: "\n").filter { $0.hasPrefix(".dm-") }
+    #expect(rules.count == 1_000 * 3 * 3)
+    // 9,000 rules: 282 groups of 32, then 71, 18, 5, 2 and 1 above: five levels.
+    let selectors = rules.flatMap { $0.prefix(upTo: $0.firstIndex(of: "{")!).split(separator: ",") }
+    #expect(selectors.count == 1_000 * 3 * 5)
+    #expect(selectors.allSatisfy { $0.components(separatedBy: ":not(.dm-g").count - 1 == 5 })
+    #expect(
+      rules[0].hasPrefix(
+        ".dm-bg-Key\\00002e0:not(.dm-g0-0):not(.dm-g1-0):not(.dm-g2-0):not(.dm-g3-0):not(.dm-g4-0) {"))
+    // Rule 32 is the first of the second group.
+    #expect(rules[32].contains(":not(.dm-g4-1) {"))
+  }
+
+  /// A GTK export too big for one GTK 4.8 stylesheet is refused, and one column of it is not.
+  @Test func aGTKExportTooBigForOneStylesheetIsRefusedWithAdvice() throws {
+    let table = try Self.twoColumnTable(keys: 5_000)
+    #expect(
+      DMColorTableExportOptions().gtkProblems(for: table) == [
+        "a GTK stylesheet of 5000 keys in 2 columns holds 75000 selectors, more than the 60000 that GTK 4.8 "
+          + "loads; export it a column at a time (--column NAME, 15000 selectors each)"
+      ])
+    let night = DMColorTableExportOptions(column: "NIGHT")
+    #expect(night.gtkProblems(for: table) == [])
+    let gtk = table.exported(as: .gtk, options: night)
+    #expect(!gtk.contains("dm-column-"))
+    #expect(gtk.contains("@define-color dm_night_key-4999 rgba(32,19,135,1.0);"))
+    #expect(!gtk.contains("@define-color dm_normal_"))
+    #expect(gtk.contains(".dm-bg-Key\\00002e4999:not("))
+    #expect(
+      DMColorTableExportOptions(column: "DUSK").gtkProblems(for: table) == [
+        "the table has no column \"DUSK\" (its columns: NORMAL, NIGHT)"
+      ])
+  }
+
   @Test func cssThemeAttributesAreLowerCaseAndUnique() throws {
     let table = try DMColorTable(string: "NORMAL High_Contrast Night NIGHT\n#fff #000 #111 #222 BG\n")
     let css = table.exported(as: .css)

@@ -66,6 +66,81 @@ extension DMTraitCollection {
     TraitPropagator.shared.globalTraitsDidChange(animated: animated)
   }
 
+  /// Changes part of the app's override and keeps the rest: `change` gets the override in force
+  /// and changes what it wants, and the result is set as by ``setOverride(_:animated:)``.
+  ///
+  /// ```swift
+  /// DMTraitCollection.updateOverride { $0.accessibilityContrast = .high }  // style and theme kept
+  /// ```
+  /// - Parameters:
+  ///   - animated: Whether renderers should animate the change.
+  ///   - change: Changes the override.
+  @MainActor
+  public static func updateOverride(animated: Bool = true, _ change: (inout DMTraitCollection) -> Void) {
+    var traits = override
+    change(&traits)
+    setOverride(traits, animated: animated)
+  }
+
+  /// Chooses the style, as a Light / Dark / System choice of an appearance menu does, and keeps
+  /// the chosen theme when it can show that style.
+  ///
+  /// `.light` and `.dark` keep a theme that has a side of that style (or whose sides nothing
+  /// declared) and drop one that has not: the user asked for the style. `.unspecified` follows the
+  /// system's style again, and keeps a theme with both sides; a theme with one side, which could
+  /// not follow it, is dropped. Contrast and the other traits stay as they are.
+  ///
+  /// ```swift
+  /// DMTraitCollection.setOverride(theme: "SOLARIZED")
+  /// DMTraitCollection.setOverride(style: .dark)         // SOLARIZED's dark side
+  /// DMTraitCollection.setOverride(style: .unspecified)  // SOLARIZED, the system's side
+  /// ```
+  /// - Parameters:
+  ///   - style: The style the user chose, or `.unspecified` for the system's.
+  ///   - animated: Whether renderers should animate the change.
+  @MainActor
+  public static func setOverride(style: DMUserInterfaceStyle, animated: Bool = true) {
+    updateOverride(animated: animated) { traits in
+      traits.userInterfaceStyle = style
+      guard let theme = traits.theme, !theme.sides.isEmpty else { return }
+      let needed: DMTheme.Sides =
+        switch style {
+        case .light: .light
+        case .dark: .dark
+        case .unspecified: [.light, .dark]
+        }
+      if !theme.sides.isSuperset(of: needed) { traits.theme = nil }
+    }
+  }
+
+  /// Chooses the theme, as a theme menu does, and keeps the chosen style when the theme has a
+  /// side of it.
+  ///
+  /// A theme with one side whose style the override does not show makes the override's style
+  /// follow it instead (the style becomes `.unspecified`, and the theme's side shows): after
+  /// `setOverride(style: .dark)`, choosing the light-only `SEPIA` shows SEPIA. `nil` goes back to
+  /// the default theme, keeping the style.
+  ///
+  /// ```swift
+  /// DMTraitCollection.setOverride(style: .dark)
+  /// DMTraitCollection.setOverride(theme: "SEPIA")  // light, SEPIA
+  /// ```
+  /// - Parameters:
+  ///   - theme: The theme the user chose, or `nil` for the default theme.
+  ///   - animated: Whether renderers should animate the change.
+  @MainActor
+  public static func setOverride(theme: DMTheme?, animated: Bool = true) {
+    updateOverride(animated: animated) { traits in
+      traits.theme = theme
+      guard let theme, !theme.sides.isEmpty else { return }
+      switch traits.userInterfaceStyle {
+      case .light where !theme.sides.contains(.light), .dark where !theme.sides.contains(.dark):
+        traits.userInterfaceStyle = .unspecified
+      default: break
+      }
+    }
+  }
+
   /// Runs `body` with this collection as ``current``, on this thread and in tasks that `body`
   /// starts.
   ///

@@ -3,7 +3,7 @@ import DarkModeKitTools
 import Foundation
 
 /// `dmkit export FILE --format css|gtk|json|swift|text [--output PATH] [--access LEVEL]
-/// [--namespace NAME] [--table NAME] [--nested] [--no-themes]`: the table (or design tokens) as CSS custom
+/// [--namespace NAME] [--table NAME] [--nested] [--no-themes] [--column NAME]`: the table (or design tokens) as CSS custom
 /// properties, a GTK stylesheet, Design Tokens JSON, Swift constants, or a colour table.
 @MainActor
 enum ExportCommand {
@@ -13,6 +13,7 @@ enum ExportCommand {
     usage: """
       USAGE: dmkit export FILE --format css|gtk|json|swift|text [--output PATH] [--access LEVEL]
                           [--namespace NAME] [--table NAME] [--nested] [--no-themes]
+                          [--column NAME]
 
       Writes the colour table in another format, to standard output or to a file. FILE may be
       design tokens (named *.json or *.tokens), which are read as a table first.
@@ -44,13 +45,18 @@ enum ExportCommand {
                           is Text.primary instead of textPrimary.
         --no-themes       Leave out the DMTheme constants of the table's themes (for a
                           second export without a namespace that shares a theme).
+        --column NAME     GTK only: write one column (NIGHT, SOLARIZED:dark), its colours in
+                          the classes outside any column's class, for a stylesheet the app
+                          swaps when the style changes; for tables too big for one GTK
+                          stylesheet of every column (60,000 selectors: six per key and
+                          column).
 
       Exit status: 0 on success, 1 for a bad table or an unwritable output, 2 for a bad command
       line.
 
       """,
     flags: ["--nested", "--no-themes"],
-    options: ["--format", "--output", "--access", "--namespace", "--table"],
+    options: ["--format", "--output", "--access", "--namespace", "--table", "--column"],
     positionals: 1...1)
 
   static func run(_ arguments: ParsedArguments, console: Console) -> Int32 {
@@ -70,6 +76,11 @@ enum ExportCommand {
       console.error("error: \(option) applies only to --format swift\n")
       return 2
     }
+    if format != .gtk, arguments.value("--column") != nil {
+      console.error("error: --column applies only to --format gtk\n")
+      return 2
+    }
+    options.column = arguments.value("--column")
     options.namespace = arguments.value("--namespace")
     options.tableName = arguments.value("--table")
     options.nestsGroups = arguments.flags.contains("--nested")
@@ -85,18 +96,18 @@ enum ExportCommand {
     }
     let path = arguments.positionals[0]
     guard let table = TableLoading.load(path, console: console) else { return 1 }
-    if format == .swift {
-      let problems = options.swiftProblems(for: table)
-      guard problems.isEmpty else {
-        for problem in problems { console.error("error: \(problem)\n") }
-        return 2
-      }
+    // Problems with the options say what to change, as a bad command line does.
+    func refuse(_ problems: [String]) -> Bool {
+      for problem in problems { console.error("error: \(problem)\n") }
+      return !problems.isEmpty
     }
+    if format == .swift, refuse(options.swiftProblems(for: table)) { return 2 }
     options.sourceName = URL(fileURLWithPath: path).lastPathComponent
     if let refusal = Self.sizeRefusal(for: table, as: format) {
       console.error(refusal)
       return 1
     }
+    if format == .gtk, refuse(options.gtkProblems(for: table)) { return 2 }
     let text = table.exported(as: format, options: options)
     if format == .json, let warning = Self.tokensSizeWarning(byteCount: text.utf8.count) {
       console.error(warning)

@@ -137,25 +137,19 @@ final class DemoViewController: DMViewController {
     demoTable.table.variant(for: traits)
   }
 
-  /// Sets the override for a key, as an app's appearance menu would: light and dark choose the
-  /// style and keep the theme if it has that side; system follows the system again; the theme
-  /// key chooses the table's next theme, keeping the style if the theme has that side and letting
-  /// a theme with one side show it otherwise.
+  /// Sets the override for a key, as an app's appearance menu does, through
+  /// `DMTraitCollection.setOverride(style:)` and `setOverride(theme:)`: light and dark choose the
+  /// style and keep the theme if it has that side; system follows the system's style again and
+  /// keeps a theme with both sides; the theme key chooses the table's next theme, keeping the style
+  /// if the theme has that side and letting a theme with one side show it otherwise.
   func choose(_ key: KeyReader.Key) {
-    var traits = DMTraitCollection.override
     switch key {
-    case .light: traits.userInterfaceStyle = .light
-    case .dark: traits.userInterfaceStyle = .dark
-    case .system: traits = DMTraitCollection()
-    case .nextTheme: traits.theme = nextTheme()
+    case .light: DMTraitCollection.setOverride(style: .light, animated: false)
+    case .dark: DMTraitCollection.setOverride(style: .dark, animated: false)
+    case .system: DMTraitCollection.setOverride(style: .unspecified, animated: false)
+    case .nextTheme: DMTraitCollection.setOverride(theme: nextTheme(), animated: false)
     case .quit: return
     }
-    if let theme = traits.theme, traits.userInterfaceStyle != .unspecified,
-      !theme.sides.contains(traits.userInterfaceStyle == .dark ? .dark : .light)
-    {
-      if key == .nextTheme { traits.userInterfaceStyle = .unspecified } else { traits.theme = nil }
-    }
-    DMTraitCollection.setOverride(traits, animated: false)
   }
 
   /// The theme after the one shown now, in the table's order, wrapping around.
