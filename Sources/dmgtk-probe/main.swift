@@ -21,7 +21,8 @@ import Foundation
 //                                   painted there
 //   contrast NAME PART              → "contrast R bg #rrggbb fg #rrggbb": the part's most common
 //                                   colour, the colour in it that stands out most, and their
-//                                   contrast ratio (parts text, button: stock widgets with text)
+//                                   contrast ratio (parts text, button, entry, list, header: stock
+//                                   widgets with text)
 //   state NAME PART hover|active|disabled|normal
 //                                   puts the part in that state (feedback: a button whose
 //                                   background and text are bound, #2060c0 and #ffffff)
@@ -169,6 +170,18 @@ final class ProbeWindow {
     }
     part("button", button)
     part("text", gtk_label_new("Readable text, 0123456789")!)
+    // Stock widgets with text of their own colours: an entry, a list's row, a header bar.
+    let entry = gtk_entry_new()!
+    gtk_editable_set_text(OpaquePointer(entry), "Entry text 0123")
+    part("entry", entry)
+    let list = gtk_list_box_new()!
+    gtk_list_box_append(OpaquePointer(list), gtk_label_new("A row of a list")!)
+    part("list", list)
+    let header = gtk_header_bar_new()!
+    gtk_header_bar_set_title_widget(OpaquePointer(header), gtk_label_new("Header bar")!)
+    gtk_header_bar_set_show_title_buttons(OpaquePointer(header), 0)
+    part("header", header)
+    part("switch", gtk_switch_new()!)
     let feedback = DMGTKButton("")
     part("feedback", feedback.widget)
     window.addSubview(feedback)
@@ -546,11 +559,21 @@ enum Probe {
   /// The colour GTK paints at the centre of `widget`, rendering the window as it renders it on
   /// screen.
   static func pixel(of widget: UnsafeMutablePointer<GtkWidget>, in window: DMGTKWindow) -> String? {
+    pixel(
+      of: widget,
+      at: graphene_point_t(
+        x: Float(gtk_widget_get_width(widget)) / 2, y: Float(gtk_widget_get_height(widget)) / 2),
+      in: window)
+  }
+
+  /// The colour GTK paints at `point` of `widget`.
+  static func pixel(
+    of widget: UnsafeMutablePointer<GtkWidget>, at point: graphene_point_t, in window: DMGTKWindow
+  ) -> String? {
     guard let (bytes, width, height) = render(window) else { return nil }
-    var centre = graphene_point_t(
-      x: Float(gtk_widget_get_width(widget)) / 2, y: Float(gtk_widget_get_height(widget)) / 2)
+    var point = point
     var inWindow = graphene_point_t()
-    guard gtk_widget_compute_point(widget, window.widget, &centre, &inWindow) != 0 else { return nil }
+    guard gtk_widget_compute_point(widget, window.widget, &point, &inWindow) != 0 else { return nil }
     let x = Int(inWindow.x)
     let y = Int(inWindow.y)
     guard x >= 0, y >= 0, x < width, y < height else { return nil }
