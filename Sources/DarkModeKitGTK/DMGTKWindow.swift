@@ -6,10 +6,11 @@ import Foundation
 /// of when the GTK window is destroyed (closed by the user or by ``close()``), so that it is freed
 /// once the app holds it no more.
 ///
-/// Its override (`overrideUserInterfaceStyle`, `traitOverrides`)
-/// applies to the DarkModeKit colours of its widgets only, so two windows can show different
-/// styles or themes at once. GTK's stock widgets draw with one style per display (libadwaita's
-/// style manager and GTK's settings are per display), the resolved global style.
+/// Its override (`overrideUserInterfaceStyle`, `traitOverrides`) applies to the DarkModeKit
+/// colours of its widgets, so two windows can show different styles or themes at once. GTK's
+/// stock widgets draw with one style per display (libadwaita's style manager and GTK's settings
+/// are per display), the resolved global style; in a window whose own style is the other one,
+/// DarkModeKitGTK gives them libadwaita's colours of that style (with the libadwaita stock style).
 ///
 /// ```swift
 /// let window = DMGTKWindow(title: "Inspector")
@@ -146,9 +147,11 @@ open class DMGTKWindow: DMWindow, DMGTKStyled, DMGTKContainer {
       if own != DMGTK.stockUserInterfaceStyle { wanted = WindowStockStyle.className(for: own) }
     }
     guard wanted != stockClass else { return }
-    if let stockClass { gtk_widget_remove_css_class(styling.widget, stockClass) }
+    // Recorded before GTK is called: a handler of the class change may come back here.
+    let old = stockClass
     stockClass = wanted
-    if let wanted { gtk_widget_add_css_class(styling.widget, wanted) }
+    if let old { gtk_widget_remove_css_class(styling.widget, old) }
+    if let wanted, stockClass == wanted, !isClosed { gtk_widget_add_css_class(styling.widget, wanted) }
   }
 
   /// The style of GTK's stock widgets changed: each window compares its own with it again.

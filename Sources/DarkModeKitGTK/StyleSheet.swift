@@ -59,6 +59,8 @@ public final class DMGTKStyling {
     isPending = false
     guard !isClosed else { return }
     lookDidChange()
+    // A handler of the class change may have let go of the widget.
+    guard !isClosed else { return }
     tableLookDidChange()
   }
 
@@ -129,7 +131,8 @@ public final class DMGTKStyling {
     }
     if let new { gtk_widget_add_css_class(widget, StyleSheet.shared.className(of: new)) }
     if let old {
-      gtk_widget_remove_css_class(widget, StyleSheet.shared.className(of: old))
+      // A handler of the class change may have let go of the widget: then only the use goes.
+      if !isClosed { gtk_widget_remove_css_class(widget, StyleSheet.shared.className(of: old)) }
       StyleSheet.shared.release(old)
     }
   }
@@ -152,8 +155,9 @@ public final class DMGTKStyling {
 /// with the selectors left: one provider of a table of 250 keys overflowed the main thread's
 /// stack. A change reloads only the providers whose text changed.
 ///
-/// GTK does not animate a change that comes from a stylesheet, and the rules declare no
-/// transitions: colours change at the next frame, as in libadwaita apps.
+/// The rules declare no transitions, but GTK runs the theme's transitions when a widget's classes
+/// change: a libadwaita button fades to its new background over 200 ms; boxes, labels and
+/// windows change at the next frame. Under reduced motion GTK's animations are off.
 @MainActor
 final class StyleSheet {
   static let shared = StyleSheet()
@@ -181,6 +185,10 @@ final class StyleSheet {
   enum Rule: Hashable {
     case look(Look)
     case table(TableLook)
+
+    var isTable: Bool {
+      if case .table = self { true } else { false }
+    }
   }
 
   /// A rule's place in `entries`; it names the rule while a widget uses it.
@@ -325,20 +333,25 @@ final class StyleSheet {
   /// that added rules.
   func flush() {
     isScheduled = false
-    // Read by position: a widget's update may queue widgets (a handler of GTK's class change that
-    // sets colours), which this update then reaches too, or update the stylesheet itself, which
-    // empties the list. The list keeps its capacity: a change of many widgets allocates nothing.
-    var position = 0
-    while position < pending.count {
-      let styling = pending[position]
-      position += 1
-      styling.update()
+    // A batch at a time: a widget's update may queue widgets (a handler of GTK's class change that
+    // sets colours), which the next batch reaches, or update the stylesheet itself, which takes
+    // what was queued meanwhile.
+    while !pending.isEmpty {
+      let batch = pending
+      pending = []
+      for styling in batch { styling.update() }
     }
-    pending.removeAll(keepingCapacity: true)
     guard hasNewRules, isInstalled else { return }
     hasNewRules = false
     dropUnusedRules()
-    load(Self.split(entries.compactMap { $0 }.sorted { $0.number < $1.number }))
+    // Tables' rules after widgets' own, each in the order they were made: of two providers at one
+    // priority GTK takes the later, so a key's class inside a window's table wins over a widget's
+    // own colour wherever their rules fall, as it wins by specificity within one provider.
+    load(
+      Self.split(
+        entries.compactMap { $0 }.sorted {
+          ($0.rule.isTable ? 1 : 0, $0.number) < ($1.rule.isTable ? 1 : 0, $1.number)
+        }))
   }
 
   /// The stylesheets of the providers: the entries' lines in order, cut where a provider would

@@ -48,11 +48,17 @@ enum WindowStockStyle {
       selectors.map { $0.isEmpty ? scope : "\(scope) \($0)" }.joined(separator: ", ")
         + " { background-color: \(color(background)); color: \(color(foreground)); }\n"
     }
+    // Each widget as libadwaita colours it, and only the kinds it colours so: its variants that
+    // take other colours (a flat header bar, a sidebar, lists shown as cards, on-screen displays)
+    // are left out, as this stylesheet's priority would win over their own rules.
+    let list = ":not(.navigation-sidebar):not(.boxed-list):not(.content):not(.osd)"
     return rule([""], "window_bg_color", "window_fg_color")
-      + rule(["headerbar"], "headerbar_bg_color", "headerbar_fg_color")
+      + rule(["headerbar:not(.flat)"], "headerbar_bg_color", "headerbar_fg_color")
+      + rule(["headerbar:not(.flat):backdrop"], "headerbar_backdrop_color", "headerbar_fg_color")
       + rule(
-        ["list", "listview", "columnview", ".view", "textview > text"], "view_bg_color", "view_fg_color")
-      + rule([".card"], "card_bg_color", "card_fg_color")
+        ["list\(list)", "listview\(list)", "columnview:not(.osd)", ".view:not(.osd)", "textview > text"],
+        "view_bg_color", "view_fg_color")
+      + rule([".card", "list.boxed-list", "list.content"], "card_bg_color", "card_fg_color")
       + rule(["popover > contents", "popover > arrow"], "popover_bg_color", "popover_fg_color")
   }
 

@@ -53,7 +53,8 @@ public struct DMColorTableExportOptions: Hashable, Sendable {
   /// The one column a GTK export writes, named as in ``DarkModeKit/DMColorTable/columnNames``
   /// (`NIGHT`, `SOLARIZED:dark`): its named colours, and its colours in the classes outside any
   /// column's class, as a stylesheet an app loads for that style, and swaps for another's; `nil`,
-  /// the default, writes every column. A table of many keys and columns fits in one GTK 4.8
+  /// the default, writes every column, and so does a name the table does not have (which
+  /// ``gtkProblems(for:)`` reports). A table of many keys and columns fits in one GTK 4.8
   /// stylesheet only a column at a time (see ``gtkProblems(for:)``).
   public var column: String?
 

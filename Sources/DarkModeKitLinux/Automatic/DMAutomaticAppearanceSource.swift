@@ -107,7 +107,10 @@ public final class DMAutomaticAppearanceSource: DMSystemAppearanceSource {
       use(variablesSource, as: .variables, reporter: reporter)
       return
     }
-    let read = earlyRead ?? (startupWait > .zero ? PortalRead(portal) : nil)
+    // The read begun when the source was made answers the first start that soon after; a later
+    // start reads anew.
+    let early = earlyRead.flatMap { $0.age < .seconds(5) ? $0 : nil }
+    let read = early ?? (startupWait > .zero ? PortalRead(portal) : nil)
     earlyRead = nil
     if let read, let current = read.wait(upTo: startupWait) {
       Self.report(variablesSource.problems, answered: .portal)
@@ -208,6 +211,10 @@ final class PortalRead: Sendable {
   private let answer = Locked<PortalSettings.Values?>(nil)
   private let done = DispatchSemaphore(value: 0)
   private let reading: Task<Void, Never>
+  private let begun = ContinuousClock.now
+
+  /// How long ago the read began.
+  var age: Duration { ContinuousClock.now - begun }
 
   /// Begins the read.
   init(_ portal: DMPortalAppearanceSource) {
