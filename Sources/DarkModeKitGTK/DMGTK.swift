@@ -72,10 +72,7 @@ public enum DMGTK {
         DMGTKWindow.stockStyleDidChange()
       }
     }
-    if stockStyle == .libadwaita {
-      adw_init()
-      WindowStockStyle.install()
-    }
+    if stockStyle == .libadwaita { adw_init() }
     self.stockStyle = stockStyle
     applyStockStyle(DMTraitCollection.current)
     DMGTKWindow.stockStyleDidChange()

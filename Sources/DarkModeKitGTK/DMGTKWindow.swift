@@ -142,9 +142,11 @@ open class DMGTKWindow: DMWindow, DMGTKStyled, DMGTKContainer {
   func updateStockStyle() {
     guard !isClosed else { return }
     var wanted: String?
-    if WindowStockStyle.isInstalled, DMGTK.stockStyle == .libadwaita {
+    if DMGTK.stockStyle == .libadwaita {
       let own: DMUserInterfaceStyle = dmTraitCollection.userInterfaceStyle == .dark ? .dark : .light
-      if own != DMGTK.stockUserInterfaceStyle { wanted = WindowStockStyle.className(for: own) }
+      if own != DMGTK.stockUserInterfaceStyle, WindowStockStyle.install() {
+        wanted = WindowStockStyle.className(for: own)
+      }
     }
     guard wanted != stockClass else { return }
     // Recorded before GTK is called: a handler of the class change may come back here.

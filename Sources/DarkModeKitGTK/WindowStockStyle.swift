@@ -10,7 +10,8 @@ import Foundation
 /// inside such a window the colours libadwaita gives them in that style: the window's background
 /// and text (which buttons, entries, switches, labels and check boxes take their colours from),
 /// header bars, lists and views, cards and popovers. The colours are libadwaita's own, read from
-/// its stylesheets (`defaults-light.css`, `defaults-dark.css`) when DarkModeKitGTK starts.
+/// its stylesheets (`defaults-light.css`, `defaults-dark.css`) the first time a window needs them, so
+/// that an app whose windows all show the display's style never pays for them.
 ///
 /// The stylesheet sits just above libadwaita's and below the app's own, so that the app's CSS
 /// still wins. It applies with the libadwaita stock style only; GTK's default theme without
@@ -23,21 +24,23 @@ enum WindowStockStyle {
   }
 
   private static var provider: UnsafeMutablePointer<GtkCssProvider>?
+  private static var wasTried = false
 
-  /// Whether the stylesheet is loaded: windows carry their class only then.
-  static var isInstalled: Bool { provider != nil }
-
-  /// Loads the stylesheet for libadwaita's colours, once.
-  static func install() {
-    guard provider == nil, let display = gdk_display_get_default() else { return }
+  /// Loads the stylesheet for libadwaita's colours, the first time it is called; whether it is
+  /// loaded (windows carry their class only then).
+  static func install() -> Bool {
+    guard !wasTried else { return provider != nil }
+    guard let display = gdk_display_get_default() else { return false }
+    wasTried = true
     let light = namedColors(resource: "/org/gnome/Adwaita/styles/defaults-light.css")
     let dark = namedColors(resource: "/org/gnome/Adwaita/styles/defaults-dark.css")
-    guard !light.isEmpty, !dark.isEmpty else { return }
+    guard !light.isEmpty, !dark.isEmpty else { return false }
     let provider = gtk_css_provider_new()!
     gtk_css_provider_load_from_data(provider, css(.light, light) + css(.dark, dark), -1)
     gtk_style_context_add_provider_for_display(
       display, OpaquePointer(provider), guint(GTK_STYLE_PROVIDER_PRIORITY_THEME + 1))
     self.provider = provider
+    return true
   }
 
   /// The rules of one style's class, from that style's named colours.

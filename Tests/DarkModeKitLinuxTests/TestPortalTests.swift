@@ -50,6 +50,17 @@ final class TestPortal: Sendable {
       interface: "org.dmkit.TestPortal", member: "Flood", arguments: [.uint32(count)])
   }
 
+  /// The Settings methods called so far, in order.
+  func calls() async throws -> [String] {
+    let bus = try await DBusConnection.connect(to: session.address, timeout: .seconds(5))
+    defer { bus.close() }
+    let reply = try await bus.call(
+      destination: "org.freedesktop.portal.Desktop", path: "/org/freedesktop/portal/desktop",
+      interface: "org.dmkit.TestPortal", member: "Calls")
+    guard case .array(_, let names) = reply.first else { return [] }
+    return names.compactMap(\.stringValue)
+  }
+
   func sendBadSignal() async throws {
     let bus = try await DBusConnection.connect(to: session.address, timeout: .seconds(5))
     defer { bus.close() }
@@ -90,7 +101,7 @@ extension GlobalStateTests {
       (["--version", "2", "--contrast", "0", "--gnome-high-contrast", "true"], .unspecified, .normal),
       (["--version", "2", "--contrast", "1", "--gnome-high-contrast", "false"], .unspecified, .high),
     ])
-    func readingUsesReadOneOrReadAndCountsUnknownValuesAsNoPreference(
+    func readingTakesEverySettingInOneCallAndCountsUnknownValuesAsNoPreference(
       _ arguments: [String], _ style: DMUserInterfaceStyle, _ contrast: DMAccessibilityContrast
     ) async throws {
       let session = try DesktopSession(withDisplay: false)
@@ -99,6 +110,8 @@ extension GlobalStateTests {
       defer { portal.process.stop() }
       let read = try await DMPortalAppearanceSource(address: session.address).read()
       #expect(read == traits(style, contrast))
+      // One round trip for every setting, whatever the portal has.
+      #expect(try await portal.calls() == ["ReadAll"])
     }
 
     @Test func aValueOfTheWrongTypeIsReportedAndCountsAsNoPreference() async throws {

@@ -5,10 +5,10 @@ import Foundation
 /// Follows the desktop's appearance setting through the XDG Desktop Portal, over D-Bus.
 ///
 /// It reads `color-scheme` and `contrast` in the `org.freedesktop.appearance` namespace of
-/// `org.freedesktop.portal.Settings`, with `ReadOne` (interface version 2 and later) or the older
-/// `Read` (version 1, as on Debian 12), and follows the `SettingChanged` signal. A setting the
-/// portal does not know counts as "no preference". A portal without `contrast` (Debian 12's) is
-/// asked for GNOME's own switch instead, `high-contrast` in `org.gnome.desktop.a11y.interface`,
+/// `org.freedesktop.portal.Settings`, all settings in one `ReadAll` call (every version of the
+/// interface has it), and follows the `SettingChanged` signal. A setting the portal does not know
+/// counts as "no preference". For a portal without `contrast` (Debian 12's), GNOME's own switch
+/// decides instead, `high-contrast` in `org.gnome.desktop.a11y.interface`,
 /// as libadwaita and Qt do, and that switch is followed live. It reads `reduced-motion` (else
 /// GNOME's `enable-animations`) for `DMTraitCollection.accessibilityMotion` and
 /// `accent-color` for `DMTraitCollection.accentColor` the same way.
@@ -62,8 +62,7 @@ public final class DMPortalAppearanceSource: DMSystemAppearanceSource {
   nonisolated func readValues() async throws -> PortalSettings.Values {
     let bus = try await DBusConnection.connect(to: address, timeout: timeout)
     defer { bus.close() }
-    let version = try await PortalSettings.version(on: bus, timeout: timeout)
-    return try await PortalSettings.readAll(on: bus, version: version, timeout: timeout)
+    return try await PortalSettings.readAll(on: bus, timeout: timeout)
   }
 
   /// Connects in the background, reports the current settings and then every change.
@@ -128,7 +127,7 @@ struct PortalSession: Sendable {
     // Reading the version starts the portal if it was not running; then it has an owner, the only
     // sender whose `SettingChanged` counts. Subscribe to the owner's, then read the settings, so
     // that a change between the two is not lost.
-    let version = try await PortalSettings.version(on: bus, timeout: timeout)
+    _ = try await PortalSettings.version(on: bus, timeout: timeout)
     let owner = try await PortalSettings.owner(on: bus, timeout: timeout)
     // Each change is applied and sent on the connection's reader thread as it is read, without a
     // hop through a task, under the lock, so that the reports keep the order of the changes. The
@@ -168,8 +167,7 @@ struct PortalSession: Sendable {
         }
       }
     }
-    var values = try await PortalSettings.readAll(
-      on: bus, version: version, timeout: timeout, problems: problems)
+    var values = try await PortalSettings.readAll(on: bus, timeout: timeout, problems: problems)
     connected()
     state.withLock { state in
       if case .reading(let early) = state {

@@ -9,8 +9,8 @@ enum PortalSettings {
   static let namespace = "org.freedesktop.appearance"
   static let colorSchemeKey = "color-scheme"
   static let contrastKey = "contrast"
-  /// GNOME's own high-contrast switch, which the portal passes on through `Read`; read when the
-  /// portal has no `contrast` (as Debian 12's has not), as libadwaita and Qt do.
+  /// GNOME's own high-contrast switch, which the portal passes on; it counts when the portal has
+  /// no `contrast` (as Debian 12's has not), as libadwaita and Qt do.
   static let gnomeAccessibilityNamespace = "org.gnome.desktop.a11y.interface"
   static let gnomeHighContrastKey = "high-contrast"
   static let reducedMotionKey = "reduced-motion"
@@ -18,7 +18,6 @@ enum PortalSettings {
   /// GNOME's animation switch, read when the portal has no `reduced-motion`.
   static let gnomeInterfaceNamespace = "org.gnome.desktop.interface"
   static let gnomeAnimationsKey = "enable-animations"
-  static let notFoundError = "org.freedesktop.portal.Error.NotFound"
 
   /// The settings, as the portal numbers them.
   struct Values: Equatable, Sendable {
@@ -164,7 +163,7 @@ enum PortalSettings {
     }
   }
 
-  /// The interface version: 2 and later have `ReadOne`; 1 only the deprecated `Read`.
+  /// The interface version. Reading it starts the portal when it is not running yet.
   static func version(on bus: DBusConnection, timeout: Duration) async throws -> Int64 {
     do {
       let value = try await bus.property(
@@ -176,48 +175,28 @@ enum PortalSettings {
     }
   }
 
-  /// Reads one setting's value, or `nil` when the portal does not know the setting.
-  static func read(
-    _ namespace: String, _ key: String, version: Int64, on bus: DBusConnection, timeout: Duration
-  ) async throws -> DBusValue? {
-    do {
-      let reply = try await bus.call(
-        destination: destination, path: path, interface: interface, member: version >= 2 ? "ReadOne" : "Read",
-        arguments: [.string(namespace), .string(key)], timeout: timeout)
-      // `Read` wraps the value in one more variant than `ReadOne`; readers unwrap all of them.
-      return reply.first ?? .variant(.bool(false))
-    } catch let error as DBusError where error.remoteName == notFoundError {
-      return nil
+  /// Every setting, in one `ReadAll` of the followed namespaces (every version of the interface
+  /// has it): one round trip, where reading the keys one by one took up to seven. GNOME's
+  /// high-contrast switch counts only when the portal has no `contrast`, and GNOME's animation
+  /// switch only when it has no `reduced-motion` (see ``Values/traitCollection``).
+  static func readAll(on bus: DBusConnection, timeout: Duration, problems: Problems = Problems()) async throws
+    -> Values
+  {
+    let reply = try await bus.call(
+      destination: destination, path: path, interface: interface, member: "ReadAll",
+      arguments: [.array(element: .string, followedNamespaces.map { .string($0) })], timeout: timeout)
+    guard let all = reply.first, case .array(_, let namespaces) = all else {
+      throw DBusError.invalidValue(
+        "the desktop portal answered ReadAll with '\(reply.map(\.type.description).joined())', not 'a{sa{sv}}'"
+      )
     }
-  }
-
-  /// Every setting, from a portal of interface `version`: GNOME's high-contrast switch only when
-  /// the portal has no `contrast`, and GNOME's animation switch only when it has no
-  /// `reduced-motion`.
-  static func readAll(
-    on bus: DBusConnection, version: Int64, timeout: Duration, problems: Problems = Problems()
-  ) async throws -> Values {
     var values = Values()
-    if let scheme = try await read(namespace, colorSchemeKey, version: version, on: bus, timeout: timeout) {
-      values.colorScheme = number(scheme, key: colorSchemeKey, problems: problems)
-      values.hasColorScheme = true
-    }
-    if let contrast = try await read(namespace, contrastKey, version: version, on: bus, timeout: timeout) {
-      values.contrast = number(contrast, key: contrastKey, problems: problems)
-    } else if let high = try await read(
-      gnomeAccessibilityNamespace, gnomeHighContrastKey, version: version, on: bus, timeout: timeout)
-    {
-      values.gnomeHighContrast = flag(high, key: gnomeHighContrastKey, problems: problems) ?? false
-    }
-    if let motion = try await read(namespace, reducedMotionKey, version: version, on: bus, timeout: timeout) {
-      values.reducedMotion = number(motion, key: reducedMotionKey, problems: problems)
-    } else if let animations = try await read(
-      gnomeInterfaceNamespace, gnomeAnimationsKey, version: version, on: bus, timeout: timeout)
-    {
-      values.gnomeAnimations = flag(animations, key: gnomeAnimationsKey, problems: problems)
-    }
-    if let accent = try await read(namespace, accentColorKey, version: version, on: bus, timeout: timeout) {
-      values.accentColor = color(accent, key: accentColorKey, problems: problems)
+    for case .dictEntry(let namespace, .array(_, let settings)) in namespaces {
+      guard let namespace = namespace.stringValue else { continue }
+      for case .dictEntry(let key, let value) in settings {
+        guard let key = key.stringValue else { continue }
+        _ = values.update(namespace: namespace, key: key, value: value, problems: problems)
+      }
     }
     return values
   }

@@ -9,14 +9,16 @@ replies. Usage (with DBUS_SESSION_BUS_ADDRESS set):
                  [--gnome-high-contrast true|false|absent] [--reduced-motion N|absent]
                  [--gnome-animations true|false|absent] [--accent R,G,B|absent|string] [--mode MODE]
 
-MODE is one of: normal, silent (never answers reads), malformed (answers reads with a string),
+MODE is one of: normal, silent (never answers reads), malformed (answers reads with a string, and
+ReadAll with every value a string),
 exit-after-read (leaves the bus once both settings were read).
 It prints "ready" once it owns the name. org.dmkit.TestPortal.Set(s key, v value) changes an
 appearance setting and emits SettingChanged; SetTimed(s key, v value) does the same and returns when
 it emitted the signal (CLOCK_MONOTONIC, in nanoseconds), for latency measurements; SetIn(s namespace, s key, v value) one of any
 namespace (GNOME's high-contrast is org.gnome.desktop.a11y.interface high-contrast); org.dmkit.TestPortal.SendBadSignal() emits a malformed one;
 org.dmkit.TestPortal.Flood(u count) emits `count` changes as fast as it can: the contrast flipping
-back and forth, then color-scheme "prefer dark" last.
+back and forth, then color-scheme "prefer dark" last. org.dmkit.TestPortal.Calls() lists the
+Settings methods called so far, in order.
 """
 import argparse
 import sys
@@ -73,6 +75,7 @@ XML = """
     <method name="SetIn"><arg type="s" direction="in"/><arg type="s" direction="in"/><arg type="v" direction="in"/></method>
     <method name="SendBadSignal"/>
     <method name="Flood"><arg type="u" direction="in"/></method>
+    <method name="Calls"><arg type="as" direction="out"/></method>
   </interface>
 </node>
 """ % (OUT, '<method name="ReadOne"><arg type="s" direction="in"/><arg type="s" direction="in"/>'
@@ -81,6 +84,7 @@ XML = """
 loop = GLib.MainLoop()
 reads = set()
 held = []  # invocations never answered, kept alive so that no error reply goes out
+calls = []  # the Settings methods called, in order
 
 
 def emit(connection, key, value, namespace=NAMESPACE):
@@ -90,6 +94,9 @@ def emit(connection, key, value, namespace=NAMESPACE):
 
 def on_call(connection, sender, path, interface, method, parameters, invocation):
     if interface == "org.dmkit.TestPortal":
+        if method == "Calls":
+            invocation.return_value(GLib.Variant("(as)", (calls,)))
+            return
         if method == "Flood":
             count = parameters.unpack()[0]
             invocation.return_value(None)
@@ -130,8 +137,23 @@ def on_call(connection, sender, path, interface, method, parameters, invocation)
             connection.emit_signal(None, "/org/freedesktop/portal/desktop", "org.freedesktop.portal.Settings",
                                    "SettingChanged", GLib.Variant("(s)", (NAMESPACE,)))
         return
+    calls.append(method)
     if method == "ReadAll":
-        invocation.return_value(GLib.Variant("(a{sa{sv}})", ({NAMESPACE: values},)))
+        if options.mode == "silent":
+            held.append(invocation)
+            return
+        found = {}
+        for namespace in parameters.unpack()[0]:
+            if namespace == NAMESPACE:
+                settings = dict(values)
+            else:
+                settings = {key: value for (name, key), value in others.items() if name == namespace}
+            if options.mode == "malformed":
+                settings = {key: GLib.Variant("s", "dark") for key in settings}
+            if settings:
+                found[namespace] = settings
+        invocation.return_value(GLib.Variant("(a{sa{sv}})", (found,)))
+        read(found.get(NAMESPACE, {}).keys())
         return
     namespace, key = parameters.unpack()
     if options.mode == "silent":
@@ -150,7 +172,12 @@ def on_call(connection, sender, path, interface, method, parameters, invocation)
         invocation.return_value(GLib.Variant("(v)", (GLib.Variant("v", value),)))
     else:
         invocation.return_value(GLib.Variant("(v)", (value,)))
-    reads.add(key)
+    read([key])
+
+
+def read(keys):
+    """Counts the appearance settings read; an exit-after-read portal leaves once it read both."""
+    reads.update(keys)
     if options.mode == "exit-after-read" and reads >= {"color-scheme", "contrast"} & set(values):
         GLib.timeout_add(50, loop.quit)
 
