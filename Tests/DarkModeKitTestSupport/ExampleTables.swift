@@ -24,4 +24,11 @@ public enum TestFixtures {
   /// A client that sends one large message to another connection (see its header).
   public static let hostilePeer = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
     .appendingPathComponent("Fixtures/hostile_peer.py").path
+  /// Converts colours to sRGB with ColorAide, an implementation of CSS Color 4 of its own (see its
+  /// header).
+  public static let referenceColors = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+    .appendingPathComponent("Fixtures/reference_colors.py").path
+  /// Where `.ci/install-dependencies` puts ColorAide.
+  public static let referencePython = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+    .appendingPathComponent("../../.build/reference-python").standardizedFileURL.path
 }

@@ -1,3 +1,4 @@
+import DarkModeKitTestSupport
 import Foundation
 import Testing
 

@@ -130,7 +130,8 @@ import Testing
     #expect(table.color(forKey: "color.brand", theme: .normal) == DMColor(rgb: 0xFF0080))
     #expect(table.color(forKey: "color.brand-soft", theme: .normal)?.hexString == "#FF008080")
     #expect(table.color(forKey: "color.accent", theme: .normal) == DMColor(rgb: 0xFF0080))
-    #expect(table.color(forKey: "color.wide", theme: .normal) == DMColor(rgb: 0x6B9FE0))
+    // A colour of another space that sRGB can show is converted; its hex is only a fallback.
+    #expect(table.color(forKey: "color.wide", theme: .normal) == DMColor(rgb: 0x6DA3DA))
     #expect(table.color(forKey: "color.pointer", theme: .normal) == DMColor(rgb: 0xFF0080))
     #expect(table.color(forKey: "Primary_Text", theme: .normal) == DMColor(rgb: 0x000000))
   }
@@ -269,8 +270,8 @@ import Testing
         1, 74, "a", "from 0 to 1"
       ),
       (
-        "{\"a\": {\"$type\": \"color\", \"$value\": {\"colorSpace\": \"oklch\", \"components\": [0.5, 0.1, 9]}}}",
-        1, 36, "a", "needs its hex fallback"
+        "{\"a\": {\"$type\": \"color\", \"$value\": {\"colorSpace\": \"oklch\", \"components\": [2, 0.1, 9]}}}",
+        1, 75, "a", "component 1 of a colour in oklch must be from 0 to 1, found 2"
       ),
       // A group's type does not hide what is wrong with a reference.
       (

@@ -148,6 +148,32 @@ func repositoryPath(_ relative: String) -> String {
     #expect(strict.out.contains("error: FG on BG in theme SOLARIZED:light: contrast"))
   }
 
+  @Test func lintAndExportSayWhichTokenColoursWereBroughtIntoSRGB() throws {
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "wide-\(UUID().uuidString).tokens.json")
+    try Data(
+      """
+      {"$type": "color",
+        "BG": {"$value": {"colorSpace": "oklch", "components": [0.98, 0.01, 90]}},
+        "Accent": {"$value": {"colorSpace": "display-p3", "components": [0, 1, 0]}}}
+      """.utf8
+    ).write(to: url)
+    let lint = dmkit("lint", url.path)
+    #expect(lint.status == 0, "a colour brought into sRGB is a warning")
+    #expect(
+      lint.out.hasPrefix(
+        "\(url.path):3:24: warning: token \"Accent\": the colour color(display-p3 0 1 0) is outside sRGB; it is "
+          + "shown as #00FB29, the nearest colour of the same hue and lightness (CSS Color 4's gamut mapping)\n"
+      ),
+      "\(lint.out)")
+    // An export shows it on standard error, and writes the colour shown.
+    let export = dmkit("export", url.path, "--format", "text")
+    #expect(export.status == 0)
+    #expect(
+      export.error.contains("warning: token \"Accent\": the colour color(display-p3 0 1 0) is outside sRGB"))
+    #expect(export.out.lowercased().contains("#00fb29"))
+  }
+
   @Test func aTableWithoutASideIsAWarningThatSaysWhatTheStyleShows() throws {
     let path = try file("NORMAL RED\n#ffffff #fafafa BG\n")
     let result = dmkit("lint", path)

@@ -27,7 +27,21 @@ public enum DMDesignTokens {
   /// - Throws: ``DMDesignTokensError`` for text that is not JSON, tokens the format does not
   ///   allow, or tokens that make no table.
   public static func table(from text: String) throws(DMDesignTokensError) -> DMColorTable {
-    let tableText = try self.tableText(from: text)
+    try table(from: text) { _ in }
+  }
+
+  /// Reads a table from design tokens, and says what it was read with that the table does not show
+  /// as the tokens say (a colour outside sRGB brought into it).
+  /// - Parameters:
+  ///   - text: The JSON text.
+  ///   - warning: Called with each warning, once the tokens are read (also when they make no
+  ///     table).
+  /// - Returns: The table.
+  /// - Throws: ``DMDesignTokensError``, as ``table(from:)``.
+  public static func table(from text: String, warnings warning: (DMDesignTokensWarning) -> Void)
+    throws(DMDesignTokensError) -> DMColorTable
+  {
+    let tableText = try self.tableText(from: text, warnings: warning)
     do {
       return try DMColorTable(string: tableText)
     } catch {
@@ -45,9 +59,24 @@ public enum DMDesignTokens {
   public static func table(contentsOf url: URL, maximumFileSize: Int = DMColorTable.defaultMaximumFileSize)
     throws(DMDesignTokensError) -> DMColorTable
   {
+    try table(contentsOf: url, maximumFileSize: maximumFileSize) { _ in }
+  }
+
+  /// Reads a table from a design-tokens file, and says what it was read with that the table does
+  /// not show as the file says; see ``table(from:warnings:)``.
+  /// - Parameters:
+  ///   - url: The file.
+  ///   - maximumFileSize: The largest file to read, in bytes.
+  ///   - warning: Called with each warning, naming the file.
+  /// - Returns: The table.
+  /// - Throws: ``DMDesignTokensError``, naming the file.
+  public static func table(
+    contentsOf url: URL, maximumFileSize: Int = DMColorTable.defaultMaximumFileSize,
+    warnings warning: (DMDesignTokensWarning) -> Void
+  ) throws(DMDesignTokensError) -> DMColorTable {
     let text = try read(url, maximumFileSize: maximumFileSize)
     do {
-      return try table(from: text)
+      return try table(from: text) { warning($0.inFile(url.path)) }
     } catch {
       throw error.inFile(url.path)
     }
@@ -59,6 +88,35 @@ public enum DMDesignTokens {
   /// - Returns: The table's text.
   /// - Throws: ``DMDesignTokensError``.
   public static func tableText(from text: String) throws(DMDesignTokensError) -> String {
+    try tableText(from: text) { _ in }
+  }
+
+  /// The table that design tokens make, in the table's own text format, and the warnings of
+  /// ``table(from:warnings:)``.
+  /// - Parameters:
+  ///   - text: The JSON text.
+  ///   - warning: Called with each warning, once the tokens are read.
+  /// - Returns: The table's text.
+  /// - Throws: ``DMDesignTokensError``.
+  public static func tableText(from text: String, warnings warning: (DMDesignTokensWarning) -> Void)
+    throws(DMDesignTokensError) -> String
+  {
+    let collected = TokenWarnings()
+    let result = TokenWarnings.$current.withValue(collected) {
+      Result { () throws(DMDesignTokensError) -> String in try readTableText(from: text) }
+    }
+    collected.warnings.forEach(warning)
+    if collected.leftOut > 0 {
+      warning(
+        DMDesignTokensWarning(
+          DMDesignTokensError(
+            line: 0, column: 0, tokenPath: nil,
+            message: "\(collected.leftOut) more warnings not shown, past the first \(TokenWarnings.limit)")))
+    }
+    return try result.get()
+  }
+
+  private static func readTableText(from text: String) throws(DMDesignTokensError) -> String {
     let document: JSONNode
     do {
       document = try JSONReader.read(text)

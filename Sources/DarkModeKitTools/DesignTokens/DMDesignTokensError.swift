@@ -1,4 +1,5 @@
 import DarkModeKit
+import Foundation
 
 /// Why a design-tokens file could not be read as a colour table: where, which token, and what is
 /// wrong.
@@ -55,5 +56,80 @@ public struct DMDesignTokensError: Error, Hashable, Sendable, CustomStringConver
   /// The same error, read from the file at `path`.
   func inFile(_ path: String) -> DMDesignTokensError {
     DMDesignTokensError(line: line, column: column, tokenPath: tokenPath, message: message, path: path)
+  }
+}
+
+/// Something design tokens were read with that the table does not show as the file says: a colour
+/// outside sRGB brought into it, for example. The table is made; the warning says where and what.
+///
+/// ```swift
+/// let tokens = #"{"red": {"$type": "color", "$value": {"colorSpace": "oklch", "components": [0.7, 0.4, 30]}}}"#
+/// var warnings: [DMDesignTokensWarning] = []
+/// let table = try DMDesignTokens.table(from: tokens) { warnings.append($0) }
+/// print(table.color(forKey: "red", theme: .normal)!, warnings[0])
+/// // #FF5843 line 1, column 38: token "red": the colour oklch(0.7 0.4 30) is outside sRGB; it is
+/// // shown as #FF5843, the nearest colour of the same hue and lightness (CSS Color 4's gamut mapping)
+/// ```
+public struct DMDesignTokensWarning: Hashable, Sendable, CustomStringConvertible {
+  /// The 1-based line, or `0` when the warning has no place in the text.
+  public let line: Int
+  /// The 1-based column, counted in Unicode scalars, or `0`.
+  public let column: Int
+  /// The path of the token concerned, its names joined by dots, or `nil`.
+  public let tokenPath: String?
+  /// What was done, as a plain sentence.
+  public let message: String
+  /// The file that was being read, or `nil` when the tokens came from a string.
+  public let path: String?
+
+  /// The message with the token's path first, as ``DMDesignTokensError/explanation`` has it.
+  public var explanation: String { located.explanation }
+
+  /// `line 3, column 7: token "bg": …`, with the file first when there is one.
+  public var description: String { located.description }
+
+  private var located: DMDesignTokensError {
+    DMDesignTokensError(line: line, column: column, tokenPath: tokenPath, message: message, path: path)
+  }
+
+  init(_ problem: DMDesignTokensError) {
+    line = problem.line
+    column = problem.column
+    tokenPath = problem.tokenPath
+    message = problem.message
+    path = problem.path
+  }
+
+  /// The same warning, read from the file at `path`.
+  func inFile(_ path: String) -> DMDesignTokensWarning {
+    DMDesignTokensWarning(located.inFile(path))
+  }
+}
+
+/// The warnings of the reading in progress, each once: a token read for several columns warns
+/// once.
+final class TokenWarnings: @unchecked Sendable {
+  /// The reading in progress on this task or thread, if it collects warnings.
+  @TaskLocal static var current: TokenWarnings?
+
+  /// At most this many are kept, as `lint` shows at most so many problems.
+  static let limit = 1_000
+
+  private let lock = NSLock()
+  private var seen: Set<DMDesignTokensWarning> = []
+  private var list: [DMDesignTokensWarning] = []
+  /// How many were left out past ``limit``.
+  private(set) var leftOut = 0
+
+  var warnings: [DMDesignTokensWarning] { lock.withLock { list } }
+
+  /// Notes a warning for the reading in progress, if it collects them.
+  static func note(_ place: TextPlace, _ path: [String], _ message: String) {
+    guard let current else { return }
+    let warning = DMDesignTokensWarning(TokenTree.fail(place, path, message))
+    current.lock.withLock {
+      guard current.seen.insert(warning).inserted else { return }
+      if current.list.count < limit { current.list.append(warning) } else { current.leftOut += 1 }
+    }
   }
 }

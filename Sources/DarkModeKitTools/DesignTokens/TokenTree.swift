@@ -687,23 +687,38 @@ struct TokenTree {
           element.place, path, "a component must be a number or \"none\", found \(element.described)")
       }
     }
-    switch space {
-    case "srgb":
-      for (index, component) in components.enumerated() where !(0...1).contains(component) {
-        throw fail(
-          elements[index].place, path, "an sRGB component must be from 0 to 1, found \(component.formatted)")
-      }
-      return snapped(DMColor(red: components[0], green: components[1], blue: components[2], alpha: alpha))
-    case "srgb-linear", "hsl", "hwb", "lab", "lch", "oklab", "oklch", "display-p3", "a98-rgb", "prophoto-rgb",
-      "rec2020", "xyz-d65", "xyz-d50":
-      guard let fallback else {
-        throw fail(
-          value.place, path,
-          "a colour in \(space) needs its hex fallback here: colour tables hold sRGB colours")
-      }
-      return snapped(DMColor(red: fallback.red, green: fallback.green, blue: fallback.blue, alpha: alpha))
-    default:
+    guard let colorSpace = TokenColorSpace(rawValue: space) else {
       throw fail(value["colorSpace"]!.place, path, "unknown colorSpace \(ShownText.quoted(space))")
     }
+    for (index, range) in colorSpace.ranges.enumerated() {
+      if let range, !range.contains(components[index]) {
+        let bounds =
+          range.upperBound == .greatestFiniteMagnitude
+          ? "at least \(range.lowerBound.formatted)"
+          : "from \(range.lowerBound.formatted) to \(range.upperBound.formatted)"
+        throw fail(
+          elements[index].place, path,
+          "component \(index + 1) of a colour in \(space) must be \(bounds), found \(components[index].formatted)"
+        )
+      }
+    }
+    let (rgb, wasMapped) = colorSpace.srgb(SIMD3(components[0], components[1], components[2]))
+    if wasMapped {
+      let numbers = components.map(\.formatted).joined(separator: " ")
+      let shown = colorSpace.isFunction ? "\(space)(\(numbers))" : "color(\(space) \(numbers))"
+      if let fallback {
+        TokenWarnings.note(
+          value.place, path,
+          "the colour \(shown) is outside sRGB; its hex fallback \(fallback.hexString) is used")
+        return snapped(DMColor(red: fallback.red, green: fallback.green, blue: fallback.blue, alpha: alpha))
+      }
+      let color = snapped(DMColor(red: rgb.x, green: rgb.y, blue: rgb.z, alpha: alpha))
+      TokenWarnings.note(
+        value.place, path,
+        "the colour \(shown) is outside sRGB; it is shown as \(color.hexString), the nearest colour of the "
+          + "same hue and lightness (CSS Color 4's gamut mapping)")
+      return color
+    }
+    return snapped(DMColor(red: rgb.x, green: rgb.y, blue: rgb.z, alpha: alpha))
   }
 }

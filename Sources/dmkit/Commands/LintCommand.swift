@@ -75,7 +75,7 @@ enum LintCommand {
       // table's keys are those of the table's text.
       let isTokens = TableLoading.isDesignTokens(path)
       if isTokens {
-        switch TableLoading.read(path) {
+        switch TableLoading.read(path, warning: { console.out($0) }) {
         case .success(let read): table = read
         case .failure(let problem):
           console.out(problem.reported)

@@ -13,11 +13,18 @@ enum TableLoading {
   }
 
   /// The table at `path`, or the problem as `FILE:LINE:COLUMN: MESSAGE` (without the severity).
-  static func read(_ path: String) -> Result<DMColorTable, Problem> {
+  /// Design tokens read with a loss (a colour outside sRGB) give `warning` each line that says so,
+  /// `FILE:LINE:COLUMN: warning: MESSAGE`.
+  static func read(_ path: String, warning: (String) -> Void = { _ in }) -> Result<DMColorTable, Problem> {
     let url = URL(fileURLWithPath: path)
     if isDesignTokens(path) {
       do {
-        return .success(try DMDesignTokens.table(contentsOf: url))
+        return .success(
+          try DMDesignTokens.table(contentsOf: url) {
+            warning(
+              Problem(path: path, line: $0.line, column: $0.column, message: $0.explanation).reported(
+                as: "warning"))
+          })
       } catch {
         return .failure(
           Problem(path: path, line: error.line, column: error.column, message: error.explanation))
@@ -38,16 +45,20 @@ enum TableLoading {
     var message: String
 
     /// `FILE:LINE:COLUMN: error: MESSAGE`, the path escaped.
-    var reported: String {
+    var reported: String { reported(as: "error") }
+
+    /// `FILE:LINE:COLUMN: SEVERITY: MESSAGE`, the path escaped.
+    func reported(as severity: String) -> String {
       let shownPath = ShownText.escaped(path)
       let place = line > 0 ? "\(shownPath):\(line):\(column)" : shownPath
-      return "\(place): error: \(message)\n"
+      return "\(place): \(severity): \(message)\n"
     }
   }
 
-  /// The table at `path`, or `nil` after printing the problem to standard error.
+  /// The table at `path`, or `nil` after printing the problem to standard error; warnings go to
+  /// standard error too.
   static func load(_ path: String, console: Console) -> DMColorTable? {
-    switch read(path) {
+    switch read(path, warning: { console.error($0) }) {
     case .success(let table): return table
     case .failure(let problem):
       console.error(problem.reported)

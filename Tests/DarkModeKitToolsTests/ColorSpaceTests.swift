@@ -1,0 +1,149 @@
+import DarkModeKit
+import DarkModeKitTestSupport
+import DarkModeKitTools
+import Foundation
+import Testing
+
+/// Colours in every colour space of the Design Tokens Color module, compared with ColorAide, an
+/// implementation of CSS Color 4 of its own.
+@Suite struct ColorSpaceTests {
+  /// Why the comparison cannot run here: ColorAide is installed by `.ci/install-dependencies`.
+  static let referenceMissing: String? = {
+    let status = try? ChildProcess(
+      "/usr/bin/env", ["python3", TestFixtures.referenceColors],
+      environment: [
+        "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin",
+        "PYTHONPATH": TestFixtures.referencePython,
+      ]
+    ).wait(seconds: 30)
+    guard status == 0 else {
+      let reason = "Skipping the comparison with ColorAide: run .ci/install-dependencies to install it"
+      print(reason)
+      return reason
+    }
+    return nil
+  }()
+
+  /// The sRGB colours ColorAide gives for `colors`, and whether each had to be mapped.
+  static func reference(_ colors: [(space: String, components: [Double])]) throws -> [(
+    hex: String, mapped: Bool
+  )] {
+    let input = FileManager.default.temporaryDirectory.appendingPathComponent("dmkit-colors-\(UUID()).txt")
+    defer { try? FileManager.default.removeItem(at: input) }
+    try colors.map { "\($0.space) " + $0.components.map { "\($0)" }.joined(separator: " ") + "\n" }.joined()
+      .write(to: input, atomically: true, encoding: .utf8)
+    let process = try ChildProcess(
+      "/bin/sh", ["-c", "exec python3 \"$0\" < \"$1\"", TestFixtures.referenceColors, input.path],
+      environment: [
+        "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin",
+        "PYTHONPATH": TestFixtures.referencePython,
+      ], capturesOutput: true)
+    let output = try #require(process.readToEnd(seconds: 60))
+    return output.split(separator: "\n").map { line in
+      let parts = line.split(separator: " ")
+      return (String(parts[0]), parts[1] == "mapped")
+    }
+  }
+
+  /// A token file with one colour token per colour, `c0`, `c1`, …
+  static func tokens(_ colors: [(space: String, components: [Double])]) -> String {
+    "{\"$type\": \"color\", "
+      + colors.enumerated().map { index, color in
+        "\"c\(index)\": {\"$value\": {\"colorSpace\": \"\(color.space)\", \"components\": [\(color.components.map { "\($0)" }.joined(separator: ", "))]}}"
+      }.joined(separator: ", ") + "}"
+  }
+
+  /// Random colours of `space`, inside and outside sRGB, within the ranges the module gives.
+  static func colors(of space: String, count: Int, using generator: inout some RandomNumberGenerator)
+    -> [(space: String, components: [Double])]
+  {
+    (0..<count).map { _ in
+      func random(_ range: ClosedRange<Double>) -> Double {
+        (Double.random(in: range, using: &generator) * 10_000).rounded() / 10_000
+      }
+      let components: [Double] =
+        switch space {
+        case "hsl", "hwb": [random(0...360), random(0...100), random(0...100)]
+        case "lab": [random(0...100), random(-125...125), random(-125...125)]
+        case "lch": [random(0...100), random(0...150), random(0...360)]
+        case "oklab": [random(0...1), random(-0.4...0.4), random(-0.4...0.4)]
+        case "oklch": [random(0...1), random(0...0.4), random(0...360)]
+        default: [random(0...1), random(0...1), random(0...1)]
+        }
+      return (space, components)
+    }
+  }
+
+  @Test(
+    .enabled(if: referenceMissing == nil),
+    arguments: [
+      "srgb", "srgb-linear", "hsl", "hwb", "lab", "lch", "oklab", "oklch", "display-p3", "a98-rgb",
+      "prophoto-rgb",
+      "rec2020", "xyz-d65", "xyz-d50",
+    ])
+  func everyColourSpaceGivesTheSRGBColourCSSColor4Gives(_ space: String) throws {
+    var generator = SeededGenerator(seed: UInt64(space.utf8.reduce(0) { $0 &* 31 &+ UInt64($1) }))
+    let colors = Self.colors(of: space, count: 400, using: &generator)
+    var warned: Set<String> = []
+    let table = try DMDesignTokens.table(from: Self.tokens(colors)) { warning in
+      warned.insert(warning.tokenPath ?? "")
+    }
+    let expected = try Self.reference(colors)
+    try #require(expected.count == colors.count)
+    var mapped = 0
+    for (index, reference) in expected.enumerated() {
+      let color = try #require(table.color(forKey: "c\(index)", theme: .normal))
+      let hex = color.hexString
+      // The same colour to the byte, but for rounding: a channel that lands on a half may round
+      // either way after the other implementation's last bits.
+      let channels = { (hex: String) in
+        stride(from: 1, to: 7, by: 2).map { Int(hex.dropFirst($0).prefix(2), radix: 16)! }
+      }
+      let apart = zip(channels(hex), channels(reference.hex)).map { abs($0 - $1) }.max()!
+      #expect(apart <= 1, "\(colors[index]): \(hex), ColorAide \(reference.hex)")
+      // A colour brought into sRGB is said to be, and only such a colour.
+      #expect(warned.contains("c\(index)") == reference.mapped, "\(colors[index])")
+      if reference.mapped { mapped += 1 }
+    }
+    // The spaces wider than sRGB had colours outside it to map.
+    if !["srgb", "srgb-linear", "hsl", "hwb"].contains(space) { #expect(mapped > 0) }
+  }
+
+  @Test func aColourOutsideSRGBIsMappedAndSaysWhereAndToWhat() throws {
+    let text = """
+      {"$type": "color",
+        "inside": {"$value": {"colorSpace": "oklch", "components": [0.5, 0.05, 200]}},
+        "outside": {"$value": {"colorSpace": "oklch", "components": [0.6294, 0.355, 14.82]}},
+        "withFallback": {"$value": {"colorSpace": "display-p3", "components": [1, 0, 0], "hex": "#ff1100"}}}
+      """
+    var warnings: [DMDesignTokensWarning] = []
+    let table = try DMDesignTokens.table(from: text) { warnings.append($0) }
+    #expect(table.color(forKey: "outside", theme: .normal)?.hexString == "#FF0051")
+    // An out-of-gamut colour with a fallback of the author's own shows the fallback.
+    #expect(table.color(forKey: "withFallback", theme: .normal)?.hexString == "#FF1100")
+    #expect(warnings.count == 2)
+    #expect(
+      warnings.first?.description.hasPrefix(
+        "line 3, column 25: token \"outside\": the colour oklch(0.6294 0.355 14.82) is outside sRGB; it is shown as #FF0051"
+      ) == true,
+      "\(warnings)")
+    #expect(warnings.last?.line == 4)
+    #expect(warnings.last?.message.contains("its hex fallback #FF1100 is used") == true, "\(warnings)")
+  }
+
+  @Test(arguments: [
+    ("oklch", "[1.5, 0.1, 20]", "component 1 of a colour in oklch must be from 0 to 1, found 1.5"),
+    ("hsl", "[20, 120, 50]", "component 2 of a colour in hsl must be from 0 to 100, found 120"),
+    ("lch", "[50, -3, 20]", "component 2 of a colour in lch must be at least 0, found -3"),
+    ("display-p3", "[0.5, 1.2, 0]", "component 2 of a colour in display-p3 must be from 0 to 1, found 1.2"),
+  ])
+  func aComponentOutOfItsRangeIsAnErrorAtItsPlace(_ space: String, _ components: String, _ message: String) {
+    let text =
+      "{\"a\": {\"$type\": \"color\", \"$value\": {\"colorSpace\": \"\(space)\", \"components\": \(components)}}}"
+    #expect {
+      _ = try DMDesignTokens.table(from: text)
+    } throws: { error in
+      (error as? DMDesignTokensError)?.message == message
+    }
+  }
+}
