@@ -244,7 +244,6 @@ import Testing
         "the member \"a\" appears twice in one object (first at line 2, column 3)"
       ),
       ("{\"bg\": {\"$type\": \"color\", \"$value\": \"#12G\"}}", 1, 37, "bg", "bad colour \"#12G\""),
-      ("{\"bg\": {\"$value\": \"#123456\"}}", 1, 8, "bg", "the token has no $type"),
       (
         "{\"a\": {\"$type\": \"color\", \"$value\": \"{b}\"}, \"b\": {\"$type\": \"color\", \"$value\": \"{a}\"}}",
         1, 7, "a", "go round in a circle"
@@ -264,7 +263,6 @@ import Testing
         "{\"a\": {\"$type\": \"color\", \"$value\": \"#fff\", \"note\": 1}}", 1, 44, "a",
         "unknown property \"note\" in a token"
       ),
-      ("{\"a\": {\"$type\": \"colour\", \"$value\": \"#fff\"}}", 1, 17, "a", "unknown $type \"colour\""),
       (
         "{\"a\": {\"$type\": \"color\", \"$value\": {\"colorSpace\": \"srgb\", \"components\": [2, 0, 0]}}}",
         1, 74, "a", "from 0 to 1"
@@ -337,6 +335,51 @@ import Testing
       #expect(error.tokenPath == path, "\(error)")
       #expect(error.message.contains(message), "\(error)")
     }
+  }
+
+  @Test func tokensOfOtherKindsAreLeftOutAndUnknownTypesSaySo() throws {
+    let text = """
+      {
+        "typed": {"$type": "color", "$value": "#102030"},
+        "untypedColour": {"$value": "#405060"},
+        "untypedObject": {"$value": {"colorSpace": "srgb", "components": [1, 0, 0]}},
+        "untypedReference": {"$value": "{untypedColour}"},
+        "untypedSize": {"$value": "12px"},
+        "untypedNumber": {"$value": 1.5},
+        "referenceToSize": {"$value": "{untypedSize}"},
+        "ease": {"$type": "cubic-bezier", "$value": "cubic-bezier(0.5, 0, 0.5, 1)"},
+        "links": {"$type": "link", "home": {"$value": "https://example.com"}, "icon": {"$type": "color", "$value": "#ffffff"}}
+      }
+      """
+    var warnings: [DMDesignTokensWarning] = []
+    let table = try DMDesignTokens.table(from: text) { warnings.append($0) }
+    // A token without a type is typed by its value, as the drafts before 2023-02 had it.
+    #expect(
+      table.keys == ["typed", "untypedColour", "untypedObject", "untypedReference", "links.icon"])
+    #expect(table.color(forKey: "untypedReference", theme: .normal) == DMColor(rgb: 0x405060))
+    #expect(
+      warnings.map(\.description) == [
+        "line 9, column 21: token \"ease\": unknown $type \"cubic-bezier\": the token is left out",
+        "line 10, column 22: token \"links\": unknown $type \"link\": the group's tokens without a type of their own "
+          + "are left out",
+      ])
+    // Strict, what would be left out is an error.
+    #expect {
+      _ = try DMDesignTokens.table(from: text, strict: true) { _ in }
+    } throws: { error in
+      (error as? DMDesignTokensError)?.description
+        == "line 9, column 21: token \"ease\": unknown $type \"cubic-bezier\": the token is left out"
+    }
+  }
+
+  @Test func styleDictionaryTokensCarryDataOfTheirOwn() throws {
+    let table = try DMDesignTokens.table(
+      from: """
+        {"color": {"red": {"value": "#ff0000", "type": "color", "attributes": {"font": "base"}, "comment": "brand",
+          "themeable": true, "nested": {"value": "#000", "type": "color"}}}}
+        """)
+    #expect(table.keys == ["color.red"])
+    #expect(table.color(forKey: "color.red", theme: .normal) == DMColor(rgb: 0xFF0000))
   }
 
   @Test func twoSpellingsOfOneColumnAreAnErrorNotABrokenTable() throws {

@@ -174,6 +174,27 @@ func repositoryPath(_ relative: String) -> String {
     #expect(export.out.lowercased().contains("#00fb29"))
   }
 
+  @Test func tokensOfAnUnknownTypeAreAWarningAndAnErrorWhenStrict() throws {
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "ease-\(UUID().uuidString).tokens.json")
+    try Data(
+      ##"{"BG": {"$type": "color", "$value": "#fff"}, "ease": {"$type": "cubic-bezier", "$value": [0, 0, 1, 1]}}"##
+        .utf8
+    )
+    .write(to: url)
+    let lint = dmkit("lint", url.path)
+    #expect(lint.status == 0)
+    #expect(
+      lint.out.hasPrefix(
+        "\(url.path):1:64: warning: token \"ease\": unknown $type \"cubic-bezier\": the token is left out\n"),
+      "\(lint.out)")
+    let strict = dmkit("lint", url.path, "--strict")
+    #expect(strict.status == 1)
+    #expect(
+      strict.out.hasPrefix("\(url.path):1:64: error: token \"ease\": unknown $type \"cubic-bezier\""),
+      "\(strict.out)")
+  }
+
   @Test func aTableWithoutASideIsAWarningThatSaysWhatTheStyleShows() throws {
     let path = try file("NORMAL RED\n#ffffff #fafafa BG\n")
     let result = dmkit("lint", path)

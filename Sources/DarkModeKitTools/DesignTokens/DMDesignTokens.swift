@@ -31,17 +31,19 @@ public enum DMDesignTokens {
   }
 
   /// Reads a table from design tokens, and says what it was read with that the table does not show
-  /// as the tokens say (a colour outside sRGB brought into it).
+  /// as the tokens say: a colour outside sRGB brought into it, tokens of a type the Format module
+  /// does not define left out.
   /// - Parameters:
   ///   - text: The JSON text.
+  ///   - strict: Whether tokens that would be left out with a warning are an error instead.
   ///   - warning: Called with each warning, once the tokens are read (also when they make no
   ///     table).
   /// - Returns: The table.
   /// - Throws: ``DMDesignTokensError``, as ``table(from:)``.
-  public static func table(from text: String, warnings warning: (DMDesignTokensWarning) -> Void)
-    throws(DMDesignTokensError) -> DMColorTable
-  {
-    let tableText = try self.tableText(from: text, warnings: warning)
+  public static func table(
+    from text: String, strict: Bool = false, warnings warning: (DMDesignTokensWarning) -> Void
+  ) throws(DMDesignTokensError) -> DMColorTable {
+    let tableText = try self.tableText(from: text, strict: strict, warnings: warning)
     do {
       return try DMColorTable(string: tableText)
     } catch {
@@ -63,20 +65,21 @@ public enum DMDesignTokens {
   }
 
   /// Reads a table from a design-tokens file, and says what it was read with that the table does
-  /// not show as the file says; see ``table(from:warnings:)``.
+  /// not show as the file says; see ``table(from:strict:warnings:)``.
   /// - Parameters:
   ///   - url: The file.
   ///   - maximumFileSize: The largest file to read, in bytes.
+  ///   - strict: Whether tokens that would be left out with a warning are an error instead.
   ///   - warning: Called with each warning, naming the file.
   /// - Returns: The table.
   /// - Throws: ``DMDesignTokensError``, naming the file.
   public static func table(
-    contentsOf url: URL, maximumFileSize: Int = DMColorTable.defaultMaximumFileSize,
+    contentsOf url: URL, maximumFileSize: Int = DMColorTable.defaultMaximumFileSize, strict: Bool = false,
     warnings warning: (DMDesignTokensWarning) -> Void
   ) throws(DMDesignTokensError) -> DMColorTable {
     let text = try read(url, maximumFileSize: maximumFileSize)
     do {
-      return try table(from: text) { warning($0.inFile(url.path)) }
+      return try table(from: text, strict: strict) { warning($0.inFile(url.path)) }
     } catch {
       throw error.inFile(url.path)
     }
@@ -92,16 +95,17 @@ public enum DMDesignTokens {
   }
 
   /// The table that design tokens make, in the table's own text format, and the warnings of
-  /// ``table(from:warnings:)``.
+  /// ``table(from:strict:warnings:)``.
   /// - Parameters:
   ///   - text: The JSON text.
+  ///   - strict: Whether tokens that would be left out with a warning are an error instead.
   ///   - warning: Called with each warning, once the tokens are read.
   /// - Returns: The table's text.
   /// - Throws: ``DMDesignTokensError``.
-  public static func tableText(from text: String, warnings warning: (DMDesignTokensWarning) -> Void)
-    throws(DMDesignTokensError) -> String
-  {
-    let collected = TokenWarnings()
+  public static func tableText(
+    from text: String, strict: Bool = false, warnings warning: (DMDesignTokensWarning) -> Void
+  ) throws(DMDesignTokensError) -> String {
+    let collected = TokenWarnings(isStrict: strict)
     let result = TokenWarnings.$current.withValue(collected) {
       Result { () throws(DMDesignTokensError) -> String in try readTableText(from: text) }
     }
@@ -184,16 +188,9 @@ public enum DMDesignTokens {
     var places: [String: (place: TextPlace, path: [String])] = .init(minimumCapacity: names.count)
     for name in names {
       let token = tree.token(name)!
-      guard let type = tree.type(of: token, named: name) else {
-        // A reference that finds no type may go round in a circle or too deep: that is the error.
-        if TokenTree.target(of: token.value) != nil {
-          _ = try tree.color(name)
-        }
-        throw TokenTree.fail(
-          token.place, token.path,
-          "the token has no $type: none of its own, of its groups, or of the token it refers to")
-      }
-      guard type == "color" else { continue }
+      // A token without a type is typed by its value, as the drafts before 2023-02 had it: a
+      // colour value (or a reference that leads to one) is a colour, any other value is not.
+      guard (tree.type(of: token, named: name) ?? tree.typeOfValue(name)) == "color" else { continue }
       guard let key = token.tableKey else {
         throw TokenTree.fail(
           token.place, token.path,

@@ -115,6 +115,8 @@ final class TokenWarnings: @unchecked Sendable {
   /// At most this many are kept, as `lint` shows at most so many problems.
   static let limit = 1_000
 
+  /// Whether what would be left out with a warning is an error instead.
+  let isStrict: Bool
   private let lock = NSLock()
   private var seen: Set<DMDesignTokensWarning> = []
   private var list: [DMDesignTokensWarning] = []
@@ -122,6 +124,15 @@ final class TokenWarnings: @unchecked Sendable {
   private(set) var leftOut = 0
 
   var warnings: [DMDesignTokensWarning] { lock.withLock { list } }
+
+  init(isStrict: Bool) { self.isStrict = isStrict }
+
+  /// Leaves a token (or a group's tokens) out of the table: a warning, or the error `message` when
+  /// the reading in progress is strict.
+  static func leaveOut(_ place: TextPlace, _ path: [String], _ message: String) throws(DMDesignTokensError) {
+    if current?.isStrict == true { throw TokenTree.fail(place, path, message) }
+    note(place, path, message)
+  }
 
   /// Notes a warning for the reading in progress, if it collects them.
   static func note(_ place: TextPlace, _ path: [String], _ message: String) {

@@ -247,7 +247,7 @@ struct TokenTree {
         !TokenTree.contains(document, member: "$value") && TokenTree.contains(document, member: "value")
       var reader = Reader(unprefixed: unprefixed, root: root, budget: budget)
       if let inherited = parent?[reader.reserved("$type")] {
-        reader.groupTypes[ExactText("")] = try reader.checkedType(inherited, [])
+        reader.groupTypes[ExactText("")] = try reader.checkedType(inherited, [], isGroup: true)
       }
       try reader.group(document, path: [], isRoot: true)
       return reader
@@ -269,7 +269,7 @@ struct TokenTree {
       if let declared = node[reserved("$type")] {
         let name = path.joined(separator: ".")
         try count(name, node.place, path)
-        groupTypes[ExactText(name)] = try checkedType(declared, path)
+        groupTypes[ExactText(name)] = try checkedType(declared, path, isGroup: true)
       }
       for member in members {
         let name = member.name
@@ -319,7 +319,7 @@ struct TokenTree {
               member.value.place, path,
               "$ref is longer than \(TokenTree.maximumPointerLength) bytes: it can name no token")
           }
-        case reserved("$type"): type = try checkedType(member.value, path)
+        case reserved("$type"): type = try checkedType(member.value, path, isGroup: false)
         case reserved("$description"):
           guard member.value.string != nil else {
             throw fail(
@@ -347,6 +347,9 @@ struct TokenTree {
             }
             key = text
           }
+        // The unprefixed form of Style Dictionary lets a token carry data of its own
+        // (`attributes`, `comment`, …), which no colour depends on.
+        case let name where unprefixed && !name.hasPrefix("$"): continue
         default:
           throw fail(
             member.place, path,
@@ -385,13 +388,21 @@ struct TokenTree {
       }
     }
 
-    func checkedType(_ node: JSONNode, _ path: [String]) throws(DMDesignTokensError) -> String {
+    /// The `$type` in `node`, of a group or of a token.
+    func checkedType(_ node: JSONNode, _ path: [String], isGroup: Bool) throws(DMDesignTokensError) -> String
+    {
       guard let type = node.string else {
         throw fail(node.place, path, "$type must be a string, found \(node.described)")
       }
       // The unprefixed form of Tokens Studio has types of its own; only colours matter here.
-      guard unprefixed || TokenTree.types.contains(type) else {
-        throw fail(node.place, path, "unknown $type \(ShownText.quoted(type))")
+      // Tokens of a type the Format module does not define are left out, said in a warning (an
+      // error when the reading is strict).
+      if !unprefixed, !TokenTree.types.contains(type) {
+        try TokenWarnings.leaveOut(
+          node.place, path,
+          "unknown $type \(ShownText.quoted(type)): "
+            + (isGroup
+              ? "the group's tokens without a type of their own are left out" : "the token is left out"))
       }
       return type
     }
@@ -471,6 +482,24 @@ struct TokenTree {
       memo.types[key] = result
     }
     return result
+  }
+
+  /// The type the value of a token without one gives it: `color` for a colour (a `#` string or a
+  /// colour object), `nil` for any other value. A reference is followed to the value it leads to;
+  /// one that leads nowhere, round in a circle or too deep is a colour, so that reading it says
+  /// what is wrong with it.
+  func typeOfValue(_ name: String) -> String? {
+    var current = name
+    for _ in 0..<Self.maximumReferenceDepth {
+      guard let token = token(current) else { break }
+      if let target = Self.referenceTarget(token.value) {
+        current = target
+        continue
+      }
+      if token.value["$ref"] != nil { break }
+      return token.value.string?.hasPrefix("#") == true || token.value["colorSpace"] != nil ? "color" : nil
+    }
+    return "color"
   }
 
   /// The token a value refers to, by name (`"{a.b}"`) or by pointer (`#/a/b/$value`), if it

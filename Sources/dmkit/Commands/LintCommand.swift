@@ -22,7 +22,8 @@ enum LintCommand {
                               each side and contrast of each theme (repeatable); a column below
                               the minimum is a warning that names it.
         --min-contrast RATIO  The minimum ratio for --pair (default 4.5, WCAG AA for text).
-        --strict              Report contrast problems as errors.
+        --strict              Report contrast problems as errors, and design tokens of a type
+                              the format does not define (left out with a warning otherwise).
         --max-errors N        The most problems, and the most contrast lines, to print per
                               file (default 100).
         --verbose             Say how the header is read: which side, in which contrast, of
@@ -75,7 +76,9 @@ enum LintCommand {
       // table's keys are those of the table's text.
       let isTokens = TableLoading.isDesignTokens(path)
       if isTokens {
-        switch TableLoading.read(path, warning: { console.out($0) }) {
+        switch TableLoading.read(
+          path, strict: arguments.flags.contains("--strict"), warning: { console.out($0) })
+        {
         case .success(let read): table = read
         case .failure(let problem):
           console.out(problem.reported)

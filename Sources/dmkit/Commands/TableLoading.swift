@@ -13,14 +13,17 @@ enum TableLoading {
   }
 
   /// The table at `path`, or the problem as `FILE:LINE:COLUMN: MESSAGE` (without the severity).
-  /// Design tokens read with a loss (a colour outside sRGB) give `warning` each line that says so,
-  /// `FILE:LINE:COLUMN: warning: MESSAGE`.
-  static func read(_ path: String, warning: (String) -> Void = { _ in }) -> Result<DMColorTable, Problem> {
+  /// Design tokens read with a loss (a colour outside sRGB, tokens of an unknown type left out)
+  /// give `warning` each line that says so, `FILE:LINE:COLUMN: warning: MESSAGE`; `strict` makes
+  /// tokens left out an error.
+  static func read(_ path: String, strict: Bool = false, warning: (String) -> Void = { _ in })
+    -> Result<DMColorTable, Problem>
+  {
     let url = URL(fileURLWithPath: path)
     if isDesignTokens(path) {
       do {
         return .success(
-          try DMDesignTokens.table(contentsOf: url) {
+          try DMDesignTokens.table(contentsOf: url, strict: strict) {
             warning(
               Problem(path: path, line: $0.line, column: $0.column, message: $0.explanation).reported(
                 as: "warning"))
