@@ -28,10 +28,16 @@ import Testing
   static func reference(_ colors: [(space: String, components: [Double])]) throws -> [(
     hex: String, mapped: Bool
   )] {
+    try reference(
+      lines: colors.map { "\($0.space) " + $0.components.map { "\($0)" }.joined(separator: " ") + "\n" }
+        .joined())
+  }
+
+  /// What ColorAide gives for the lines of its script's input (see its header).
+  static func reference(lines: String) throws -> [(hex: String, mapped: Bool)] {
     let input = FileManager.default.temporaryDirectory.appendingPathComponent("dmkit-colors-\(UUID()).txt")
     defer { try? FileManager.default.removeItem(at: input) }
-    try colors.map { "\($0.space) " + $0.components.map { "\($0)" }.joined(separator: " ") + "\n" }.joined()
-      .write(to: input, atomically: true, encoding: .utf8)
+    try lines.write(to: input, atomically: true, encoding: .utf8)
     let process = try ChildProcess(
       "/bin/sh", ["-c", "exec python3 \"$0\" < \"$1\"", TestFixtures.referenceColors, input.path],
       environment: [
@@ -43,6 +49,15 @@ import Testing
       let parts = line.split(separator: " ")
       return (String(parts[0]), parts[1] == "mapped")
     }
+  }
+
+  /// How far apart two `#RRGGBB` colours are, in the channel where they are furthest: a channel
+  /// that lands on a half may round either way after the other implementation's last bits.
+  static func channelsApart(_ one: String, _ other: String) -> Int {
+    let channels = { (hex: String) in
+      stride(from: 1, to: 7, by: 2).map { Int(hex.dropFirst($0).prefix(2), radix: 16) ?? -999 }
+    }
+    return zip(channels(one), channels(other)).map { abs($0 - $1) }.max() ?? 999
   }
 
   /// A token file with one colour token per colour, `c0`, `c1`, …
@@ -94,19 +109,59 @@ import Testing
     for (index, reference) in expected.enumerated() {
       let color = try #require(table.color(forKey: "c\(index)", theme: .normal))
       let hex = color.hexString
-      // The same colour to the byte, but for rounding: a channel that lands on a half may round
-      // either way after the other implementation's last bits.
-      let channels = { (hex: String) in
-        stride(from: 1, to: 7, by: 2).map { Int(hex.dropFirst($0).prefix(2), radix: 16)! }
-      }
-      let apart = zip(channels(hex), channels(reference.hex)).map { abs($0 - $1) }.max()!
-      #expect(apart <= 1, "\(colors[index]): \(hex), ColorAide \(reference.hex)")
+      #expect(
+        Self.channelsApart(hex, reference.hex) <= 1, "\(colors[index]): \(hex), ColorAide \(reference.hex)")
       // A colour brought into sRGB is said to be, and only such a colour.
       #expect(warned.contains("c\(index)") == reference.mapped, "\(colors[index])")
       if reference.mapped { mapped += 1 }
     }
     // The spaces wider than sRGB had colours outside it to map.
     if !["srgb", "srgb-linear", "hsl", "hwb"].contains(space) { #expect(mapped > 0) }
+  }
+
+  @Test(.enabled(if: referenceMissing == nil))
+  func coloursWrittenAsCSSDoesAreReadAsCSSReadsThem() throws {
+    let texts = [
+      "rgb(0, 0, 0)", "rgb(255, 128, 0)", "rgba(255, 0, 0, 0.5)", "rgb(255 0 0 / 50%)", "rgb(10%, 20%, 30%)",
+      "RGB(12 34 56)", "hsl(210deg 50% 40%)", "hsla(120, 100%, 25%, 1)", "hsl(300 20 90)", "hwb(30 10% 20%)",
+      "lab(54.29 80.82 69.89)", "lab(50% 20% -30%)", "lch(60 40 140)", "oklab(0.6 -0.1 0.05)",
+      "oklch(0.7 0.1 250)",
+      "oklch(70% 50% 250deg)", "oklch(0.5 none 0)", "color(display-p3 1 0 0)",
+      "color(srgb 0.2 0.4 0.6 / 0.25)",
+      "color(rec2020 0.3 0.6 0.2)", "color(xyz-d50 0.3 0.4 0.5)", "color(prophoto-rgb 0.4 0.5 0.6)",
+    ]
+    var lines = ""
+    var tokens: [String] = []
+    for (index, text) in texts.enumerated() {
+      lines += "css \(text)\n"
+      tokens.append("\"c\(index)\": {\"$value\": \"\(text)\"}")
+    }
+    let table = try DMDesignTokens.table(
+      from: "{\"$type\": \"color\", " + tokens.joined(separator: ", ") + "}")
+    let expected = try Self.reference(lines: lines)
+    for (index, reference) in expected.enumerated() {
+      let hex = try #require(table.color(forKey: "c\(index)", theme: .normal)).hexString
+      #expect(
+        Self.channelsApart(hex, reference.hex) <= 1, "\(texts[index]): \(hex), ColorAide \(reference.hex)")
+    }
+    // The alpha is kept.
+    #expect(table.color(forKey: "c2", theme: .normal)?.hexString == "#FF000080")
+    #expect(table.color(forKey: "c18", theme: .normal)?.hexString == "#33669940")
+  }
+
+  @Test(arguments: [
+    ("rgb(0, 0)", "rgb() needs three components, found 2"),
+    ("color-mix(in srgb, red, blue)", "color-mix() is not a CSS colour function this reads"),
+    ("rgb(a, 0, 0)", "\"a\" is not a component of rgb()"),
+    ("color(hsl 1 2 3)", "color() needs a colour space such as srgb or display-p3 first"),
+    ("blue", "expected #rrggbb, #rrggbbaa, #rgb or a CSS colour function such as rgb(…) or oklch(…)"),
+  ])
+  func aColourTextThatIsNotOneSaysWhy(_ text: String, _ reason: String) {
+    #expect {
+      _ = try DMDesignTokens.table(from: "{\"a\": {\"$type\": \"color\", \"$value\": \"\(text)\"}}")
+    } throws: { error in
+      (error as? DMDesignTokensError)?.message == "bad colour \"\(text)\": \(reason)"
+    }
   }
 
   @Test func aColourOutsideSRGBIsMappedAndSaysWhereAndToWhat() throws {

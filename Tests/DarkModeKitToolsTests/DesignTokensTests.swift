@@ -372,6 +372,24 @@ import Testing
     }
   }
 
+  @Test func aGradientInAColourTokenIsLeftOutAndAReferenceOffOnlyInCaseSaysSo() throws {
+    var warnings: [DMDesignTokensWarning] = []
+    let table = try DMDesignTokens.table(
+      from:
+        ##"{"color": {"value": "#010203", "type": "color"}, "clouds": {"value": "linear-gradient(90deg, #fff, #000)", "type": "color"}}"##
+    ) { warnings.append($0) }
+    #expect(table.keys == ["color"])
+    #expect(
+      warnings.map(\.explanation) == ["token \"clouds\": a gradient, not a colour: the token is left out"])
+    #expect {
+      _ = try DMDesignTokens.table(
+        from: ##"{"$type": "color", "White": {"$value": "#fff"}, "bg": {"$value": "{white}"}}"##)
+    } throws: { error in
+      (error as? DMDesignTokensError)?.message
+        == "refers to \"white\", which is not a token (did you mean \"White\"?)"
+    }
+  }
+
   @Test func styleDictionaryTokensCarryDataOfTheirOwn() throws {
     let table = try DMDesignTokens.table(
       from: """

@@ -191,6 +191,14 @@ public enum DMDesignTokens {
       // A token without a type is typed by its value, as the drafts before 2023-02 had it: a
       // colour value (or a reference that leads to one) is a colour, any other value is not.
       guard (tree.type(of: token, named: name) ?? tree.typeOfValue(name)) == "color" else { continue }
+      // Tokens Studio's colour tokens may hold gradients, which a table cannot.
+      if let text = token.value.string,
+        text.hasPrefix("linear-gradient(") || text.hasPrefix("radial-gradient(")
+          || text.hasPrefix("conic-gradient(")
+      {
+        try TokenWarnings.leaveOut(token.place, token.path, "a gradient, not a colour: the token is left out")
+        continue
+      }
       guard let key = token.tableKey else {
         throw TokenTree.fail(
           token.place, token.path,

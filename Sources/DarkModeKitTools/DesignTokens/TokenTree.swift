@@ -109,6 +109,13 @@ struct TokenTree {
     return below.names(outside: excluded) + mine
   }
 
+  /// The path of a token that differs from `name` in the case of its letters only, for the error
+  /// about a reference to `name` that names no token.
+  func nameDiffering(onlyInCaseFrom name: String) -> String? {
+    let lowered = name.lowercased()
+    return order.first { $0.lowercased() == lowered } ?? below?.tree.nameDiffering(onlyInCaseFrom: name)
+  }
+
   /// The `$type` the group at `path` (its names joined with `.`) declares, if it declares one.
   private func ownType(ofGroup path: ExactText) -> String? {
     groupTypes[path] ?? below?.tree.ownType(ofGroup: path)
@@ -569,7 +576,10 @@ struct TokenTree {
     let pointed = Self.pointerTarget(value).flatMap { self.token($0) != nil ? $0 : nil }
     if let target = Self.referenceTarget(value) ?? pointed {
       guard self.token(target) != nil else {
-        throw Self.fail(value.place, path, "refers to \(ShownText.quoted(target)), which is not a token")
+        let hint =
+          nameDiffering(onlyInCaseFrom: target).map { " (did you mean \(ShownText.quoted($0))?)" } ?? ""
+        throw Self.fail(
+          value.place, path, "refers to \(ShownText.quoted(target)), which is not a token\(hint)")
       }
       if let type = type(target), type != "color" {
         throw Self.fail(
@@ -659,19 +669,27 @@ struct TokenTree {
       alpha: channel(color.alpha))
   }
 
-  /// A colour value: a 2025.10 colour object, or a hex string as older drafts wrote it.
+  /// A colour value: a 2025.10 colour object, or a hex string as older drafts wrote it, or a CSS
+  /// colour function as Tokens Studio writes it (`rgb(0, 0, 0)`, `oklch(0.7 0.1 250)`).
   static func parseColor(_ value: JSONNode, path: [String]) throws(DMDesignTokensError) -> DMColor {
     if let text = value.string {
-      guard text.hasPrefix("#") else {
-        throw fail(
-          value.place, path, "bad colour \(ShownText.quoted(text)): expected #rrggbb, #rrggbbaa or #rgb")
+      if text.hasPrefix("#") {
+        do {
+          return try DMColor(hex: text)
+        } catch {
+          throw fail(
+            value.place, path,
+            "bad colour \(ShownText.quoted(text)): \((error as? DMColorError)?.reason ?? "\(error)")")
+        }
       }
-      do {
-        return try DMColor(hex: text)
-      } catch {
-        throw fail(
-          value.place, path,
-          "bad colour \(ShownText.quoted(text)): \((error as? DMColorError)?.reason ?? "\(error)")")
+      switch CSSColorText.read(text) {
+      case .success(let css):
+        return try color(
+          css.space, css.components, alpha: css.alpha, fallback: nil,
+          places: Array(repeating: value.place, count: 3),
+          place: value.place, path: path)
+      case .failure(let problem):
+        throw fail(value.place, path, "bad colour \(ShownText.quoted(text)): \(problem.reason)")
       }
     }
     guard let members = value.members else {
@@ -719,6 +737,21 @@ struct TokenTree {
     guard let colorSpace = TokenColorSpace(rawValue: space) else {
       throw fail(value["colorSpace"]!.place, path, "unknown colorSpace \(ShownText.quoted(space))")
     }
+    return try color(
+      colorSpace, components, alpha: alpha, fallback: fallback, places: elements.map(\.place),
+      place: value.place,
+      path: path)
+  }
+
+  /// The colour of `components` in `colorSpace`, in sRGB as a table holds it; a colour outside
+  /// sRGB is brought into it (or shows its `fallback`), with a warning. `places` are the
+  /// components', `place` the colour's.
+  private static func color(
+    _ colorSpace: TokenColorSpace, _ components: [Double], alpha: Double, fallback: DMColor?,
+    places: [TextPlace],
+    place: TextPlace, path: [String]
+  ) throws(DMDesignTokensError) -> DMColor {
+    let space = colorSpace.rawValue
     for (index, range) in colorSpace.ranges.enumerated() {
       if let range, !range.contains(components[index]) {
         let bounds =
@@ -726,7 +759,7 @@ struct TokenTree {
           ? "at least \(range.lowerBound.formatted)"
           : "from \(range.lowerBound.formatted) to \(range.upperBound.formatted)"
         throw fail(
-          elements[index].place, path,
+          places[index], path,
           "component \(index + 1) of a colour in \(space) must be \(bounds), found \(components[index].formatted)"
         )
       }
@@ -737,13 +770,13 @@ struct TokenTree {
       let shown = colorSpace.isFunction ? "\(space)(\(numbers))" : "color(\(space) \(numbers))"
       if let fallback {
         TokenWarnings.note(
-          value.place, path,
+          place, path,
           "the colour \(shown) is outside sRGB; its hex fallback \(fallback.hexString) is used")
         return snapped(DMColor(red: fallback.red, green: fallback.green, blue: fallback.blue, alpha: alpha))
       }
       let color = snapped(DMColor(red: rgb.x, green: rgb.y, blue: rgb.z, alpha: alpha))
       TokenWarnings.note(
-        value.place, path,
+        place, path,
         "the colour \(shown) is outside sRGB; it is shown as \(color.hexString), the nearest colour of the "
           + "same hue and lightness (CSS Color 4's gamut mapping)")
       return color
