@@ -365,7 +365,9 @@ import Testing
       ])
     // Strict, what would be left out is an error.
     #expect {
-      _ = try DMDesignTokens.table(from: text, strict: true) { _ in }
+      var options = DMDesignTokensOptions()
+      options.isStrict = true
+      _ = try DMDesignTokens.table(from: text, options: options) { _ in }
     } throws: { error in
       (error as? DMDesignTokensError)?.description
         == "line 9, column 21: token \"ease\": unknown $type \"cubic-bezier\": the token is left out"

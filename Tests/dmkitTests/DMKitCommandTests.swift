@@ -195,6 +195,38 @@ func repositoryPath(_ relative: String) -> String {
       "\(strict.out)")
   }
 
+  @Test func tokenFilesNamedOrGivenAreReadAndTheirProblemsNameThem() throws {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("files-\(UUID().uuidString)")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    try FileManager.default.createDirectory(
+      at: folder.appendingPathComponent("theme"), withIntermediateDirectories: true)
+    func write(_ path: String, _ text: String) throws {
+      try Data(text.utf8).write(to: folder.appendingPathComponent(path))
+    }
+    try write("global.tokens.json", ##"{"$type": "color", "grey": {"$value": "#242424"}}"##)
+    try write("light.tokens.json", ##"{"$type": "color", "Text": {"$value": "{grey}"}}"##)
+    try write(
+      "all.resolver.json",
+      ##"{"version": "2025.10", "resolutionOrder": [{"type": "set", "name": "s", "sources": [{"$ref": "theme/bad.tokens.json"}]}]}"##
+    )
+    try write("theme/bad.tokens.json", "{\"$type\": \"color\",\n \"bg\": {\"$value\": \"#12G\"}}")
+    let light = folder.appendingPathComponent("light.tokens.json").path
+    #expect(dmkit("lint", light).out.contains("refers to \"grey\", which is not a token"))
+    let with = dmkit("lint", light, "--with", folder.appendingPathComponent("global.tokens.json").path)
+    #expect(with.status == 0, "\(with.out)")
+    let export = dmkit(
+      "export", light, "--with", folder.appendingPathComponent("global.tokens.json").path, "--format", "text")
+    #expect(export.out.hasSuffix("NORMAL\n#242424  Text\n"), "\(export.out)")
+    let resolver = folder.appendingPathComponent("all.resolver.json").path
+    let bad = dmkit("lint", resolver)
+    #expect(bad.status == 1)
+    #expect(
+      bad.out.hasPrefix(
+        folder.appendingPathComponent("theme/bad.tokens.json").path
+          + ":2:19: error: token \"bg\": bad colour \"#12G\""),
+      "\(bad.out)")
+  }
+
   @Test func aTableWithoutASideIsAWarningThatSaysWhatTheStyleShows() throws {
     let path = try file("NORMAL RED\n#ffffff #fafafa BG\n")
     let result = dmkit("lint", path)

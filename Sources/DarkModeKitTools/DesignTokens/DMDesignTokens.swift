@@ -35,21 +35,16 @@ public enum DMDesignTokens {
   /// does not define left out.
   /// - Parameters:
   ///   - text: The JSON text.
-  ///   - strict: Whether tokens that would be left out with a warning are an error instead.
+  ///   - options: How to read them. Tokens read from text cannot name files.
   ///   - warning: Called with each warning, once the tokens are read (also when they make no
   ///     table).
   /// - Returns: The table.
   /// - Throws: ``DMDesignTokensError``, as ``table(from:)``.
   public static func table(
-    from text: String, strict: Bool = false, warnings warning: (DMDesignTokensWarning) -> Void
+    from text: String, options: DMDesignTokensOptions = DMDesignTokensOptions(),
+    warnings warning: (DMDesignTokensWarning) -> Void
   ) throws(DMDesignTokensError) -> DMColorTable {
-    let tableText = try self.tableText(from: text, strict: strict, warnings: warning)
-    do {
-      return try DMColorTable(string: tableText)
-    } catch {
-      throw DMDesignTokensError(
-        line: 0, column: 0, tokenPath: nil, message: "the tokens make no table: \(error.message)")
-    }
+    try table(tableText(reading: text, document: nil, options: options, warnings: warning))
   }
 
   /// Reads a table from a design-tokens file.
@@ -61,25 +56,29 @@ public enum DMDesignTokens {
   public static func table(contentsOf url: URL, maximumFileSize: Int = DMColorTable.defaultMaximumFileSize)
     throws(DMDesignTokensError) -> DMColorTable
   {
-    try table(contentsOf: url, maximumFileSize: maximumFileSize) { _ in }
+    var options = DMDesignTokensOptions()
+    options.maximumFileSize = maximumFileSize
+    return try table(contentsOf: url, options: options) { _ in }
   }
 
-  /// Reads a table from a design-tokens file, and says what it was read with that the table does
-  /// not show as the file says; see ``table(from:strict:warnings:)``.
+  /// Reads a table from a design-tokens file, and the files it names, and says what it was read
+  /// with that the table does not show as the files say; see ``table(from:options:warnings:)``.
+  /// A resolver document's sources may name files (`{"$ref": "base/colors.tokens.json"}`), read
+  /// from the document's folder.
   /// - Parameters:
   ///   - url: The file.
-  ///   - maximumFileSize: The largest file to read, in bytes.
-  ///   - strict: Whether tokens that would be left out with a warning are an error instead.
-  ///   - warning: Called with each warning, naming the file.
+  ///   - options: How to read it, and which other files its references may name.
+  ///   - warning: Called with each warning, naming its file.
   /// - Returns: The table.
-  /// - Throws: ``DMDesignTokensError``, naming the file.
+  /// - Throws: ``DMDesignTokensError``, naming the file at fault.
   public static func table(
-    contentsOf url: URL, maximumFileSize: Int = DMColorTable.defaultMaximumFileSize, strict: Bool = false,
+    contentsOf url: URL, options: DMDesignTokensOptions = DMDesignTokensOptions(),
     warnings warning: (DMDesignTokensWarning) -> Void
   ) throws(DMDesignTokensError) -> DMColorTable {
-    let text = try read(url, maximumFileSize: maximumFileSize)
+    let text = try read(url, maximumFileSize: options.maximumFileSize)
     do {
-      return try table(from: text, strict: strict) { warning($0.inFile(url.path)) }
+      return try table(
+        tableText(reading: text, document: url, options: options) { warning($0.inFile(url.path)) })
     } catch {
       throw error.inFile(url.path)
     }
@@ -91,36 +90,43 @@ public enum DMDesignTokens {
   /// - Returns: The table's text.
   /// - Throws: ``DMDesignTokensError``.
   public static func tableText(from text: String) throws(DMDesignTokensError) -> String {
-    try tableText(from: text) { _ in }
+    try tableText(reading: text, document: nil, options: DMDesignTokensOptions()) { _ in }
   }
 
-  /// The table that design tokens make, in the table's own text format, and the warnings of
-  /// ``table(from:strict:warnings:)``.
-  /// - Parameters:
-  ///   - text: The JSON text.
-  ///   - strict: Whether tokens that would be left out with a warning are an error instead.
-  ///   - warning: Called with each warning, once the tokens are read.
-  /// - Returns: The table's text.
-  /// - Throws: ``DMDesignTokensError``.
-  public static func tableText(
-    from text: String, strict: Bool = false, warnings warning: (DMDesignTokensWarning) -> Void
-  ) throws(DMDesignTokensError) -> String {
-    let collected = TokenWarnings(isStrict: strict)
-    let result = TokenWarnings.$current.withValue(collected) {
-      Result { () throws(DMDesignTokensError) -> String in try readTableText(from: text) }
+  /// The table of `text`, the text of a table.
+  private static func table(_ text: String) throws(DMDesignTokensError) -> DMColorTable {
+    do {
+      return try DMColorTable(string: text)
+    } catch {
+      throw DMDesignTokensError(
+        line: 0, column: 0, tokenPath: nil, message: "the tokens make no table: \(error.message)")
     }
-    collected.warnings.forEach(warning)
-    if collected.leftOut > 0 {
+  }
+
+  /// The table that the tokens of `text`, read from `document` (or from text), make, in the table's
+  /// own text format; each warning goes to `warning`.
+  private static func tableText(
+    reading text: String, document: URL?, options: DMDesignTokensOptions,
+    warnings warning: (DMDesignTokensWarning) -> Void
+  ) throws(DMDesignTokensError) -> String {
+    let reading = TokenReading(options: options, document: document)
+    let result = TokenReading.$current.withValue(reading) {
+      Result { () throws(DMDesignTokensError) -> String in try readTableText(from: text, options: options) }
+    }
+    reading.warnings.forEach(warning)
+    if reading.leftOut > 0 {
       warning(
         DMDesignTokensWarning(
           DMDesignTokensError(
             line: 0, column: 0, tokenPath: nil,
-            message: "\(collected.leftOut) more warnings not shown, past the first \(TokenWarnings.limit)")))
+            message: "\(reading.leftOut) more warnings not shown, past the first \(TokenReading.limit)")))
     }
     return try result.get()
   }
 
-  private static func readTableText(from text: String) throws(DMDesignTokensError) -> String {
+  private static func readTableText(from text: String, options: DMDesignTokensOptions)
+    throws(DMDesignTokensError) -> String
+  {
     let document: JSONNode
     do {
       document = try JSONReader.read(text)
@@ -128,11 +134,24 @@ public enum DMDesignTokens {
       throw DMDesignTokensError(
         line: error.place.line, column: error.place.column, tokenPath: nil, message: error.message)
     }
+    // The files whose tokens references may name, read as a document's files are.
+    var included: [JSONNode] = []
+    for file in options.tokenFiles {
+      included.append(
+        try TokenReading.file(named: file.path, at: document.place, path: [], isGiven: true))
+    }
     let columns: [Column]
     if ResolverDocument.isResolver(document) {
+      guard included.isEmpty else {
+        throw DMDesignTokensError(
+          line: 0, column: 0, tokenPath: nil,
+          message:
+            "a resolver document names its own files in its sets; token files are given only with a token file"
+        )
+      }
       columns = try ResolverDocument(document).columns()
     } else {
-      columns = try tokenFileColumns(document)
+      columns = try tokenFileColumns(document, including: included)
     }
     return try write(columns)
   }
@@ -178,10 +197,10 @@ public enum DMDesignTokens {
   /// The column `name` made of the colour tokens of a tree, by key, in order; the tokens under
   /// `excluded` groups are left out. `place` and `path` say where the column comes from.
   static func column(
-    _ name: String, of tree: TokenTree, excluding excluded: Set<String> = [], place: TextPlace,
-    path: [String]
+    _ name: String, of tree: TokenTree, excluding excluded: Set<String> = [], names given: [String]? = nil,
+    place: TextPlace, path: [String]
   ) throws(DMDesignTokensError) -> Column {
-    let names = tree.names(outside: excluded)
+    let names = given ?? tree.names(outside: excluded)
     var keys: [String] = []
     keys.reserveCapacity(names.count)
     var colors: [String: DMColor] = .init(minimumCapacity: names.count)
@@ -196,7 +215,7 @@ public enum DMDesignTokens {
         text.hasPrefix("linear-gradient(") || text.hasPrefix("radial-gradient(")
           || text.hasPrefix("conic-gradient(")
       {
-        try TokenWarnings.leaveOut(token.place, token.path, "a gradient, not a colour: the token is left out")
+        try TokenReading.leaveOut(token.place, token.path, "a gradient, not a colour: the token is left out")
         continue
       }
       guard let key = token.tableKey else {
@@ -253,7 +272,9 @@ public enum DMDesignTokens {
 
   /// The columns of a token file: one per top-level group when they are named as columns (the form
   /// `dmkit` wrote before 2025.10), else one, `NORMAL`.
-  static func tokenFileColumns(_ document: JSONNode) throws(DMDesignTokensError) -> [Column] {
+  static func tokenFileColumns(_ document: JSONNode, including included: [JSONNode] = [])
+    throws(DMDesignTokensError) -> [Column]
+  {
     guard let members = document.members else {
       throw TokenTree.fail(document.place, [], "expected an object of tokens, found \(document.described)")
     }
@@ -271,7 +292,15 @@ public enum DMDesignTokens {
     guard namedAsColumns else {
       var tree = TokenTree()
       try tree.add(document)
-      return [try column("NORMAL", of: tree, place: document.place, path: [])]
+      guard !included.isEmpty else {
+        return [try column("NORMAL", of: tree, place: document.place, path: [])]
+      }
+      // The tokens of the files given with it are there for references to name; the document's own
+      // tokens, which win over theirs, are the keys.
+      var all = TokenTree()
+      for file in included { try all.add(file) }
+      try all.add(document)
+      return [try column("NORMAL", of: all, names: tree.names(outside: []), place: document.place, path: [])]
     }
     var columns: [Column] = []
     for group in groups {
@@ -391,4 +420,35 @@ public enum DMDesignTokens {
     }
     return text
   }
+}
+
+/// How ``DMDesignTokens`` reads design tokens.
+///
+/// ```swift
+/// var options = DMDesignTokensOptions()
+/// options.tokenFiles = [URL(filePath: "global.tokens.json")]  // what light.tokens.json refers to
+/// let table = try DMDesignTokens.table(contentsOf: URL(filePath: "light.tokens.json"), options: options) {
+///   print($0)
+/// }
+/// ```
+public struct DMDesignTokensOptions: Sendable {
+  /// Whether tokens that would be left out with a warning (of a type the format does not define, a
+  /// gradient in a colour token) are an error instead. `false` by default.
+  public var isStrict = false
+  /// The largest file to read, in bytes, the document and each file it names:
+  /// `DMColorTable.defaultMaximumFileSize` by default.
+  public var maximumFileSize = DMColorTable.defaultMaximumFileSize
+  /// The most bytes the files a document names may come to all together: 256 MiB by default.
+  public var maximumTotalSize = 256 << 20
+  /// Whether a resolver document may name files outside its own folder (`../shared/colors.json`, an
+  /// absolute path). `false` by default: a document from elsewhere reads nothing else of the disk.
+  public var readsFilesOutsideFolder = false
+  /// Token files whose tokens the references of a token file may name (a file of primitives that a
+  /// file of semantic colours refers to). Their tokens are no keys of the table; the token file's
+  /// own tokens win over theirs. They are read wherever they are, each within
+  /// ``maximumFileSize`` and all together within ``maximumTotalSize``.
+  public var tokenFiles: [URL] = []
+
+  /// The defaults.
+  public init() {}
 }

@@ -53,9 +53,11 @@ public struct DMDesignTokensError: Error, Hashable, Sendable, CustomStringConver
     return (path.map { ShownText.escaped($0) + ": " } ?? "") + place + explanation
   }
 
-  /// The same error, read from the file at `path`.
+  /// The same error, read from the file at `path`, unless it already names the file it is in (one
+  /// that the file names).
   func inFile(_ path: String) -> DMDesignTokensError {
-    DMDesignTokensError(line: line, column: column, tokenPath: tokenPath, message: message, path: path)
+    DMDesignTokensError(
+      line: line, column: column, tokenPath: tokenPath, message: message, path: self.path ?? path)
   }
 }
 
@@ -103,44 +105,5 @@ public struct DMDesignTokensWarning: Hashable, Sendable, CustomStringConvertible
   /// The same warning, read from the file at `path`.
   func inFile(_ path: String) -> DMDesignTokensWarning {
     DMDesignTokensWarning(located.inFile(path))
-  }
-}
-
-/// The warnings of the reading in progress, each once: a token read for several columns warns
-/// once.
-final class TokenWarnings: @unchecked Sendable {
-  /// The reading in progress on this task or thread, if it collects warnings.
-  @TaskLocal static var current: TokenWarnings?
-
-  /// At most this many are kept, as `lint` shows at most so many problems.
-  static let limit = 1_000
-
-  /// Whether what would be left out with a warning is an error instead.
-  let isStrict: Bool
-  private let lock = NSLock()
-  private var seen: Set<DMDesignTokensWarning> = []
-  private var list: [DMDesignTokensWarning] = []
-  /// How many were left out past ``limit``.
-  private(set) var leftOut = 0
-
-  var warnings: [DMDesignTokensWarning] { lock.withLock { list } }
-
-  init(isStrict: Bool) { self.isStrict = isStrict }
-
-  /// Leaves a token (or a group's tokens) out of the table: a warning, or the error `message` when
-  /// the reading in progress is strict.
-  static func leaveOut(_ place: TextPlace, _ path: [String], _ message: String) throws(DMDesignTokensError) {
-    if current?.isStrict == true { throw TokenTree.fail(place, path, message) }
-    note(place, path, message)
-  }
-
-  /// Notes a warning for the reading in progress, if it collects them.
-  static func note(_ place: TextPlace, _ path: [String], _ message: String) {
-    guard let current else { return }
-    let warning = DMDesignTokensWarning(TokenTree.fail(place, path, message))
-    current.lock.withLock {
-      guard current.seen.insert(warning).inserted else { return }
-      if current.list.count < limit { current.list.append(warning) } else { current.leftOut += 1 }
-    }
   }
 }

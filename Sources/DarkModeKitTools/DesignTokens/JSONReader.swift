@@ -5,6 +5,8 @@ import Foundation
 struct TextPlace: Hashable, Sendable {
   var line: Int
   var column: Int
+  /// Which file: 0 for the document read, else one that it names (see `TokenReading`).
+  var file = 0
 }
 
 /// Text compared scalar by scalar, as JSON compares member names: Swift's `==` takes text that is
@@ -126,14 +128,17 @@ struct JSONReader {
   static let maximumDepth = 64
 
   private let bytes: [UInt8]
+  private var file = 0
   private var index = 0
   private var line = 1
   /// The index of the first byte of the current line.
   private var lineStart = 0
 
-  /// Reads `text`, which must hold exactly one JSON value (with white space around it).
-  static func read(_ text: String) throws(JSONReadError) -> JSONNode {
+  /// Reads `text`, which must hold exactly one JSON value (with white space around it); its
+  /// places are in `file` (see ``TextPlace/file``).
+  static func read(_ text: String, file: Int = 0) throws(JSONReadError) -> JSONNode {
     var reader = JSONReader(bytes: Array(text.utf8))
+    reader.file = file
     if reader.bytes.starts(with: [0xEF, 0xBB, 0xBF]) {
       reader.index = 3
       reader.lineStart = 3
@@ -167,7 +172,7 @@ struct JSONReader {
       if bytes[columnIndex] & 0xC0 != 0x80 { column += 1 }
       columnIndex += 1
     }
-    return TextPlace(line: line, column: column)
+    return TextPlace(line: line, column: column, file: file)
   }
 
   private mutating func error(_ message: String, at position: Int? = nil) -> JSONReadError {

@@ -2,7 +2,8 @@ import DarkModeKit
 
 /// A resolver document (Resolver module 2025.10): sets and modifiers whose sources, merged in the
 /// resolution order for one choice of each modifier's context, make one token tree. Sources are
-/// read from the document itself (inline, or `#/sets/…`); files it names are not read.
+/// read from the document itself (inline, or `#/sets/…`) and from the files it names, relative to
+/// its folder (`TokenReading.file(named:at:path:isGiven:)`).
 struct ResolverDocument {
   /// One entry of the resolution order: a set's sources, or a modifier's contexts.
   private enum Entry {
@@ -51,11 +52,12 @@ struct ResolverDocument {
   private var helperGroups: Set<String> = []
 
   /// Whether `document` is a resolver document rather than a token file: it has a
-  /// `resolutionOrder`, or a string `version` beside `sets` or `modifiers` (and then misses its
-  /// resolution order, which is the error).
+  /// `resolutionOrder`, or a resolver `$schema`, or a string `version` beside `sets` or
+  /// `modifiers` (and then what it misses is the error).
   static func isResolver(_ document: JSONNode) -> Bool {
-    document["version"]?.string != nil
-      && (document["resolutionOrder"] != nil || document["sets"] != nil || document["modifiers"] != nil)
+    if document["resolutionOrder"] != nil { return true }
+    if document["$schema"]?.string?.contains("resolver") == true { return true }
+    return document["version"]?.string != nil && (document["sets"] != nil || document["modifiers"] != nil)
   }
 
   init(_ document: JSONNode) throws(DMDesignTokensError) {
@@ -67,7 +69,12 @@ struct ResolverDocument {
     {
       throw fail(member.place, [member.name], "unknown property of a resolver document")
     }
-    guard let version = document["version"], version.string == DesignTokens.version else {
+    guard let version = document["version"] else {
+      throw fail(
+        document.place, ["version"],
+        "the resolver document has no version: it needs \"version\": \"\(DesignTokens.version)\"")
+    }
+    guard version.string == DesignTokens.version else {
       throw fail(
         document["version"]?.place ?? document.place, ["version"],
         "version must be \(ShownText.quoted(DesignTokens.version)), found \(document["version"]?.described ?? "nothing")"
@@ -251,11 +258,23 @@ struct ResolverDocument {
       if let (kind, name) = Self.localReference(text), kind == "sets" {
         return try expandedSet(name, place: place, path: path, depth: depth + 1)
       }
+      // A file beside the document, or a place in one (`colors.json#/color`), holds tokens.
+      if !text.hasPrefix("#") {
+        let parts = text.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false)
+        let file = try TokenReading.file(named: String(parts[0]), at: place, path: path)
+        let pointer = parts.count > 1 ? "#" + parts[1] : "#"
+        guard let target = Self.node(at: pointer, in: file), target.members != nil else {
+          throw fail(place, path, "$ref \(ShownText.quoted(text)) names no object of tokens")
+        }
+        guard target["$ref"] == nil else {
+          throw fail(
+            place, path, "$ref \(ShownText.quoted(text)) names a $ref in another file, which is not followed")
+        }
+        return [target]
+      }
       // Any other place in this document holds tokens.
       guard text.hasPrefix("#/") || text == "#" else {
-        throw fail(
-          place, path,
-          "$ref \(ShownText.quoted(text)) is not read: sources are read from this document only (#/…)")
+        throw fail(place, path, "$ref \(ShownText.quoted(text)) names no place of this document (#/…)")
       }
       guard let target = Self.node(at: text, in: document), target.members != nil else {
         throw fail(place, path, "$ref \(ShownText.quoted(text)) names no object of tokens in this document")

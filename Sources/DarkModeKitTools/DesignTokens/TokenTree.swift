@@ -151,7 +151,10 @@ struct TokenTree {
     var read: [TextPlace: Reader] = [:]
     // In the order each source first comes: the order the tokens first appear in.
     for source in sources where read[source.place] == nil {
-      let reader = try Reader.read(source, root: root ?? source, budget: Self.maximumPathBytes - pathBytes)
+      // A source from a file the document names has that file's pointers.
+      let reader = try Reader.read(
+        source, root: TokenReading.root(ofFile: source.place.file) ?? root ?? source,
+        budget: Self.maximumPathBytes - pathBytes)
       pathBytes += reader.pathBytes
       read[source.place] = reader
       merge(reader)
@@ -405,7 +408,7 @@ struct TokenTree {
       // Tokens of a type the Format module does not define are left out, said in a warning (an
       // error when the reading is strict).
       if !unprefixed, !TokenTree.types.contains(type) {
-        try TokenWarnings.leaveOut(
+        try TokenReading.leaveOut(
           node.place, path,
           "unknown $type \(ShownText.quoted(type)): "
             + (isGroup
@@ -434,7 +437,7 @@ struct TokenTree {
   static func fail(_ place: TextPlace, _ path: [String], _ message: String) -> DMDesignTokensError {
     DMDesignTokensError(
       line: place.line, column: place.column, tokenPath: path.isEmpty ? nil : path.joined(separator: "."),
-      message: message)
+      message: message, path: TokenReading.path(ofFile: place.file))
   }
 
   // MARK: Colours
@@ -769,13 +772,13 @@ struct TokenTree {
       let numbers = components.map(\.formatted).joined(separator: " ")
       let shown = colorSpace.isFunction ? "\(space)(\(numbers))" : "color(\(space) \(numbers))"
       if let fallback {
-        TokenWarnings.note(
+        TokenReading.note(
           place, path,
           "the colour \(shown) is outside sRGB; its hex fallback \(fallback.hexString) is used")
         return snapped(DMColor(red: fallback.red, green: fallback.green, blue: fallback.blue, alpha: alpha))
       }
       let color = snapped(DMColor(red: rgb.x, green: rgb.y, blue: rgb.z, alpha: alpha))
-      TokenWarnings.note(
+      TokenReading.note(
         place, path,
         "the colour \(shown) is outside sRGB; it is shown as \(color.hexString), the nearest colour of the "
           + "same hue and lightness (CSS Color 4's gamut mapping)")

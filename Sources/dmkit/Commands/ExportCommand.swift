@@ -3,7 +3,8 @@ import DarkModeKitTools
 import Foundation
 
 /// `dmkit export FILE --format css|gtk|json|swift|text [--output PATH] [--access LEVEL]
-/// [--namespace NAME] [--table NAME] [--nested] [--no-themes] [--column NAME]`: the table (or design tokens) as CSS custom
+/// [--namespace NAME] [--table NAME] [--nested] [--no-themes] [--column NAME] [--with FILE]...
+/// [--allow-outside]`: the table (or design tokens) as CSS custom
 /// properties, a GTK stylesheet, Design Tokens JSON, Swift constants, or a colour table.
 @MainActor
 enum ExportCommand {
@@ -13,7 +14,7 @@ enum ExportCommand {
     usage: """
       USAGE: dmkit export FILE --format css|gtk|json|swift|text [--output PATH] [--access LEVEL]
                           [--namespace NAME] [--table NAME] [--nested] [--no-themes]
-                          [--column NAME]
+                          [--column NAME] [--with FILE]... [--allow-outside]
 
       Writes the colour table in another format, to standard output or to a file. FILE may be
       design tokens (named *.json or *.tokens), which are read as a table first.
@@ -50,13 +51,14 @@ enum ExportCommand {
                           swaps when the style changes; for tables too big for one GTK
                           stylesheet of every column (60,000 selectors: six per key and
                           column).
+      \(TableLoading.tokenOptionsUsage)
 
       Exit status: 0 on success, 1 for a bad table or an unwritable output, 2 for a bad command
       line.
 
       """,
-    flags: ["--nested", "--no-themes"],
-    options: ["--format", "--output", "--access", "--namespace", "--table", "--column"],
+    flags: ["--nested", "--no-themes", "--allow-outside"],
+    options: ["--format", "--output", "--access", "--namespace", "--table", "--column", "--with"],
     positionals: 1...1)
 
   static func run(_ arguments: ParsedArguments, console: Console) -> Int32 {
@@ -95,7 +97,10 @@ enum ExportCommand {
       options.accessLevel = level
     }
     let path = arguments.positionals[0]
-    guard let table = TableLoading.load(path, console: console) else { return 1 }
+    guard let table = TableLoading.load(path, console: console, options: TableLoading.tokenOptions(arguments))
+    else {
+      return 1
+    }
     // Problems with the options say what to change, as a bad command line does.
     func refuse(_ problems: [String]) -> Bool {
       for problem in problems { console.error("error: \(problem)\n") }

@@ -10,7 +10,7 @@ enum LintCommand {
     name: "lint", summary: "Check colour tables: every problem, and the contrast of key pairs.",
     usage: """
       USAGE: dmkit lint FILE... [--pair FG:BG]... [--min-contrast RATIO] [--strict] [--max-errors N]
-                            [--verbose]
+                            [--verbose] [--with FILE]... [--allow-outside]
 
       Checks each colour table and prints every problem as FILE:LINE:COLUMN: error: MESSAGE, as
       it is found; after N problems in a file, one line counts the rest. A valid table gets a
@@ -28,11 +28,17 @@ enum LintCommand {
                               file (default 100).
         --verbose             Say how the header is read: which side, in which contrast, of
                               which theme each column is.
+        --with FILE           Design tokens: a token file whose tokens the references of FILE
+                              may name (primitives beside semantic colours); its tokens are no
+                              keys. Repeatable.
+        --allow-outside       Design tokens: let a resolver document read files outside its
+                              own folder.
 
       Exit status: 0 when no file has an error, 1 otherwise, 2 for a bad command line.
 
       """,
-    flags: ["--strict", "--verbose"], options: ["--pair", "--min-contrast", "--max-errors"],
+    flags: ["--strict", "--verbose", "--allow-outside"],
+    options: ["--pair", "--min-contrast", "--max-errors", "--with"],
     positionals: 1...Int.max)
 
   static func run(_ arguments: ParsedArguments, console: Console) -> Int32 {
@@ -76,9 +82,8 @@ enum LintCommand {
       // table's keys are those of the table's text.
       let isTokens = TableLoading.isDesignTokens(path)
       if isTokens {
-        switch TableLoading.read(
-          path, strict: arguments.flags.contains("--strict"), warning: { console.out($0) })
-        {
+        let options = TableLoading.tokenOptions(arguments, strict: arguments.flags.contains("--strict"))
+        switch TableLoading.read(path, options: options, warning: { console.out($0) }) {
         case .success(let read): table = read
         case .failure(let problem):
           console.out(problem.reported)

@@ -14,23 +14,26 @@ enum TableLoading {
 
   /// The table at `path`, or the problem as `FILE:LINE:COLUMN: MESSAGE` (without the severity).
   /// Design tokens read with a loss (a colour outside sRGB, tokens of an unknown type left out)
-  /// give `warning` each line that says so, `FILE:LINE:COLUMN: warning: MESSAGE`; `strict` makes
-  /// tokens left out an error.
-  static func read(_ path: String, strict: Bool = false, warning: (String) -> Void = { _ in })
-    -> Result<DMColorTable, Problem>
-  {
+  /// give `warning` each line that says so, `FILE:LINE:COLUMN: warning: MESSAGE`.
+  static func read(
+    _ path: String, options: DMDesignTokensOptions = DMDesignTokensOptions(),
+    warning: (String) -> Void = { _ in }
+  ) -> Result<DMColorTable, Problem> {
     let url = URL(fileURLWithPath: path)
+    // A problem in another file (one the document names) names that file.
+    func shown(_ file: String?) -> String { file == nil || file == url.path ? path : file! }
     if isDesignTokens(path) {
       do {
         return .success(
-          try DMDesignTokens.table(contentsOf: url, strict: strict) {
+          try DMDesignTokens.table(contentsOf: url, options: options) {
             warning(
-              Problem(path: path, line: $0.line, column: $0.column, message: $0.explanation).reported(
-                as: "warning"))
+              Problem(path: shown($0.path), line: $0.line, column: $0.column, message: $0.explanation)
+                .reported(as: "warning"))
           })
       } catch {
         return .failure(
-          Problem(path: path, line: error.line, column: error.column, message: error.explanation))
+          Problem(path: shown(error.path), line: error.line, column: error.column, message: error.explanation)
+        )
       }
     }
     do {
@@ -58,10 +61,31 @@ enum TableLoading {
     }
   }
 
+  /// The options of design tokens a command line gives: `--with FILE` (repeatable) and
+  /// `--allow-outside`, and `strict` when the command is strict.
+  static func tokenOptions(_ arguments: ParsedArguments, strict: Bool = false) -> DMDesignTokensOptions {
+    var options = DMDesignTokensOptions()
+    options.isStrict = strict
+    options.tokenFiles = arguments.values("--with").map { URL(fileURLWithPath: $0) }
+    options.readsFilesOutsideFolder = arguments.flags.contains("--allow-outside")
+    return options
+  }
+
+  /// The lines of a command's usage for the options of design tokens.
+  static let tokenOptionsUsage = """
+      --with FILE       Design tokens: a token file whose tokens the references of FILE
+                        may name (primitives beside semantic colours); its tokens are
+                        no keys. Repeatable.
+      --allow-outside   Design tokens: let a resolver document read files outside its
+                        own folder.
+    """
+
   /// The table at `path`, or `nil` after printing the problem to standard error; warnings go to
   /// standard error too.
-  static func load(_ path: String, console: Console) -> DMColorTable? {
-    switch read(path, warning: { console.error($0) }) {
+  static func load(_ path: String, console: Console, options: DMDesignTokensOptions = DMDesignTokensOptions())
+    -> DMColorTable?
+  {
+    switch read(path, options: options, warning: { console.error($0) }) {
     case .success(let table): return table
     case .failure(let problem):
       console.error(problem.reported)

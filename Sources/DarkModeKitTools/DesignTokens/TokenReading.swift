@@ -1,0 +1,180 @@
+import DarkModeKit
+import Foundation
+
+/// One reading of design tokens in progress: its options, the warnings it has noticed (each once:
+/// a token read for several columns warns once), and the files its document names, each read once.
+final class TokenReading: @unchecked Sendable {
+  /// The reading in progress on this task or thread.
+  @TaskLocal static var current: TokenReading?
+
+  /// At most this many warnings are kept, as `lint` shows at most so many problems.
+  static let limit = 1_000
+
+  let options: DMDesignTokensOptions
+  /// The document read, when it was read from a file: files it names are read from its folder.
+  let document: URL?
+
+  private let lock = NSLock()
+  private var seen: Set<DMDesignTokensWarning> = []
+  private var list: [DMDesignTokensWarning] = []
+  /// How many warnings were left out past ``limit``.
+  private(set) var leftOut = 0
+  /// The files read, in the order first named; a place's `file` is its index plus one.
+  private var files: [(path: String, root: JSONNode?)] = []
+  private var fileIndexes: [String: Int] = [:]
+  private var bytesRead = 0
+
+  init(options: DMDesignTokensOptions, document: URL?) {
+    self.options = options
+    self.document = document
+  }
+
+  var warnings: [DMDesignTokensWarning] { lock.withLock { list } }
+
+  /// Notes a warning for the reading in progress.
+  static func note(_ place: TextPlace, _ path: [String], _ message: String) {
+    guard let current else { return }
+    let warning = DMDesignTokensWarning(TokenTree.fail(place, path, message))
+    current.lock.withLock {
+      guard current.seen.insert(warning).inserted else { return }
+      if current.list.count < limit { current.list.append(warning) } else { current.leftOut += 1 }
+    }
+  }
+
+  /// Leaves a token (or a group's tokens) out of the table: a warning, or the error `message` when
+  /// the reading in progress is strict.
+  static func leaveOut(_ place: TextPlace, _ path: [String], _ message: String) throws(DMDesignTokensError) {
+    if current?.options.isStrict == true { throw TokenTree.fail(place, path, message) }
+    note(place, path, message)
+  }
+
+  // MARK: Files a document names
+
+  /// The path of the file a place is in, as the document named it; `nil` for the document itself.
+  static func path(ofFile index: Int) -> String? {
+    guard index > 0, let current else { return nil }
+    return current.lock.withLock {
+      current.files.indices.contains(index - 1) ? current.files[index - 1].path : nil
+    }
+  }
+
+  /// The document a place in a file named by the document is in, for the `$ref` pointers of its
+  /// tokens; `nil` for the document itself.
+  static func root(ofFile index: Int) -> JSONNode? {
+    guard index > 0, let current else { return nil }
+    return current.lock.withLock {
+      current.files.indices.contains(index - 1) ? current.files[index - 1].root : nil
+    }
+  }
+
+  /// The path of a file the document names, as a user would write it: the document's path as it
+  /// was given, with the reference in place of its name (`tokens/./light.json` as
+  /// `tokens/light.json`).
+  private static func shown(_ file: URL, reference: String, isGiven: Bool) -> String {
+    guard !isGiven, !reference.hasPrefix("/"), let document = current?.document else {
+      return file.relativePath
+    }
+    var path = (document.relativePath as NSString).deletingLastPathComponent
+    for part in reference.split(separator: "/") where part != "." {
+      if part == "..", !path.isEmpty, !path.hasSuffix(".."), path != "/" {
+        path = (path as NSString).deletingLastPathComponent
+      } else {
+        path = (path as NSString).appendingPathComponent(String(part))
+      }
+    }
+    return path
+  }
+
+  /// The most files one reading may read.
+  static let maximumFiles = 1_000
+
+  /// The JSON of the file `reference` names, relative to the folder of the document read (read
+  /// once however often it is named): only a regular file, inside that folder unless the options
+  /// allow others, each within the document's size limit and all together within the options'.
+  /// A file the user gave (`isGiven`, ``DMDesignTokensOptions/tokenFiles``) is read wherever it
+  /// is. `place` and `path` are those of the reference, for errors.
+  static func file(named reference: String, at place: TextPlace, path: [String], isGiven: Bool = false)
+    throws(DMDesignTokensError) -> JSONNode
+  {
+    func fail(_ message: String) -> DMDesignTokensError {
+      isGiven
+        ? DMDesignTokensError(line: 0, column: 0, tokenPath: nil, message: message, path: reference)
+        : TokenTree.fail(place, path, "$ref \(ShownText.quoted(reference)): \(message)")
+    }
+    guard let current else { throw fail("files are read only while reading tokens") }
+    let named: URL
+    if isGiven {
+      named = URL(fileURLWithPath: reference)
+    } else {
+      guard let document = current.document else {
+        throw fail("tokens read from text cannot name files; read them from their file")
+      }
+      if reference.contains("://") { throw fail("only files are read, by a path relative to this document") }
+      let folder = document.deletingLastPathComponent()
+      named =
+        reference.hasPrefix("/") ? URL(fileURLWithPath: reference) : folder.appendingPathComponent(reference)
+    }
+    guard let resolved = realpath(named.path, nil) else {
+      throw fail(
+        "cannot read \(ShownText.quoted(named.standardized.path)): \(String(cString: strerror(errno)))")
+    }
+    let realPath = String(cString: resolved)
+    free(resolved)
+    if let root = current.lock.withLock({ current.fileIndexes[realPath].flatMap { current.files[$0].root } })
+    {
+      return root
+    }
+    if let document = current.document, let documentReal = realpath(document.path, nil) {
+      defer { free(documentReal) }
+      let documentPath = String(cString: documentReal)
+      if realPath == documentPath {
+        throw fail("names this document itself, which would go round in a circle")
+      }
+      let folder = URL(fileURLWithPath: documentPath).deletingLastPathComponent().path
+      let inside = realPath.hasPrefix(folder.hasSuffix("/") ? folder : folder + "/")
+      if !isGiven, !inside, !current.options.readsFilesOutsideFolder {
+        throw fail(
+          "the file is outside the document's folder \(ShownText.quoted(folder)); files outside it are read "
+            + "only when allowed (dmkit: --allow-outside)")
+      }
+    }
+    let bytes: [UInt8]
+    do {
+      bytes = try BoundedFile.contents(ofPath: realPath, limit: current.options.maximumFileSize)
+    } catch {
+      throw fail("cannot read the file: \(error.reason)")
+    }
+    let problem: String? = current.lock.withLock {
+      guard current.files.count < maximumFiles else {
+        return "the document names more than \(maximumFiles) files"
+      }
+      current.bytesRead += bytes.count
+      guard current.bytesRead <= current.options.maximumTotalSize else {
+        return
+          "the files the document names come to more than \(current.options.maximumTotalSize >> 20) MiB all together"
+      }
+      return nil
+    }
+    if let problem { throw fail(problem) }
+    let index = current.lock.withLock {
+      current.files.append((shown(named, reference: reference, isGiven: isGiven), nil))
+      current.fileIndexes[realPath] = current.files.count - 1
+      return current.files.count
+    }
+    let shownPath = shown(named, reference: reference, isGiven: isGiven)
+    guard let text = String(validating: bytes, as: UTF8.self) else {
+      throw DMDesignTokensError(
+        line: 0, column: 0, tokenPath: nil, message: "the file is not UTF-8 text", path: shownPath)
+    }
+    let root: JSONNode
+    do {
+      root = try JSONReader.read(text, file: index)
+    } catch {
+      throw DMDesignTokensError(
+        line: error.place.line, column: error.place.column, tokenPath: nil, message: error.message,
+        path: shownPath)
+    }
+    current.lock.withLock { current.files[index - 1].root = root }
+    return root
+  }
+}

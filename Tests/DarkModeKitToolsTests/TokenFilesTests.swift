@@ -1,0 +1,185 @@
+import DarkModeKit
+import DarkModeKitTools
+import Foundation
+import Testing
+
+/// Resolver documents that name files, and token files read with the files they refer to.
+@Suite struct TokenFilesTests {
+  /// A folder of its own, with `files` written into it (paths relative to it), removed after.
+  final class Folder {
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "dmkit-files-\(UUID().uuidString)")
+
+    init(_ files: [String: String]) throws {
+      for (path, text) in files {
+        let file = url.appendingPathComponent(path)
+        try FileManager.default.createDirectory(
+          at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Data(text.utf8).write(to: file)
+      }
+    }
+
+    func file(_ path: String) -> URL { url.appendingPathComponent(path) }
+
+    deinit { try? FileManager.default.removeItem(at: url) }
+  }
+
+  /// The specification's shape: a foundation set and a theme modifier, each from files.
+  static let resolver = """
+    {
+      "version": "2025.10",
+      "sets": {"foundation": {"sources": [{"$ref": "foundation/colors.tokens.json"}, {"$ref": "./foundation/more.json#/extra"}]}},
+      "modifiers": {
+        "theme": {
+          "contexts": {
+            "light": [{"$ref": "theme/light.tokens.json"}],
+            "dark": [{"$ref": "theme/dark.tokens.json"}]
+          },
+          "default": "light"
+        }
+      },
+      "resolutionOrder": [{"$ref": "#/sets/foundation"}, {"$ref": "#/modifiers/theme"}]
+    }
+    """
+
+  static let files = [
+    "tokens.resolver.json": resolver,
+    "foundation/colors.tokens.json":
+      ##"{"$type": "color", "blue": {"$value": "#0050c0"}, "white": {"$value": "#ffffff"}}"##,
+    "foundation/more.json": ##"{"extra": {"black": {"$type": "color", "$value": "#000000"}}}"##,
+    "theme/light.tokens.json":
+      ##"{"$type": "color", "bg": {"$value": "{white}"}, "fg": {"$value": "{black}"}}"##,
+    "theme/dark.tokens.json":
+      ##"{"$type": "color", "bg": {"$value": "{black}"}, "fg": {"$value": "{white}"}}"##,
+  ]
+
+  @Test func aResolverDocumentReadsTheFilesItsSourcesName() throws {
+    let folder = try Folder(Self.files)
+    let table = try DMDesignTokens.table(contentsOf: folder.file("tokens.resolver.json"))
+    #expect(table.color(forKey: "bg", theme: .normal) == DMColor(rgb: 0xFFFFFF))
+    #expect(table.color(forKey: "bg", theme: .night) == DMColor(rgb: 0x000000))
+    #expect(table.color(forKey: "fg", theme: .night) == DMColor(rgb: 0xFFFFFF))
+    #expect(table.color(forKey: "blue", theme: .normal) == DMColor(rgb: 0x0050C0))
+  }
+
+  @Test func aProblemInANamedFileNamesThatFileAndItsPlace() throws {
+    var files = Self.files
+    files["theme/dark.tokens.json"] = "{\"$type\": \"color\",\n  \"bg\": {\"$value\": \"#12G\"}}"
+    let folder = try Folder(files)
+    #expect {
+      _ = try DMDesignTokens.table(contentsOf: folder.file("tokens.resolver.json"))
+    } throws: { error in
+      guard let error = error as? DMDesignTokensError else { return false }
+      return error.path?.hasSuffix("/theme/dark.tokens.json") == true && error.line == 2 && error.column == 20
+        && error.message.contains("bad colour \"#12G\"")
+    }
+  }
+
+  @Test(arguments: [
+    ("../outside.tokens.json", "the file is outside the document's folder"),
+    ("missing.json", "cannot read"),
+    ("sub", "not a regular file"),
+    ("tokens.resolver.json", "names this document itself"),
+    ("https://example.com/colors.json", "only files are read"),
+  ])
+  func filesAreReadOnlyInsideTheDocumentsFolderAndOnlyRegularOnes(_ reference: String, _ problem: String)
+    throws
+  {
+    let folder = try Folder(
+      [
+        "tokens.resolver.json": Self.resolver.replacingOccurrences(
+          of: "theme/dark.tokens.json", with: reference),
+        "sub/x.json": "{}",
+      ].merging(Self.files.filter { $0.key != "tokens.resolver.json" }) { first, _ in first })
+    try Data(##"{"bg": {"$type": "color", "$value": "#ffffff"}}"##.utf8)
+      .write(to: folder.url.deletingLastPathComponent().appendingPathComponent("outside.tokens.json"))
+    #expect {
+      _ = try DMDesignTokens.table(contentsOf: folder.file("tokens.resolver.json"))
+    } throws: { error in
+      guard let error = error as? DMDesignTokensError else { return false }
+      return error.message.contains(problem) && error.message.contains(reference) && error.line == 8
+    }
+  }
+
+  @Test func aLinkOutOfTheFolderIsRefusedAndAllowedWhenAsked() throws {
+    let folder = try Folder(Self.files)
+    let outside = folder.url.deletingLastPathComponent().appendingPathComponent(
+      "dark-\(UUID().uuidString).json")
+    try Data(##"{"$type": "color", "bg": {"$value": "#111111"}, "fg": {"$value": "#eeeeee"}}"##.utf8).write(
+      to: outside)
+    defer { try? FileManager.default.removeItem(at: outside) }
+    try FileManager.default.removeItem(at: folder.file("theme/dark.tokens.json"))
+    try FileManager.default.createSymbolicLink(
+      at: folder.file("theme/dark.tokens.json"), withDestinationURL: outside)
+    #expect {
+      _ = try DMDesignTokens.table(contentsOf: folder.file("tokens.resolver.json"))
+    } throws: { error in
+      (error as? DMDesignTokensError)?.message.contains("outside the document's folder") == true
+    }
+    var options = DMDesignTokensOptions()
+    options.readsFilesOutsideFolder = true
+    let table = try DMDesignTokens.table(contentsOf: folder.file("tokens.resolver.json"), options: options) {
+      _ in
+    }
+    #expect(table.color(forKey: "bg", theme: .night) == DMColor(rgb: 0x111111))
+  }
+
+  @Test func theFilesAreBoundedEachAndAllTogether() throws {
+    let folder = try Folder(Self.files)
+    var options = DMDesignTokensOptions()
+    options.maximumFileSize = 80
+    #expect {
+      _ = try DMDesignTokens.table(contentsOf: folder.file("tokens.resolver.json"), options: options) { _ in }
+    } throws: { error in
+      // The document itself is larger than 80 bytes.
+      (error as? DMDesignTokensError)?.message.contains("cannot read the file") == true
+    }
+    options = DMDesignTokensOptions()
+    options.maximumTotalSize = 150
+    #expect {
+      _ = try DMDesignTokens.table(contentsOf: folder.file("tokens.resolver.json"), options: options) { _ in }
+    } throws: { error in
+      (error as? DMDesignTokensError)?.message.contains("come to more than 0 MiB all together") == true
+    }
+  }
+
+  @Test func tokensReadFromTextCannotNameFiles() {
+    #expect {
+      _ = try DMDesignTokens.table(from: Self.resolver)
+    } throws: { error in
+      (error as? DMDesignTokensError)?.message.contains("tokens read from text cannot name files") == true
+    }
+  }
+
+  @Test func aTokenFileReadWithTheFileItRefersTo() throws {
+    let folder = try Folder([
+      "global.tokens.json":
+        ##"{"$type": "color", "Grey": {"14": {"$value": "#242424"}, "98": {"$value": "#fafafa"}}}"##,
+      "light.tokens.json":
+        ##"{"$type": "color", "Foreground": {"$value": "{Grey.14}"}, "Background": {"$value": "{Grey.98}"}}"##,
+    ])
+    #expect {
+      _ = try DMDesignTokens.table(contentsOf: folder.file("light.tokens.json"))
+    } throws: { error in
+      (error as? DMDesignTokensError)?.message == "refers to \"Grey.14\", which is not a token"
+    }
+    var options = DMDesignTokensOptions()
+    options.tokenFiles = [folder.file("global.tokens.json")]
+    let table = try DMDesignTokens.table(contentsOf: folder.file("light.tokens.json"), options: options) {
+      _ in
+    }
+    // The given file's tokens are there for references, not keys.
+    #expect(table.keys == ["Foreground", "Background"])
+    #expect(table.color(forKey: "Foreground", theme: .normal) == DMColor(rgb: 0x242424))
+  }
+
+  @Test func aResolverDocumentWithoutAVersionSaysSo() {
+    #expect {
+      _ = try DMDesignTokens.table(
+        from: ##"{"resolutionOrder": [{"type": "set", "name": "a", "sources": []}]}"##)
+    } throws: { error in
+      (error as? DMDesignTokensError)?.message
+        == "the resolver document has no version: it needs \"version\": \"2025.10\""
+    }
+  }
+}
