@@ -73,6 +73,16 @@ public struct DMDesignTokensError: Error, Hashable, Sendable, CustomStringConver
 /// // shown as #FF5843, the nearest colour of the same hue and lightness (CSS Color 4's gamut mapping)
 /// ```
 public struct DMDesignTokensWarning: Hashable, Sendable, CustomStringConvertible {
+  /// A warning, or a note that says how the tokens were read (`dmkit lint --verbose` shows them).
+  public enum Kind: Hashable, Sendable {
+    /// Something the table does not show as the tokens say.
+    case warning
+    /// How a part of the tokens was read: which column a resolver document's context gives.
+    case note
+  }
+
+  /// A warning, or a note.
+  public let kind: Kind
   /// The 1-based line, or `0` when the warning has no place in the text.
   public let line: Int
   /// The 1-based column, counted in Unicode scalars, or `0`.
@@ -94,7 +104,8 @@ public struct DMDesignTokensWarning: Hashable, Sendable, CustomStringConvertible
     DMDesignTokensError(line: line, column: column, tokenPath: tokenPath, message: message, path: path)
   }
 
-  init(_ problem: DMDesignTokensError) {
+  init(_ problem: DMDesignTokensError, kind: Kind = .warning) {
+    self.kind = kind
     line = problem.line
     column = problem.column
     tokenPath = problem.tokenPath
@@ -104,6 +115,6 @@ public struct DMDesignTokensWarning: Hashable, Sendable, CustomStringConvertible
 
   /// The same warning, read from the file at `path`.
   func inFile(_ path: String) -> DMDesignTokensWarning {
-    DMDesignTokensWarning(located.inFile(path))
+    DMDesignTokensWarning(located.inFile(path), kind: kind)
   }
 }

@@ -32,6 +32,9 @@ struct ResolverDocument {
     var defaultThemeContext: String?
     /// The table's keys in its order, when the groups of tokens put them in another.
     var keys: [String]?
+    /// The column each context gives, as DarkModeKit's `$extensions` say it (`"contexts":
+    /// {"midnight": "NIGHT"}`), for contexts whose names do not say their side.
+    var contextColumns: [ExactText: (column: String, place: TextPlace)] = [:]
 
     func hasContext(named name: String) -> Bool { contextNames.contains(ExactText(name)) }
   }
@@ -376,6 +379,27 @@ struct ResolverDocument {
         }
         modifier.defaultThemeContext = text
       }
+      if let given = ours["contexts"] {
+        guard let members = given.members else {
+          throw fail(
+            given.place, path + ["$extensions"],
+            "contexts must be an object of context names and columns, found \(given.described)")
+        }
+        for member in members {
+          guard modifier.hasContext(named: member.name) else {
+            throw fail(
+              member.place, path + ["$extensions"], "\(ShownText.quoted(member.name)) names no context")
+          }
+          guard let text = member.value.string, DMDesignTokens.isColumnName(text) else {
+            throw fail(
+              member.value.place, path + ["$extensions"],
+              member.value.string.map(DMDesignTokens.notAColumnName)
+                ?? "a context's column must be a column name (NIGHT, SEPIA:light), found \(member.value.described)"
+            )
+          }
+          modifier.contextColumns[ExactText(member.name)] = (text, member.value.place)
+        }
+      }
       if let list = ours["keys"], case .array(let names) = list.value {
         for item in names where item.string == nil {
           throw fail(item.place, path + ["$extensions"], "a key must be a string, found \(item.described)")
@@ -661,6 +685,45 @@ struct ResolverDocument {
       return try withKeys(columns)
     }
 
+    // A theme modifier whose contexts say their side in their names (`light`, `dark-dimmed`,
+    // `lightHighContrast`), or in DarkModeKit's `$extensions`: a column for each context.
+    if let theme, let read = try Self.contextColumns(of: theme) {
+      try checkWork(columns: read.count, of: pieces)
+      var columns: [DMDesignTokens.Column] = []
+      var given: [ExactText: String] = [:]
+      for (themeContext, name) in read {
+        if let other = given.updateValue(themeContext, forKey: ExactText(name)) {
+          throw fail(
+            theme.place, contextPath(themeContext),
+            "the contexts \(ShownText.quoted(other)) and \(ShownText.quoted(themeContext)) both give the column "
+              + "\(ShownText.quoted(name)); name one in \(DesignTokens.vendor)'s $extensions (\"contexts\")")
+        }
+        guard name.utf8.count <= DMThemeVariant.maximumThemeNameLength + 10,
+          let variant = DMThemeVariant(name)
+        else {
+          throw fail(
+            theme.place, contextPath(themeContext),
+            "the context \(ShownText.quoted(themeContext)) gives the column \(ShownText.quoted(name)), "
+              + "which is no column name (a theme name is at most \(DMThemeVariant.maximumThemeNameLength) bytes)"
+          )
+        }
+        TokenReading.note(
+          theme.place, contextPath(themeContext),
+          "the context \(ShownText.quoted(themeContext)) is read as the column \(name)", kind: .note)
+        columns.append(
+          try column(
+            name,
+            input(
+              theme: themeContext, side: variant.userInterfaceStyle,
+              high: variant.accessibilityContrast == .high)))
+      }
+      // The default theme's columns first, as a table's header has them.
+      let isDefault = { (column: DMDesignTokens.Column) in
+        DMThemeVariant(column.name).map { DMDesignTokens.isDefaultSide($0.theme.rawValue) } ?? false
+      }
+      return try withKeys(columns.filter(isDefault) + columns.filter { !isDefault($0) })
+    }
+
     // Any other document: the default theme, then each other context of the theme modifier.
     var columns: [DMDesignTokens.Column] = []
     var defaults: [DMDesignTokens.Column] = []
@@ -784,6 +847,85 @@ struct ResolverDocument {
       columns += all
     }
     return try withKeys(columns)
+  }
+
+  /// The column each context of the theme modifier gives, in order, when the contexts say their
+  /// side: every context's name (`dark-dimmed` is the dark side of `DIMMED`), or DarkModeKit's
+  /// `$extensions` for it; `nil` for a modifier whose contexts are themes.
+  private static func contextColumns(of modifier: Modifier) throws(DMDesignTokensError)
+    -> [(context: String, column: String)]?
+  {
+    var columns: [(context: String, column: String)] = []
+    for (name, _) in modifier.contexts {
+      if let given = modifier.contextColumns[ExactText(name)] {
+        columns.append((name, given.column))
+      } else if let read = column(readingContext: name) {
+        columns.append((name, read))
+      } else if modifier.contextColumns.isEmpty {
+        return nil
+      } else {
+        throw TokenTree.fail(
+          modifier.place, modifier.path + ["contexts", name],
+          "the context \(ShownText.quoted(name)) says no side (light or dark) in its name: give its column in "
+            + "\(DesignTokens.vendor)'s $extensions (\"contexts\") as for the others")
+      }
+    }
+    return columns
+  }
+
+  /// The column a context's name says, when it says its side: `light` and `dark` the sides of the
+  /// default theme (`NORMAL`, `NIGHT`), `high-contrast` (or `HighContrast`, `hc`) its high
+  /// contrast, and the other words of the name the theme (`dark-dimmed` is `DIMMED:dark`); `nil`
+  /// for a name without a side, or with two.
+  static func column(readingContext name: String) -> String? {
+    // Words: between any characters that are not letters or digits, and where a capital follows a
+    // small letter (`lightHighContrast`).
+    var words: [String] = []
+    var word = ""
+    var previousIsLower = false
+    for character in name {
+      guard character.isLetter || character.isNumber else {
+        if !word.isEmpty { words.append(word.lowercased()) }
+        word = ""
+        previousIsLower = false
+        continue
+      }
+      if character.isUppercase, previousIsLower {
+        words.append(word.lowercased())
+        word = ""
+      }
+      word.append(character)
+      previousIsLower = character.isLowercase
+    }
+    if !word.isEmpty { words.append(word.lowercased()) }
+    var side: DMUserInterfaceStyle?
+    var isHigh = false
+    var rest: [String] = []
+    var index = 0
+    while index < words.count {
+      switch words[index] {
+      case "light", "dark":
+        guard side == nil else { return nil }
+        side = words[index] == "dark" ? .dark : .light
+      case "high" where index + 1 < words.count && words[index + 1] == "contrast":
+        isHigh = true
+        index += 1
+      case "highcontrast", "hc": isHigh = true
+      default: rest.append(words[index])
+      }
+      index += 1
+    }
+    guard let side else { return nil }
+    var column: String
+    if rest.isEmpty {
+      column = side == .dark ? "NIGHT" : "NORMAL"
+    } else {
+      column =
+        DMDesignTokens.keyName(rest.joined(separator: "_").uppercased())
+        + (side == .dark ? ":dark" : ":light")
+    }
+    if isHigh { column += ":high" }
+    return column
   }
 
   private func fail(_ place: TextPlace, _ path: [String], _ message: String) -> DMDesignTokensError {

@@ -31,10 +31,12 @@ final class TokenReading: @unchecked Sendable {
 
   var warnings: [DMDesignTokensWarning] { lock.withLock { list } }
 
-  /// Notes a warning for the reading in progress.
-  static func note(_ place: TextPlace, _ path: [String], _ message: String) {
+  /// Notes a warning (or a note) for the reading in progress.
+  static func note(
+    _ place: TextPlace, _ path: [String], _ message: String, kind: DMDesignTokensWarning.Kind = .warning
+  ) {
     guard let current else { return }
-    let warning = DMDesignTokensWarning(TokenTree.fail(place, path, message))
+    let warning = DMDesignTokensWarning(TokenTree.fail(place, path, message), kind: kind)
     current.lock.withLock {
       guard current.seen.insert(warning).inserted else { return }
       if current.list.count < limit { current.list.append(warning) } else { current.leftOut += 1 }

@@ -83,7 +83,10 @@ enum LintCommand {
       let isTokens = TableLoading.isDesignTokens(path)
       if isTokens {
         let options = TableLoading.tokenOptions(arguments, strict: arguments.flags.contains("--strict"))
-        switch TableLoading.read(path, options: options, warning: { console.out($0) }) {
+        let verbose = arguments.flags.contains("--verbose")
+        switch TableLoading.read(
+          path, options: options, warning: { if verbose || $1 == .warning { console.out($0) } })
+        {
         case .success(let read): table = read
         case .failure(let problem):
           console.out(problem.reported)

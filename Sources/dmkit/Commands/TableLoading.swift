@@ -14,10 +14,11 @@ enum TableLoading {
 
   /// The table at `path`, or the problem as `FILE:LINE:COLUMN: MESSAGE` (without the severity).
   /// Design tokens read with a loss (a colour outside sRGB, tokens of an unknown type left out)
-  /// give `warning` each line that says so, `FILE:LINE:COLUMN: warning: MESSAGE`.
+  /// give `warning` each line that says so, `FILE:LINE:COLUMN: warning: MESSAGE`, and notes on how
+  /// they were read, `FILE:LINE:COLUMN: note: MESSAGE`.
   static func read(
     _ path: String, options: DMDesignTokensOptions = DMDesignTokensOptions(),
-    warning: (String) -> Void = { _ in }
+    warning: (String, DMDesignTokensWarning.Kind) -> Void = { _, _ in }
   ) -> Result<DMColorTable, Problem> {
     let url = URL(fileURLWithPath: path)
     // A problem in another file (one the document names) names that file.
@@ -28,7 +29,7 @@ enum TableLoading {
           try DMDesignTokens.table(contentsOf: url, options: options) {
             warning(
               Problem(path: shown($0.path), line: $0.line, column: $0.column, message: $0.explanation)
-                .reported(as: "warning"))
+                .reported(as: $0.kind == .note ? "note" : "warning"), $0.kind)
           })
       } catch {
         return .failure(
@@ -85,7 +86,7 @@ enum TableLoading {
   static func load(_ path: String, console: Console, options: DMDesignTokensOptions = DMDesignTokensOptions())
     -> DMColorTable?
   {
-    switch read(path, options: options, warning: { console.error($0) }) {
+    switch read(path, options: options, warning: { if $1 == .warning { console.error($0) } }) {
     case .success(let table): return table
     case .failure(let problem):
       console.error(problem.reported)
