@@ -150,6 +150,8 @@ public enum DMColorTableExportFormat: String, CaseIterable, Hashable, Sendable {
       switch scalar {
       case "a"..."z", "0"..."9", "-": Character(scalar)
       case "A"..."Z": Character(Unicode.Scalar(scalar.value + 32)!)
+      // CSS (and GTK) names may hold any letter or digit beyond ASCII as it is: `--所有背景`.
+      case _ where scalar.value >= 0x80 && scalar.isLetterOrDigit: Character(scalar)
       default: "-"
       }
     }
@@ -159,7 +161,7 @@ public enum DMColorTableExportFormat: String, CaseIterable, Hashable, Sendable {
   private static func swiftName(forKey key: String) -> String {
     var words: [[Unicode.Scalar]] = [[]]
     for scalar in key.unicodeScalars {
-      if scalar.isASCIILetterOrDigit {
+      if scalar.isASCIILetterOrDigit || (scalar.isLetterOrDigit && scalar.isSwiftIdentifierHead) {
         words[words.count - 1].append(scalar)
       } else if !words[words.count - 1].isEmpty {
         words.append([])
@@ -210,6 +212,29 @@ public enum DMColorTableExportFormat: String, CaseIterable, Hashable, Sendable {
 extension Unicode.Scalar {
   var isASCIILetterOrDigit: Bool {
     ("a"..."z").contains(self) || ("A"..."Z").contains(self) || ("0"..."9").contains(self)
+  }
+
+  /// A letter or a digit of any script.
+  var isLetterOrDigit: Bool { properties.isAlphabetic || properties.numericType == .decimal }
+
+  /// Whether Swift lets an identifier start with this character beyond ASCII (the ranges of the
+  /// language reference's identifier-head), leaving out the invisible ones it allows (zero-width
+  /// spaces, bidirectional controls, word joiners), which no generated name should hold.
+  var isSwiftIdentifierHead: Bool {
+    switch value {
+    case 0xA8, 0xAA, 0xAD, 0xAF, 0xB2...0xB5, 0xB7...0xBA, 0xBC...0xBE, 0xC0...0xD6, 0xD8...0xF6, 0xF8...0xFF,
+      0x100...0x2FF, 0x370...0x167F, 0x1681...0x180D, 0x180F...0x1DBF, 0x1E00...0x1FFF, 0x203F...0x2040,
+      0x2054,
+      0x2070...0x20CF, 0x2100...0x218F, 0x2460...0x24FF, 0x2776...0x2793, 0x2C00...0x2DFF, 0x2E80...0x2FFF,
+      0x3004...0x3007, 0x3021...0x302F, 0x3031...0x303F, 0x3040...0xD7FF, 0xF900...0xFD3D, 0xFD40...0xFDCF,
+      0xFDF0...0xFE1F, 0xFE30...0xFE44, 0xFE47...0xFFFD, 0x10000...0x1FFFD, 0x20000...0x2FFFD,
+      0x30000...0x3FFFD,
+      0x40000...0x4FFFD, 0x50000...0x5FFFD, 0x60000...0x6FFFD, 0x70000...0x7FFFD, 0x80000...0x8FFFD,
+      0x90000...0x9FFFD, 0xA0000...0xAFFFD, 0xB0000...0xBFFFD, 0xC0000...0xCFFFD, 0xD0000...0xDFFFD,
+      0xE0000...0xEFFFD:
+      true
+    default: false
+    }
   }
 }
 

@@ -474,10 +474,15 @@ import Testing
   @Test(.enabled(if: GTKProbe.missing == nil)) func theGTKExportStylesEachColumnsClassesAndNamesItsColours()
     throws
   {
-    let table = try DMColorTable(string: Self.tableText + "\n#804020  #102040  #ff8000  #00ff80  Named\n")
+    // A key as DKNightVersion tables have them, beyond ASCII and with punctuation.
+    let table = try DMColorTable(
+      string: Self.tableText
+        + "\n#804020  #102040  #ff8000  #00ff80  Named\n#123456  #654321  #abcdef  #fedcba  所有背景(主)\n")
     let files = try Files()
     let stylesheet = files.folder.appendingPathComponent("colors.css").path
-    try (table.exported(as: .gtk) + ".dm-test-named { background-color: @dm_solarized-dark_named; }\n")
+    try
+      (table.exported(as: .gtk) + ".dm-test-named { background-color: @dm_solarized-dark_named; }\n"
+      + ".dm-test-unicode { background-color: @dm_solarized-light_所有背景-主-; }\n")
       .write(toFile: stylesheet, atomically: true, encoding: .utf8)
     let probe = try GTKProbe([])
     defer { probe.stop() }
@@ -500,6 +505,12 @@ import Testing
     #expect(try probe.pixel("A", "classed") == table.color(forKey: "Separator.Line", theme: "NORMAL"))
     #expect(try probe.send("class A plain +dm-test-named") == "ok")
     #expect(try probe.pixel("A", "plain") == DMColor(rgb: 0x00FF80))
+    #expect(try probe.send("class A plain -dm-test-named") == "ok")
+    #expect(try probe.send("class A plain +dm-bg-所有背景(主)") == "ok")
+    #expect(try probe.pixel("A", "plain") == DMColor(rgb: 0xFEDCBA))
+    #expect(try probe.send("class A plain -dm-bg-所有背景(主)") == "ok")
+    #expect(try probe.send("class A plain +dm-test-unicode") == "ok")
+    #expect(try probe.pixel("A", "plain") == DMColor(rgb: 0xABCDEF))
     #expect(!probe.warnings.contains("Theme parser"), "\(probe.warnings)")
   }
 }

@@ -39,7 +39,9 @@ import Testing
   private func rgb(_ value: UInt32) -> DMColor { DMColor(rgb: value) }
 
   private static let nameRule =
-    "theme names and keys use ASCII letters, digits, \"_\", \".\" and \"-\", and start with a letter or \"_\""
+    "theme names use ASCII letters, digits, \"_\", \".\" and \"-\", and start with a letter or \"_\""
+  private static let keyRule =
+    "a key is any run of characters other than spaces and control or formatting characters"
 
   // MARK: - The format
 
@@ -355,16 +357,21 @@ import Testing
       message: "bad colour \"ffffff\": a colour starts with \"#\" or \"0x\"")
   }
 
-  @Test func badKeyStartingWithADigit() {
-    expectError(
-      "NORMAL\n#fff 1BG", .badKey, line: 2, column: 6, token: "1BG",
-      message: "bad key \"1BG\": \"1\" cannot start a key; \(Self.nameRule)")
+  @Test func aKeyIsAnyRunOfCharactersButSpacesAndControls() throws {
+    // As DKNightVersion reads a row: the run of characters after the colours is the key.
+    let table = try DMColorTable(
+      string: "NORMAL NIGHT\n#fff #000 所有背景视图的默认颜色\n#111 #eee 1BG\n#222 #ddd Text/Primary(hover)\n")
+    #expect(table.keys == ["所有背景视图的默认颜色", "1BG", "Text/Primary(hover)"])
+    #expect(table.color(forKey: "所有背景视图的默认颜色", theme: .night) == DMColor(rgb: 0x000000))
   }
 
-  @Test func badKeyWithASlash() {
+  @Test func badKeyWithAControlOrAnInvisibleCharacter() {
     expectError(
-      "NORMAL\n#fff Text/Primary", .badKey, line: 2, column: 6, token: "Text/Primary",
-      message: "bad key \"Text/Primary\": \"/\" is not allowed in a key; \(Self.nameRule)")
+      "NORMAL\n#fff Text\u{200B}Primary", .badKey, line: 2, column: 6, token: "Text\\u{200B}Primary",
+      message: "bad key \"Text\\u{200B}Primary\": \"\\u{200B}\" is not allowed in a key; \(Self.keyRule)")
+    expectError(
+      "NORMAL\n#fff A\u{0B}B", .badKey, line: 2, column: 6, token: "A\\u{B}B",
+      message: "bad key \"A\\u{B}B\": \"\\u{B}\" is not allowed in a key; \(Self.keyRule)")
   }
 
   @Test func missingKey() {
@@ -388,8 +395,8 @@ import Testing
 
   @Test func firstErrorInTheFileIsReported() {
     expectError(
-      "NORMAL\n#fff 1BG\n#zzz BG", .badKey, line: 2, column: 6, token: "1BG",
-      message: "bad key \"1BG\": \"1\" cannot start a key; \(Self.nameRule)")
+      "NORMAL\n#fff B\u{7F}G\n#zzz BG", .badKey, line: 2, column: 6, token: "B\\u{7F}G",
+      message: "bad key \"B\\u{7F}G\": \"\\u{7F}\" is not allowed in a key; \(Self.keyRule)")
   }
 
   // MARK: - Errors: files

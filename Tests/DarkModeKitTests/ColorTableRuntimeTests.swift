@@ -156,7 +156,7 @@ import Testing
 
     try table.reload(string: "A\n#000 K\n")
     #expect(count.withLock { $0 } == 1)
-    _ = try? table.reload(string: "A\n#000 1K\n")
+    _ = try? table.reload(string: "A\n#000 #111\n")
     #expect(count.withLock { $0 } == 1)
   }
 

@@ -13,7 +13,8 @@ import Testing
   @Test(arguments: [
     ("BG", "bg"), ("SEP", "sep"), ("Text.Primary", "text-primary"), ("Text_Primary", "text-primary"),
     ("Surface.Elevated", "surface-elevated"), ("Text.OnAccent", "text-onaccent"),
-    ("_Private", "-private"), ("Gray-500", "gray-500"), ("a b", "a-b"), ("Grün", "gr-n"), ("", "key"),
+    ("_Private", "-private"), ("Gray-500", "gray-500"), ("a b", "a-b"), ("Grün", "grün"), ("所有背景", "所有背景"),
+    ("a/b(c)", "a-b-c-"), ("", "key"),
   ])
   func cssNamesAreTheKeyInLowerCaseWithDashes(key: String, name: String) {
     #expect(DMColorTableExportFormat.css.identifier(forKey: key) == name)
@@ -27,7 +28,7 @@ import Testing
     ("Text.OnAccent", "textOnAccent"), ("Text_Primary", "textPrimary"), ("text-primary", "textPrimary"),
     ("URLColor.Hover", "urlColorHover"), ("backgroundColor", "backgroundColor"), ("Text.BG", "textBG"),
     ("Gray.500", "gray500"), ("_1", "_1"), ("9Patch", "_9Patch"), ("_Private", "`private`"),
-    ("_", "key"), ("Grün.Dark", "grNDark"),
+    ("_", "key"), ("Grün.Dark", "grünDark"), ("所有背景", "所有背景"), ("1BG", "_1BG"), ("a/b(c)", "aBC"),
   ])
   func swiftNamesAreLowerCamelCase(key: String, name: String) {
     #expect(DMColorTableExportFormat.swift.identifier(forKey: key) == name)
@@ -490,6 +491,10 @@ import Testing
       #b0b0b0  #c0c0c0  Resolved
       #d0d0d0  #e0e0e0  Type
       #00000080 #ffffff80 class
+      #111111  #121212  所有背景视图的默认颜色
+      #131313  #141414  1BG
+      #151515  #161616  a"b\\c(hover)
+      #171717  #181818  Élan.Vital
 
       """
     let folder = try makeFolder()
@@ -507,6 +512,7 @@ import Testing
       let night = DMTraitCollection(theme: .night)
       let colors: [DMDynamicColor] = [
         .bg, .textPrimary, .textPrimary2, .default, .selfKey, .initKey, ._1, .resolved, .type, .class,
+        .所有背景视图的默认颜色, ._1BG, .aBCHover, .ÉlanVital,
       ]
       print(colors.map { $0.resolved(with: night).hexString }.joined(separator: " "))
       print(DMDynamicColor.bg.resolved(with: DMTraitCollection()).hexString)
@@ -518,7 +524,7 @@ import Testing
     #expect(result.status == 0)
     #expect(
       result.output == """
-        #343434 #F2F2F7 #202020 #404040 #606060 #808080 #A0A0A0 #C0C0C0 #E0E0E0 #FFFFFF80
+        #343434 #F2F2F7 #202020 #404040 #606060 #808080 #A0A0A0 #C0C0C0 #E0E0E0 #FFFFFF80 #121212 #141414 #161616 #181818
         #FFFFFF
 
         """)

@@ -273,7 +273,7 @@ func repositoryPath(_ relative: String) -> String {
     ("NORMAL NORMAL\n", "1:8: error: duplicate theme \"NORMAL\""),
     ("NORMAL 9NIGHT\n", "1:8: error: bad theme name \"9NIGHT\""),
     ("NORMAL\n#fff\n", "2:5: error: missing key"),
-    ("NORMAL\n#fff B@D\n", "2:6: error: bad key \"B@D\""),
+    ("NORMAL\n#fff B\u{7F}D\n", "2:6: error: bad key \"B\\u{7F}D\""),
     ("NORMAL\n#fff KEY extra\n", "2:10: error: unexpected \"extra\" after the key \"KEY\""),
   ])
   func eachKindOfErrorNamesItsPlace(_ contents: String, _ expected: String) throws {

@@ -284,8 +284,8 @@ struct ColorTableParser {
             "too many colours: \(quoted(token)) is colour \(themeCount + 1) of \(found), but the header "
               + "names \(Self.count(themeCount, "theme")) \(themeList)")
         }
-        if let problem = nameProblem(token, noun: "key") {
-          throw error(.badKey, at: token, "bad key \(quoted(token)): \(problem); \(NameRule.text)")
+        if let problem = KeyRule.problem(bytes[token.start..<token.end]) {
+          throw error(.badKey, at: token, "bad key \(quoted(token)): \(problem); \(KeyRule.text)")
         }
         let key = string(token)
         if let earlier = table.keyIndex[key] {
@@ -354,11 +354,6 @@ struct ColorTableParser {
     if first == UInt8(ascii: "#") { return true }
     return first == UInt8(ascii: "0") && token.end - token.start >= 2
       && (bytes[token.start + 1] == UInt8(ascii: "x") || bytes[token.start + 1] == UInt8(ascii: "X"))
-  }
-
-  /// Why a token is not a name (`[A-Za-z_][A-Za-z0-9_.-]*`), or `nil` if it is one.
-  private func nameProblem(_ token: Token, noun: String) -> String? {
-    NameRule.problem(bytes[token.start..<token.end], noun: noun)
   }
 
   private func string(_ token: Token) -> String {

@@ -1,9 +1,9 @@
-/// The rule for theme names and keys: ASCII letters, digits, `_`, `.` and `-`, starting with a
+/// The rule for theme names: ASCII letters, digits, `_`, `.` and `-`, starting with a
 /// letter or `_`. Colour tables, theme variants and the preference store check names with it.
 enum NameRule {
   /// The rule as error messages state it.
   static let text =
-    "theme names and keys use ASCII letters, digits, \"_\", \".\" and \"-\", and start with a letter or \"_\""
+    "theme names use ASCII letters, digits, \"_\", \".\" and \"-\", and start with a letter or \"_\""
 
   /// Why `name`'s UTF-8 bytes break the rule, or `nil` when they keep it; the character at fault
   /// is escaped.
@@ -32,5 +32,42 @@ enum NameRule {
       index += 1
     }
     return nil
+  }
+}
+
+/// The rule for keys, as DKNightVersion reads them: a key is the run of characters after a row's
+/// colours up to the next space or tab, whatever those characters are (`BG`, `Text.Primary`,
+/// `所有背景视图的默认颜色`, `1st-line`), but for spaces of any kind and control and formatting
+/// characters (a bidirectional override, a zero-width space), which no key holds: they would
+/// make a key that reads as another in a message, a terminal or generated code.
+package enum KeyRule {
+  /// The rule as error messages state it.
+  package static let text =
+    "a key is any run of characters other than spaces and control or formatting characters"
+
+  /// Why `key`'s UTF-8 bytes break the rule, or `nil` when they keep it; the character at fault
+  /// is escaped.
+  package static func problem(_ key: ArraySlice<UInt8>) -> String? {
+    guard !key.isEmpty else { return "a key cannot be empty" }
+    for scalar in String(decoding: key, as: UTF8.self).unicodeScalars where !isAllowed(scalar) {
+      return "\(ShownText.quoted(String(scalar))) is not allowed in a key"
+    }
+    return nil
+  }
+
+  /// Whether `key` is a key: not empty, and every character allowed.
+  package static func isKey(_ key: String) -> Bool {
+    !key.isEmpty && key.unicodeScalars.allSatisfy(isAllowed)
+  }
+
+  /// Any character but a space or a separator of any kind (Unicode's Z categories, the no-break
+  /// space among them), a control character (C0, DEL, C1) and a formatting one (Cf: bidirectional
+  /// controls, zero-width spaces, the byte-order mark).
+  package static func isAllowed(_ scalar: Unicode.Scalar) -> Bool {
+    switch scalar.properties.generalCategory {
+    case .control, .format, .spaceSeparator, .lineSeparator, .paragraphSeparator, .surrogate, .unassigned:
+      false
+    default: true
+    }
   }
 }

@@ -239,7 +239,8 @@ public enum DMDesignTokens {
   /// without `$root`, each character a key cannot have turned into `_`; `nil` for a `given` key
   /// that is not a valid key.
   static func key(path: [String], given: String?) -> String? {
-    if let given { return isKey(given) ? given : nil }
+    // A key given in `$extensions` is any key a table may have (`所有背景`, `1BG`).
+    if let given { return KeyRule.isKey(given) ? given : nil }
     return keyName(path.filter { $0 != "$root" }.joined(separator: "."))
   }
 
@@ -268,6 +269,7 @@ public enum DMDesignTokens {
     return name.isEmpty ? "_" : String(decoding: name, as: UTF8.self)
   }
 
+  /// Whether `text` is a key by the rules for tokens' names: what `keyName` leaves as it is.
   static func isKey(_ text: String) -> Bool { !text.isEmpty && keyName(text) == text }
 
   /// The columns of a token file: one per top-level group when they are named as columns (the form

@@ -45,7 +45,7 @@ enum DesignTokens {
     var groups: Set<[String]> = []
     /// A key nested deeper than this gets a name of its own: the reader bounds nesting.
     func isNested(_ parts: [String]) -> Bool {
-      !parts.contains("") && parts.count <= maximumParts
+      !parts.contains("") && parts.count <= maximumParts && parts.allSatisfy(isTokenName)
         && parts.allSatisfy { $0.utf8.count <= TokenTree.maximumPathLength / 4 }
         && parts.reduce(parts.count, { $0 + $1.utf8.count }) <= TokenTree.maximumPathLength - pathAllowance
     }
@@ -61,12 +61,18 @@ enum DesignTokens {
       if isNested(parts) {
         let path = groups.contains(parts) ? parts + ["$root"] : parts
         taken.insert(path)
-        result.append((path, false))
+        // A key the reader would not read back from its path alone (`所有`, `1BG`, `a/b`, which it
+        // reads as `__`, `_1BG`, `a_b`) keeps itself in `$extensions`.
+        result.append((path, DMDesignTokens.key(path: path, given: nil) != parts.joined(separator: ".")))
         continue
       }
       // A name of its own at the top: the parts joined with `_` (its start, for a long key),
-      // made unique.
-      let base = String(parts.joined(separator: "_").prefix(ownNameLength))
+      // made a name a token can have and unique.
+      let base = String(
+        String(parts.joined(separator: "_").prefix(ownNameLength)).unicodeScalars.enumerated().map {
+          index, scalar in
+          scalar == "{" || scalar == "}" || (index == 0 && scalar == "$") ? "_" : Character(scalar)
+        })
       var name = base
       var suffix = nextSuffix[base] ?? 2
       while taken.contains([name]) || groups.contains([name]) || singleNames.contains(name) {
@@ -78,6 +84,12 @@ enum DesignTokens {
       result.append(([name], true))
     }
     return result
+  }
+
+  /// Whether a part of a key can name a token: names hold no `{`, `}` or `.`, and do not start
+  /// with `$`.
+  static func isTokenName(_ part: String) -> Bool {
+    !part.hasPrefix("$") && !part.contains("{") && !part.contains("}")
   }
 
   /// The bytes a token's path may need around its key's parts: the groups that hold it
