@@ -164,6 +164,21 @@ import Testing
     }
   }
 
+  @Test func componentsOfAnySizeEndInAColourOrAnErrorAtOnce() throws {
+    // A chroma of any size maps as a large one does; components that overflow are an error.
+    let table = try DMDesignTokens.table(
+      from: ##"{"$type": "color", "b": {"$value": {"colorSpace": "oklch", "components": [0.5, 1e300, 20]}}}"##
+    )
+    #expect(table.color(forKey: "b", theme: .normal)?.hexString == "#C10028")
+    #expect {
+      _ = try DMDesignTokens.table(
+        from:
+          ##"{"a": {"$type": "color", "$value": {"colorSpace": "lab", "components": [50, 1e200, 1e200]}}}"##)
+    } throws: { error in
+      (error as? DMDesignTokensError)?.message == "the colour's components are too large to convert to sRGB"
+    }
+  }
+
   @Test func aColourOutsideSRGBIsMappedAndSaysWhereAndToWhat() throws {
     let text = """
       {"$type": "color",

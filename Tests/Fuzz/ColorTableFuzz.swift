@@ -13,6 +13,7 @@ import Foundation
 func fuzzSeeds() -> [[UInt8]] {
   [
     "NORMAL NIGHT\n#ffffff #343434 BG\n",
+    "NORMAL NIGHT\n#fff #000 所有背景视图的默认颜色\n#111 #eee 1BG\n#222 #ddd a/b(c)\n#333 #ccc B\u{200B}G\n",
     "// comment\nNORMAL  NIGHT  RED\n#fff #000 #f00 Text.Primary // trailing\n0xAABBCC 0x11223380 #abc _x-1\n",
     "\u{FEFF}NORMAL\r\n#123456 A\r#12345678 B\n",
     "NORMAL NIGHT\n#fff #12G BG\n",

@@ -19,6 +19,8 @@ func fuzzSeeds() -> [[UInt8]] {
     ##"{"NORMAL": {"bg": {"$type": "color", "$value": "#ffffff"}}, "NIGHT": {"bg": {"$type": "color", "$value": "#000"}}}"##,
     ##"{"x": {"value": "#102030", "type": "color"}}"##,
     ##"{"version": "2025.10", "sets": {"s": {"sources": [{"c": {"$type": "color", "w": {"$value": {"colorSpace": "srgb", "components": [1, 1, 1]}}}}]}}, "modifiers": {"m": {"contexts": {"light": [], "dark": [{"c": {"w": {"$value": {"colorSpace": "srgb", "components": [0, 0, 0]}}}}]}}}, "resolutionOrder": [{"$ref": "#/sets/s"}, {"$ref": "#/modifiers/m"}]}"##,
+    ##"{"$type": "color", "o": {"$value": {"colorSpace": "oklch", "components": [0.7, 0.3, 250]}}, "p": {"$value": {"colorSpace": "display-p3", "components": [1, 0, 0], "hex": "#ff0000"}}, "r": {"$value": "rgba(255 0 0 / 50%)"}, "h": {"$value": "hsl(210deg, 50%, 40%)"}, "e": {"$type": "cubic-bezier", "$value": [0, 0, 1, 1]}, "u": {"$value": 12}}"##,
+    ##"{"version": "2025.10", "modifiers": {"mode": {"contexts": {"light": [{"bg": {"$type": "color", "$value": "#fff"}}], "dark-dimmed": [{"bg": {"$type": "color", "$value": "#222"}}], "darkHighContrast": [{"bg": {"$type": "color", "$value": "#000"}}]}, "default": "light"}}, "resolutionOrder": [{"$ref": "#/modifiers/mode"}]}"##,
     "[[[[[[[[[[]]]]]]]]]]", "{\"a\": \"\\ud800\\udc00\"}", "",
   ].map { Array($0.utf8) }
 }

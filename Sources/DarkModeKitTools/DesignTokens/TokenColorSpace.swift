@@ -60,12 +60,21 @@ enum TokenColorSpace: String, CaseIterable {
   /// The colour in sRGB, each component from 0 to 1, and whether it had to be brought into sRGB's
   /// gamut (CSS Color 4's gamut mapping: the chroma lowered in OKLCH until the colour, clipped, is
   /// within a just noticeable difference of it).
-  func srgb(_ components: Triple) -> (color: Triple, wasMapped: Bool) {
+  /// `nil` for components so large that the conversion overflows.
+  func srgb(_ components: Triple) -> (color: Triple, wasMapped: Bool)? {
     if self == .srgb { return (components, false) }
     let xyz = xyzD65(components)
     let rgb = Self.xyzToSRGB(xyz)
     if Self.isInSRGB(rgb) { return (rgb.clamped(lowerBound: .zero, upperBound: .one), false) }
-    return (Self.mapIntoSRGB(Self.rectangularToPolar(Self.xyzToOKLab(xyz))), true)
+    // OKLCH and OKLab are mapped from their own components, which may hold any chroma.
+    let oklch =
+      switch self {
+      case .oklch: Triple(components.x, components.y, Self.hue(components.z))
+      case .oklab: Self.rectangularToPolar(components)
+      default: Self.rectangularToPolar(Self.xyzToOKLab(xyz))
+      }
+    guard oklch.x.isFinite, oklch.y.isFinite, oklch.z.isFinite else { return nil }
+    return (Self.mapIntoSRGB(oklch), true)
   }
 
   // MARK: Gamut mapping
@@ -95,7 +104,10 @@ enum TokenColorSpace: String, CaseIterable {
     var clipped = clip(toSRGB(current))
     if difference(clipped, current) < justNoticeable { return clipped }
     var low = 0.0
-    var high = origin.y
+    // No colour of sRGB has a chroma near 1: the search starts there at most, so that a chroma of
+    // any size costs no more steps and no overflow (the colour found is the same).
+    var high = min(origin.y, 1)
+    current.y = high
     var lowIsInGamut = true
     while high - low > precision {
       current.y = (low + high) / 2

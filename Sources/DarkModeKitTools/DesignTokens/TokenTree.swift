@@ -767,7 +767,9 @@ struct TokenTree {
         )
       }
     }
-    let (rgb, wasMapped) = colorSpace.srgb(SIMD3(components[0], components[1], components[2]))
+    guard let (rgb, wasMapped) = colorSpace.srgb(SIMD3(components[0], components[1], components[2])) else {
+      throw fail(place, path, "the colour's components are too large to convert to sRGB")
+    }
     if wasMapped {
       let numbers = components.map(\.formatted).joined(separator: " ")
       let shown = colorSpace.isFunction ? "\(space)(\(numbers))" : "color(\(space) \(numbers))"
