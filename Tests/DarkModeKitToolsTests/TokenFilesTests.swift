@@ -183,3 +183,47 @@ import Testing
     }
   }
 }
+
+/// What hostile token files get: errors that show little of them, with their place.
+@Suite struct HostileTokenTextTests {
+  @Test func aHugeNumberIsShownCutInItsError() {
+    let digits = String(repeating: "9", count: 100_000)
+    #expect {
+      _ = try DMDesignTokens.table(from: "{\"a\": {\"$type\": \"number\", \"$value\": 1\(digits)e99999}}")
+    } throws: { error in
+      guard let error = error as? DMDesignTokensError else { return false }
+      return error.message.utf8.count < 100 && error.message.hasPrefix("the number 1999") && error.line == 1
+    }
+  }
+
+  @Test func bytesThatAreNotUTF8AreNamedWithTheirPlace() throws {
+    let folder = try TokenFilesTests.Folder([:])
+    let file = folder.file("bad.tokens.json")
+    try FileManager.default.createDirectory(at: folder.url, withIntermediateDirectories: true)
+    let start = Array(
+      "{\r\n  \"a\": {\"$type\": \"color\", \"$value\": \"#fff\", \"$description\": \"caf".utf8)
+    try Data(start + [0xE9, 0x22, 0x7D, 0x7D]).write(to: file)
+    #expect {
+      _ = try DMDesignTokens.table(contentsOf: file)
+    } throws: { error in
+      guard let error = error as? DMDesignTokensError else { return false }
+      return error.line == 2 && error.column == 65
+        && error.message == "the file is not UTF-8 text: the byte sequence \\xE9 is not valid UTF-8"
+    }
+  }
+
+  @Test func aStringOfEscapesReadsAsItsCharacters() throws {
+    let escapes = String(repeating: #"\n\u0041\t"#, count: 50_000)
+    let table = try DMDesignTokens.table(
+      from: ##"{"a": {"$type": "color", "$value": "#fff", "$description": ""## + escapes + ##""}}"##)
+    #expect(table.keys == ["a"])
+  }
+
+  @Test func theJSONExportEscapesInvisibleCharactersOfTheFileName() throws {
+    let table = try DMColorTable(string: "NORMAL\n#fff BG\n")
+    let json = table.exported(
+      as: .json, options: DMColorTableExportOptions(sourceName: "a\u{202E}b\u{2028}.txt"))
+    #expect(json.contains(#""name": "a\u202eb\u2028""#))
+    #expect(!json.unicodeScalars.contains { $0 == "\u{202E}" || $0 == "\u{2028}" })
+  }
+}

@@ -174,9 +174,43 @@ public enum DMDesignTokens {
       throw failure("cannot read the file: \(error.reason)")
     }
     guard let text = String(validating: bytes, as: UTF8.self) else {
-      throw failure("the file is not UTF-8 text")
+      let (line, column, shown) = firstInvalidUTF8(in: bytes)
+      throw DMDesignTokensError(
+        line: line, column: column, tokenPath: nil,
+        message: "the file is not UTF-8 text: the byte sequence \(shown) is not valid UTF-8", path: url.path)
     }
     return text
+  }
+
+  /// Where the first byte sequence of `bytes` that is not UTF-8 is (lines end at LF, CR or CRLF,
+  /// as JSON's do; columns count characters), and its bytes as `\xE9`.
+  static func firstInvalidUTF8(in bytes: [UInt8]) -> (line: Int, column: Int, shown: String) {
+    var parser = Unicode.UTF8.ForwardParser()
+    var iterator = bytes.makeIterator()
+    var offset = 0
+    var line = 1
+    var column = 1
+    var afterCR = false
+    while case .valid(let encoded) = parser.parseScalar(from: &iterator) {
+      offset += encoded.count
+      switch Unicode.UTF8.decode(encoded) {
+      case "\n" where afterCR: afterCR = false
+      case "\n", "\r":
+        afterCR = Unicode.UTF8.decode(encoded) == "\r"
+        line += 1
+        column = 1
+      default:
+        afterCR = false
+        column += 1
+      }
+    }
+    // The bad byte and the continuation bytes after it, at most four.
+    var end = min(offset + 1, bytes.count)
+    while end < min(offset + 4, bytes.count), bytes[end] & 0xC0 == 0x80 { end += 1 }
+    let digits = Array("0123456789ABCDEF")
+    let shown = bytes[offset..<end].map { "\\x\(digits[Int($0 >> 4)])\(digits[Int($0 & 0xF)])" }
+      .joined()
+    return (line, column, shown)
   }
 
   // MARK: Columns

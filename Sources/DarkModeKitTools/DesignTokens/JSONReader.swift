@@ -318,11 +318,10 @@ struct JSONReader {
   private mutating func readString() throws(JSONReadError) -> String {
     let start = index
     index += 1
-    var scalars = String.UnicodeScalarView()
+    // The string's UTF-8, built once: runs between escapes copied, each escape's scalar encoded.
+    // A string of escapes costs as much as one without.
+    var utf8: [UInt8] = []
     var runStart = index
-    func flushRun() {
-      scalars.append(contentsOf: String(decoding: bytes[runStart..<index], as: UTF8.self).unicodeScalars)
-    }
     while true {
       guard index < bytes.count else {
         throw error("the string is not closed: expected '\"'", at: start)
@@ -330,12 +329,15 @@ struct JSONReader {
       let byte = bytes[index]
       switch byte {
       case UInt8(ascii: "\""):
-        flushRun()
+        let text =
+          utf8.isEmpty
+          ? String(decoding: bytes[runStart..<index], as: UTF8.self)
+          : String(decoding: utf8 + bytes[runStart..<index], as: UTF8.self)
         index += 1
-        return String(scalars)
+        return text
       case UInt8(ascii: "\\"):
-        flushRun()
-        scalars.append(try readEscape())
+        utf8.append(contentsOf: bytes[runStart..<index])
+        utf8.append(contentsOf: String(try readEscape()).utf8)
         runStart = index
       case 0x00..<0x20:
         throw error(
@@ -422,7 +424,7 @@ struct JSONReader {
     }
     let text = String(decoding: bytes[start..<index], as: UTF8.self)
     guard let number = Double(text), number.isFinite else {
-      throw error("the number \(text) is too large", at: start)
+      throw error("the number \(ShownText.escaped(text, limit: 40)) is too large", at: start)
     }
     return number
   }

@@ -96,9 +96,16 @@ indirect enum JSONText {
       case "\n": text += "\\n"
       case "\r": text += "\\r"
       case "\t": text += "\\t"
-      case _ where scalar.value < 0x20 || scalar.value == 0x7F || (0x80..<0xA0).contains(scalar.value):
-        let hex = String(scalar.value, radix: 16)
-        text += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+      // Controls, and what would change how the file reads without showing: line and paragraph
+      // separators, bidirectional controls and other formatting characters (U+202E, U+200B).
+      case _
+      where scalar.value < 0x20 || scalar.value == 0x7F || (0x80..<0xA0).contains(scalar.value)
+        || scalar.properties.generalCategory == .format || scalar == "\u{2028}" || scalar == "\u{2029}":
+        // Formatting characters beyond the first plane are written as their surrogate pair.
+        for unit in String(scalar).utf16 {
+          let hex = String(unit, radix: 16)
+          text += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+        }
       default: text.unicodeScalars.append(scalar)
       }
     }

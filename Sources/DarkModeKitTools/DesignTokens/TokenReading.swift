@@ -165,8 +165,10 @@ final class TokenReading: @unchecked Sendable {
     }
     let shownPath = shown(named, reference: reference, isGiven: isGiven)
     guard let text = String(validating: bytes, as: UTF8.self) else {
+      let (line, column, shown) = DMDesignTokens.firstInvalidUTF8(in: bytes)
       throw DMDesignTokensError(
-        line: 0, column: 0, tokenPath: nil, message: "the file is not UTF-8 text", path: shownPath)
+        line: line, column: column, tokenPath: nil,
+        message: "the file is not UTF-8 text: the byte sequence \(shown) is not valid UTF-8", path: shownPath)
     }
     let root: JSONNode
     do {
