@@ -61,6 +61,9 @@ enum Bench {
       "dmgtkbench: \(widgetCount) themed widgets (background, text and border each), \(rounds) switches each")
     print("  from the change to the end of the first frame painted in the new style; median [min–max]")
 
+    // Both windows start light, as the plain one does, whatever the desktop prefers: the first
+    // round's change to dark is a change in both.
+    DMTraitCollection.setOverride(DMTraitCollection(userInterfaceStyle: .light), animated: false)
     // Both windows are open at once, and the rounds alternate between them, so that whatever
     // else the machine does meanwhile weighs on both the same.
     let themed = themedWindow()

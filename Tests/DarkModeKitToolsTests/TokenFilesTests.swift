@@ -227,3 +227,94 @@ import Testing
     #expect(!json.unicodeScalars.contains { $0 == "\u{202E}" || $0 == "\u{2028}" })
   }
 }
+
+/// What a review of the token reader found, each fixed.
+@Suite struct TokenReaderReviewTests {
+  @Test func sRGBWrittenAsHSLOrHWBKeepsItsChannelsOnTheHalf() throws {
+    let table = try DMDesignTokens.table(
+      from: ##"""
+        {"$type": "color", "g": {"$value": "hsl(0 0% 50%)"}, "o": {"$value": "hsl(30 100% 50%)"},
+          "w": {"$value": {"colorSpace": "hwb", "components": [0, 50, 50]}}}
+        """##)
+    #expect(table.color(forKey: "g", theme: .normal)?.hexString == "#808080")
+    #expect(table.color(forKey: "o", theme: .normal)?.hexString == "#FF8000")
+    #expect(table.color(forKey: "w", theme: .normal)?.hexString == "#808080")
+  }
+
+  @Test func aContrastModifierBesideContextsThatSayTheirSideGivesTheirHighContrast() throws {
+    let table = try DMDesignTokens.table(
+      from: ##"""
+        {"version": "2025.10",
+         "modifiers": {
+           "mode": {"contexts": {"light": [{"bg": {"$type": "color", "$value": "#ffffff"}}],
+             "dark": [{"bg": {"$type": "color", "$value": "#101010"}}],
+             "dark-dimmed": [{"bg": {"$type": "color", "$value": "#222222"}}]}, "default": "light"},
+           "contrast": {"contexts": {"normal": [], "more": [{"bg": {"$value": "#000000"}}]}, "default": "normal"}},
+         "resolutionOrder": [{"$ref": "#/modifiers/mode"}, {"$ref": "#/modifiers/contrast"}]}
+        """##)
+    #expect(
+      table.columnNames == [
+        "NORMAL", "NORMAL:high", "NIGHT", "NIGHT:high", "DIMMED:dark", "DIMMED:dark:high",
+      ])
+    #expect(table.color(forKey: "bg", variant: "DIMMED:dark:high") == DMColor(rgb: 0x000000))
+  }
+
+  @Test func anAliasOfAGradientOrOfAnotherKindOfTokenIsLeftOut() throws {
+    var warnings: [String] = []
+    let table = try DMDesignTokens.table(
+      from: ##"""
+        {"$type": "color", "bg": {"$value": "#ffffff"},
+          "g": {"$value": "repeating-linear-gradient(90deg, #fff, #000 10%)"}, "h": {"$value": "{g}"},
+          "size": {"$type": "dimension", "$value": "12px"}}
+        """##
+    ) { warnings.append($0.explanation) }
+    #expect(table.keys == ["bg"])
+    #expect(warnings.count == 2, "\(warnings)")
+    let untyped = try DMDesignTokens.table(
+      from:
+        ##"{"bg": {"$value": "#ffffff"}, "size": {"$value": "12px"}, "alias": {"$ref": "#/size/$value"}}"##)
+    #expect(untyped.keys == ["bg"])
+  }
+
+  @Test(arguments: ["a.\u{301}b", "x" + String(repeating: "\u{301}", count: 2_000), "{a}.$b"])
+  func everyKeyOfATableComesBackFromItsJSONExport(_ key: String) throws {
+    let table = try DMColorTable(string: "NORMAL NIGHT\n#ffffff #000000 \(key)\n")
+    let back = try DMDesignTokens.table(from: table.exported(as: .json))
+    #expect(back.keys == [key])
+    #expect(back.color(forKey: key, theme: .night) == DMColor(rgb: 0x000000))
+  }
+
+  @Test(arguments: ["a//b", "#abc", "0x12", ""])
+  func aKeyGivenInExtensionsMustBeOneARowCanHold(_ key: String) {
+    let text =
+      ##"{"a": {"$type": "color", "$value": "#fff", "$extensions": {"org.darkmodekit": {"key": "##
+      + "\"\(key)\"}}}}"
+    #expect {
+      _ = try DMDesignTokens.table(from: text)
+    } throws: { error in
+      (error as? DMDesignTokensError)?.message.hasSuffix("in $extensions is not a valid key") == true
+    }
+  }
+
+  @Test func aColourFunctionsNameIsShownEscaped() {
+    #expect {
+      _ = try DMDesignTokens.table(from: ##"{"a": {"$type": "color", "$value": "\u001b]0;x\u0007(1 2 3)"}}"##)
+    } throws: { error in
+      guard let message = (error as? DMDesignTokensError)?.message else { return false }
+      return message.contains("\\u{1B}]0;x\\u{7}() is not a CSS colour function")
+        && !message.unicodeScalars.contains { $0.value < 0x20 }
+    }
+  }
+
+  @Test func aDocumentOpenedThroughALinkReadsTheFilesBesideTheLink() throws {
+    let folder = try TokenFilesTests.Folder([
+      "real/all.resolver.json":
+        ##"{"version": "2025.10", "resolutionOrder": [{"type": "set", "name": "s", "sources": [{"$ref": "base.tokens.json"}]}]}"##,
+      "link/base.tokens.json": ##"{"bg": {"$type": "color", "$value": "#123456"}}"##,
+    ])
+    try FileManager.default.createSymbolicLink(
+      at: folder.file("link/all.resolver.json"), withDestinationURL: folder.file("real/all.resolver.json"))
+    let table = try DMDesignTokens.table(contentsOf: folder.file("link/all.resolver.json"))
+    #expect(table.color(forKey: "bg", theme: .normal) == DMColor(rgb: 0x123456))
+  }
+}

@@ -217,6 +217,9 @@ func repositoryPath(_ relative: String) -> String {
     let export = dmkit(
       "export", light, "--with", folder.appendingPathComponent("global.tokens.json").path, "--format", "text")
     #expect(export.out.hasSuffix("NORMAL\n#242424  Text\n"), "\(export.out)")
+    let preview = dmkit(
+      "preview", light, "--with", folder.appendingPathComponent("global.tokens.json").path, "--no-color")
+    #expect(preview.status == 0 && preview.out.contains("#242424"), "\(preview)")
     let resolver = folder.appendingPathComponent("all.resolver.json").path
     let bad = dmkit("lint", resolver)
     #expect(bad.status == 1)

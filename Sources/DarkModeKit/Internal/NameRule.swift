@@ -55,9 +55,11 @@ package enum KeyRule {
     return nil
   }
 
-  /// Whether `key` is a key: not empty, and every character allowed.
+  /// Whether `key` can be a key of a table's row: not empty, every character allowed, not
+  /// starting as a colour does (`#`, `0x`), and without `//`, which starts a comment.
   package static func isKey(_ key: String) -> Bool {
-    !key.isEmpty && key.unicodeScalars.allSatisfy(isAllowed)
+    !key.isEmpty && key.unicodeScalars.allSatisfy(isAllowed) && !key.hasPrefix("#")
+      && !key.lowercased().hasPrefix("0x") && !key.contains("//")
   }
 
   /// Any character but a space or a separator of any kind (Unicode's Z categories, the no-break
@@ -65,7 +67,7 @@ package enum KeyRule {
   /// controls, zero-width spaces, the byte-order mark).
   package static func isAllowed(_ scalar: Unicode.Scalar) -> Bool {
     switch scalar.properties.generalCategory {
-    case .control, .format, .spaceSeparator, .lineSeparator, .paragraphSeparator, .surrogate, .unassigned:
+    case .control, .format, .spaceSeparator, .lineSeparator, .paragraphSeparator, .surrogate:
       false
     default: true
     }

@@ -19,10 +19,14 @@ struct CSSColorText {
           "expected #rrggbb, #rrggbbaa, #rgb or a CSS colour function such as rgb(…) or oklch(…)"))
     }
     let name = String(lowered[..<open])
+    // The name as a message shows it: escaped, and cut.
+    let shownName = ShownText.escaped(name, limit: 32)
     // The alpha after `/`, or as a fourth argument of the comma form.
     let halves = lowered[lowered.index(after: open)..<lowered.index(before: lowered.endIndex)]
       .split(separator: "/", omittingEmptySubsequences: false)
-    guard halves.count <= 2 else { return .failure(CSSColorProblem("\(name)() has more than one \"/\"")) }
+    guard halves.count <= 2 else {
+      return .failure(CSSColorProblem("\(shownName)() has more than one \"/\""))
+    }
     var arguments = halves[0].split(whereSeparator: { $0 == " " || $0 == "," || $0 == "\t" }).map(String.init)
     var alphaText = halves.count == 2 ? halves[1].trimmingCharacters(in: .whitespaces) : nil
     let space: TokenColorSpace
@@ -40,18 +44,18 @@ struct CSSColorText {
       space = named
       arguments.removeFirst()
     default:
-      return .failure(CSSColorProblem("\(name)() is not a CSS colour function this reads"))
+      return .failure(CSSColorProblem("\(shownName)() is not a CSS colour function this reads"))
     }
     if alphaText == nil, arguments.count == 4 {
       alphaText = arguments.removeLast()
     }
     guard arguments.count == 3 else {
-      return .failure(CSSColorProblem("\(name)() needs three components, found \(arguments.count)"))
+      return .failure(CSSColorProblem("\(shownName)() needs three components, found \(arguments.count)"))
     }
     var components: [Double] = []
     for (index, argument) in arguments.enumerated() {
       guard let value = component(argument, index: index, of: space, legacyRGB: name.hasPrefix("rgb")) else {
-        return .failure(CSSColorProblem("\(ShownText.quoted(argument)) is not a component of \(name)()"))
+        return .failure(CSSColorProblem("\(ShownText.quoted(argument)) is not a component of \(shownName)()"))
       }
       components.append(value)
     }

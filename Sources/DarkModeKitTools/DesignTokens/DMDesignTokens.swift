@@ -244,11 +244,8 @@ public enum DMDesignTokens {
       // A token without a type is typed by its value, as the drafts before 2023-02 had it: a
       // colour value (or a reference that leads to one) is a colour, any other value is not.
       guard (tree.type(of: token, named: name) ?? tree.typeOfValue(name)) == "color" else { continue }
-      // Tokens Studio's colour tokens may hold gradients, which a table cannot.
-      if let text = token.value.string,
-        text.hasPrefix("linear-gradient(") || text.hasPrefix("radial-gradient(")
-          || text.hasPrefix("conic-gradient(")
-      {
+      // Tokens Studio's colour tokens may hold gradients (or refer to one), which a table cannot.
+      if tree.isGradient(name) {
         try TokenReading.leaveOut(token.place, token.path, "a gradient, not a colour: the token is left out")
         continue
       }
@@ -278,8 +275,9 @@ public enum DMDesignTokens {
     return keyName(path.filter { $0 != "$root" }.joined(separator: "."))
   }
 
-  /// `text` made a key or a theme name: letters, digits, `_`, `.` and `-`, starting with a
-  /// letter or `_`.
+  /// `text` made a key or a theme name: ASCII letters, digits, `_`, `.` and `-`, starting with a
+  /// letter or `_`, each other character `_`, so that names Unicode takes for the same text stay
+  /// apart. (A table's key may hold more; `$extensions` can give a token such a key.)
   static func keyName(_ text: String) -> String {
     // Byte by byte: `_` for each scalar that is not one of the characters a key may have, at the
     // first byte of its UTF-8.

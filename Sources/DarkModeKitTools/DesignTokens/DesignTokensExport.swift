@@ -41,7 +41,11 @@ enum DesignTokens {
   /// `maximumParts` parts, or parts or a path longer than the reader takes (with the groups of the
   /// export around it) gets a name of its own and keeps its key in `$extensions`.
   static func paths(forKeys keys: [String]) -> [(path: [String], keepsKey: Bool)] {
-    let split = keys.map { $0.split(separator: ".", omittingEmptySubsequences: false).map(String.init) }
+    // Split scalar by scalar, as the reader checks names: a dot followed by a combining mark is
+    // one character but still a dot.
+    let split = keys.map {
+      $0.unicodeScalars.split(separator: ".", omittingEmptySubsequences: false).map { String($0) }
+    }
     var groups: Set<[String]> = []
     /// A key nested deeper than this gets a name of its own: the reader bounds nesting.
     func isNested(_ parts: [String]) -> Bool {
@@ -68,11 +72,12 @@ enum DesignTokens {
       }
       // A name of its own at the top: the parts joined with `_` (its start, for a long key),
       // made a name a token can have and unique.
-      let base = String(
-        String(parts.joined(separator: "_").prefix(ownNameLength)).unicodeScalars.enumerated().map {
-          index, scalar in
-          scalar == "{" || scalar == "}" || (index == 0 && scalar == "$") ? "_" : Character(scalar)
-        })
+      var base = ""
+      for (index, scalar) in parts.joined(separator: "_").unicodeScalars.enumerated() {
+        guard base.utf8.count + UTF8.width(scalar) <= ownNameLength else { break }
+        base.unicodeScalars.append(
+          scalar == "{" || scalar == "}" || (index == 0 && scalar == "$") ? "_" : scalar)
+      }
       var name = base
       var suffix = nextSuffix[base] ?? 2
       while taken.contains([name]) || groups.contains([name]) || singleNames.contains(name) {
@@ -89,14 +94,14 @@ enum DesignTokens {
   /// Whether a part of a key can name a token: names hold no `{`, `}` or `.`, and do not start
   /// with `$`.
   static func isTokenName(_ part: String) -> Bool {
-    !part.hasPrefix("$") && !part.contains("{") && !part.contains("}")
+    !part.unicodeScalars.starts(with: ["$"]) && !part.unicodeScalars.contains { $0 == "{" || $0 == "}" }
   }
 
   /// The bytes a token's path may need around its key's parts: the groups that hold it
   /// (`DarkModeKit variants.light.normal.`, `DarkModeKit columns.column 100000.`) and `.$root`.
   static let pathAllowance = 64
 
-  /// The most characters of a key that a name of its own starts with.
+  /// The most bytes of a key that a name of its own starts with.
   static let ownNameLength = 200
 
   /// A reference to the token at `path`: `{a.b.c}`.

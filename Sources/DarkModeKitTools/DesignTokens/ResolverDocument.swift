@@ -688,7 +688,7 @@ struct ResolverDocument {
     // A theme modifier whose contexts say their side in their names (`light`, `dark-dimmed`,
     // `lightHighContrast`), or in DarkModeKit's `$extensions`: a column for each context.
     if let theme, let read = try Self.contextColumns(of: theme) {
-      try checkWork(columns: read.count, of: pieces)
+      try checkWork(columns: read.count * (contrast == nil ? 1 : 2), of: pieces)
       var columns: [DMDesignTokens.Column] = []
       var given: [ExactText: String] = [:]
       for (themeContext, name) in read {
@@ -698,24 +698,28 @@ struct ResolverDocument {
             "the contexts \(ShownText.quoted(other)) and \(ShownText.quoted(themeContext)) both give the column "
               + "\(ShownText.quoted(name)); name one in \(DesignTokens.vendor)'s $extensions (\"contexts\")")
         }
-        guard name.utf8.count <= DMThemeVariant.maximumThemeNameLength + 10,
-          let variant = DMThemeVariant(name)
-        else {
+        guard let variant = DMThemeVariant(name) else {
           throw fail(
             theme.place, contextPath(themeContext),
-            "the context \(ShownText.quoted(themeContext)) gives the column \(ShownText.quoted(name)), "
-              + "which is no column name (a theme name is at most \(DMThemeVariant.maximumThemeNameLength) bytes)"
-          )
+            "the context \(ShownText.quoted(themeContext)) gives the column \(ShownText.quoted(name)), but "
+              + DMDesignTokens.notAColumnName(name)
+              + "; name its column in \(DesignTokens.vendor)'s $extensions "
+              + "(\"contexts\")")
         }
         TokenReading.note(
           theme.place, contextPath(themeContext),
           "the context \(ShownText.quoted(themeContext)) is read as the column \(name)", kind: .note)
-        columns.append(
-          try column(
-            name,
-            input(
-              theme: themeContext, side: variant.userInterfaceStyle,
-              high: variant.accessibilityContrast == .high)))
+        let isHigh = variant.accessibilityContrast == .high
+        let normal = try column(
+          name, input(theme: themeContext, side: variant.userInterfaceStyle, high: isHigh))
+        columns.append(normal)
+        // A contrast modifier beside it gives each context's high contrast, unless a context of
+        // its own does; kept when it differs.
+        if contrast != nil, !isHigh, !read.contains(where: { $0.column == name + ":high" }) {
+          let high = try column(
+            name + ":high", input(theme: themeContext, side: variant.userInterfaceStyle, high: true))
+          if high.colors != normal.colors { columns.append(high) }
+        }
       }
       // The default theme's columns first, as a table's header has them.
       let isDefault = { (column: DMDesignTokens.Column) in

@@ -62,7 +62,14 @@ enum TokenColorSpace: String, CaseIterable {
   /// within a just noticeable difference of it).
   /// `nil` for components so large that the conversion overflows.
   func srgb(_ components: Triple) -> (color: Triple, wasMapped: Bool)? {
-    if self == .srgb { return (components, false) }
+    // sRGB written otherwise is taken as it is, without a round trip through XYZ that would tip a
+    // channel on a half (`hsl(0 0% 50%)` is #808080).
+    switch self {
+    case .srgb: return (components, false)
+    case .hsl: return (Self.hslToSRGB(components).clamped(lowerBound: .zero, upperBound: .one), false)
+    case .hwb: return (Self.hwbToSRGB(components).clamped(lowerBound: .zero, upperBound: .one), false)
+    default: break
+    }
     let xyz = xyzD65(components)
     let rgb = Self.xyzToSRGB(xyz)
     if Self.isInSRGB(rgb) { return (rgb.clamped(lowerBound: .zero, upperBound: .one), false) }

@@ -132,7 +132,14 @@ final class TokenReading: @unchecked Sendable {
       if realPath == documentPath {
         throw fail("names this document itself, which would go round in a circle")
       }
-      let folder = URL(fileURLWithPath: documentPath).deletingLastPathComponent().path
+      // The folder the document was named in (for a link to a document, the link's), as files
+      // are found in it; with its links followed, as the file's path is.
+      let given = document.deletingLastPathComponent().path
+      let folder =
+        realpath(given, nil).map { pointer in
+          defer { free(pointer) }
+          return String(cString: pointer)
+        } ?? given
       let inside = realPath.hasPrefix(folder.hasSuffix("/") ? folder : folder + "/")
       if !isGiven, !inside, !current.options.readsFilesOutsideFolder {
         throw fail(

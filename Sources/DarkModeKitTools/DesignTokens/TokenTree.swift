@@ -499,17 +499,32 @@ struct TokenTree {
   /// one that leads nowhere, round in a circle or too deep is a colour, so that reading it says
   /// what is wrong with it.
   func typeOfValue(_ name: String) -> String? {
+    guard let value = finalValue(name) else { return "color" }
+    return value.string?.hasPrefix("#") == true || value["colorSpace"] != nil ? "color" : nil
+  }
+
+  /// Whether the token at `name` is a gradient, or refers to one: Tokens Studio's colour tokens
+  /// may hold them (`linear-gradient(…)`, `repeating-radial-gradient(…)`), which a table cannot.
+  func isGradient(_ name: String) -> Bool {
+    guard let text = finalValue(name)?.string, let open = text.firstIndex(of: "(") else { return false }
+    return text[..<open].lowercased().hasSuffix("gradient")
+  }
+
+  /// The value the token at `name` has once its references (by name, or by pointer to a token)
+  /// are followed; `nil` for one that leads nowhere, round in a circle, too deep, or to a place
+  /// that is not a token.
+  private func finalValue(_ name: String) -> JSONNode? {
     var current = name
     for _ in 0..<Self.maximumReferenceDepth {
-      guard let token = token(current) else { break }
-      if let target = Self.referenceTarget(token.value) {
+      guard let token = token(current) else { return nil }
+      if let target = Self.target(of: token.value), self.token(target) != nil {
         current = target
         continue
       }
-      if token.value["$ref"] != nil { break }
-      return token.value.string?.hasPrefix("#") == true || token.value["colorSpace"] != nil ? "color" : nil
+      if Self.referenceTarget(token.value) != nil || token.value["$ref"] != nil { return nil }
+      return token.value
     }
-    return "color"
+    return nil
   }
 
   /// The token a value refers to, by name (`"{a.b}"`) or by pointer (`#/a/b/$value`), if it

@@ -16,12 +16,18 @@ enum DemoCommand {
   static let spec = CommandSpec(
     name: "demo", summary: "Show a themed window in the terminal; keys switch light, dark and themes.",
     usage: """
-      USAGE: dmkit demo [FILE]
+      USAGE: dmkit demo [FILE] [--with FILE]... [--allow-outside]
 
       Draws a small window in the terminal, built from DMWindow, DMViewController and DMView with
       every colour bound to a key of the colour table FILE (the bundled Docs/Examples/Palette.txt
       by default). It follows the system appearance (DM_COLOR_SCHEME, then the desktop portal,
       then the terminal) and redraws on every change.
+
+      OPTIONS:
+        --with FILE      Design tokens: a token file whose tokens the references of FILE may
+                         name; its tokens are no keys. Repeatable.
+        --allow-outside  Design tokens: let a resolver document read files outside its own
+                         folder.
 
       KEYS:
         l  light          d  dark           s  follow the system
@@ -31,12 +37,14 @@ enum DemoCommand {
       without one. Exit status: 0 on quit, 1 for a bad file or no terminal, 2 for a bad command line.
 
       """,
-    positionals: 0...1)
+    flags: ["--allow-outside"], options: ["--with"], positionals: 0...1)
 
   static func run(_ arguments: ParsedArguments, console: Console) -> Int32 {
     let table: DemoTable
     if let path = arguments.positionals.first {
-      guard let loaded = TableLoading.load(path, console: console) else { return 1 }
+      guard
+        let loaded = TableLoading.load(path, console: console, options: TableLoading.tokenOptions(arguments))
+      else { return 1 }
       table = DemoTable(
         table: loaded, name: ShownText.escaped(URL(fileURLWithPath: path).lastPathComponent, limit: 64))
     } else {

@@ -2,14 +2,14 @@ import DarkModeKit
 import DarkModeKitTools
 import Foundation
 
-/// `dmkit preview FILE [--theme NAME]... [--no-color]`: the table in the terminal, one row per
+/// `dmkit preview FILE [--theme NAME]... [--no-color] [--with FILE]... [--allow-outside]`: the table in the terminal, one row per
 /// key, one column per theme, each cell a colour swatch with its hex value.
 @MainActor
 enum PreviewCommand {
   static let spec = CommandSpec(
     name: "preview", summary: "Show a colour table in the terminal, with a swatch for each colour.",
     usage: """
-      USAGE: dmkit preview FILE [--theme NAME]... [--no-color]
+      USAGE: dmkit preview FILE [--theme NAME]... [--no-color] [--with FILE]... [--allow-outside]
 
       Prints the colour table: one row per key, one column per variant of a theme (a side, light
       or dark, in normal or high contrast), under a row that says which variant each column is;
@@ -21,15 +21,21 @@ enum PreviewCommand {
         --theme NAME   Show only this theme's columns, or one column written NAME:dark,
                        NAME:high... (repeatable: in the order given).
         --no-color     Print hex values only.
+        --with FILE    Design tokens: a token file whose tokens the references of FILE may
+                       name; its tokens are no keys. Repeatable.
+        --allow-outside
+                       Design tokens: let a resolver document read files outside its own
+                       folder.
 
       Exit status: 0 on success, 1 for a bad table, 2 for a bad command line or an unknown theme.
 
       """,
-    flags: ["--no-color"], options: ["--theme"], positionals: 1...1)
+    flags: ["--no-color", "--allow-outside"], options: ["--theme", "--with"], positionals: 1...1)
 
   static func run(_ arguments: ParsedArguments, console: Console) -> Int32 {
     let path = arguments.positionals[0]
-    guard let table = TableLoading.load(path, console: console) else { return 1 }
+    guard let table = TableLoading.load(path, console: console, options: TableLoading.tokenOptions(arguments))
+    else { return 1 }
     var variants = table.variants
     if !arguments.values("--theme").isEmpty {
       variants = []
