@@ -36,9 +36,10 @@ import Testing
       unlink(path)
     }
 
-    /// The server's side of the connection, with blocking reads bounded to 120 seconds: generous,
+    /// The server's side of the connection, with blocking reads bounded to 600 seconds: generous,
     /// because the client's test task may wait long for one of the concurrency pool's few threads
-    /// while other tests hold them, under the thread sanitizer on a loaded machine.
+    /// while other tests hold them (a GTK test building its programs, a long synchronous test
+    /// under the thread sanitizer on a loaded machine).
     struct Peer {
       let fd: Int32
 
@@ -56,7 +57,7 @@ import Testing
         var bytes: [UInt8] = []
         while bytes.count < count {
           var entry = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-          guard poll(&entry, 1, 120_000) > 0 else { throw BusError("fake bus: read timed out") }
+          guard poll(&entry, 1, 600_000) > 0 else { throw BusError("fake bus: read timed out") }
           var byte: UInt8 = 0
           guard read(fd, &byte, 1) == 1 else { throw BusError("fake bus: client went away") }
           bytes.append(byte)
