@@ -195,6 +195,40 @@ func repositoryPath(_ relative: String) -> String {
       "\(strict.out)")
   }
 
+  /// `lint` of a token file prints every problem, in file order, up to `--max-errors`, with the
+  /// warnings of the tokens it could read.
+  @Test func lintOfTokensPrintsEveryProblem() throws {
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "broken-\(UUID().uuidString).tokens.json")
+    defer { try? FileManager.default.removeItem(at: url) }
+    try Data(
+      ##"""
+      {"$type": "color",
+        "bg": {"$value": "#12G"},
+        "wide": {"$value": {"colorSpace": "display-p3", "components": [0, 1, 0]}},
+        "link": {"$value": "{colour.blue}"},
+        "fg": {"$value": "#00000"}}
+      """##.utf8
+    ).write(to: url)
+    let lint = dmkit("lint", url.path)
+    #expect(lint.status == 1)
+    let lines = lint.out.split(separator: "\n").map(String.init)
+    #expect(
+      lines.filter { $0.contains(": error: ") } == [
+        "\(url.path):2:20: error: token \"bg\": bad colour \"#12G\": \"G\" at offset 3 is not a hexadecimal digit",
+        "\(url.path):4:22: error: token \"link\": refers to \"colour.blue\", which is not a token",
+        "\(url.path):5:20: error: token \"fg\": bad colour \"#00000\": expected 3, 6 or 8 hexadecimal digits after \"#\", found 5",
+      ], "\(lint.out)")
+    #expect(
+      lines.contains { $0.hasPrefix("\(url.path):3:22: warning: token \"wide\": the colour") }, "\(lint.out)")
+    let short = dmkit("lint", url.path, "--max-errors", "1")
+    #expect(
+      short.out.split(separator: "\n").filter { $0.contains(": error: ") }.map(String.init) == [
+        "\(url.path):2:20: error: token \"bg\": bad colour \"#12G\": \"G\" at offset 3 is not a hexadecimal digit",
+        "\(url.path): error: 2 more problems not shown, past the first 1",
+      ], "\(short.out)")
+  }
+
   @Test func tokenFilesNamedOrGivenAreReadAndTheirProblemsNameThem() throws {
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("files-\(UUID().uuidString)")
     defer { try? FileManager.default.removeItem(at: folder) }

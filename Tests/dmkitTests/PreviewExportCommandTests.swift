@@ -190,11 +190,14 @@ private func swatch(_ red: Int, _ green: Int, _ blue: Int) -> String {
     #expect(run.errors.contains("larger than the limit"), "\(run.errors)")
   }
 
-  /// Tokens that could take more than 128 MiB are an error before they are built: 110 themes of
-  /// 1,500 keys (a table of 1.3 MB) would hold about a gigabyte while they are written.
+  /// Tokens that come to more than 128 MiB are an error, and nothing is written: 110 themes of
+  /// 300 keys of 900 bytes (a table of 530 KB) make about 300 MB of tokens. The file that was at
+  /// the output stays as it was.
   @Test func tokensTooLargeToWriteAreAnError() throws {
     let header = (["NORMAL", "NIGHT"] + (0..<108).map { "T\($0)" }).joined(separator: " ")
-    let rows = (0..<1_500).map { String(repeating: "#ffffff ", count: 110) + "K\($0)" }
+    let rows = (0..<300).map {
+      String(repeating: "#ffffff ", count: 110) + "K\($0)" + String(repeating: "k", count: 900)
+    }
     let path = FileManager.default.temporaryDirectory.appendingPathComponent("dmkit-wide-\(getpid()).txt")
     let output = path.appendingPathExtension("json")
     defer {
@@ -202,109 +205,76 @@ private func swatch(_ red: Int, _ green: Int, _ blue: Int) -> String {
       try? FileManager.default.removeItem(at: output)
     }
     try ([header] + rows).joined(separator: "\n").write(to: path, atomically: true, encoding: .utf8)
+    try "kept".write(to: output, atomically: true, encoding: .utf8)
     let run = runDMKit(["export", path.path, "--format", "json", "--output", output.path])
     #expect(run.status == 1)
     #expect(
-      run.errors.hasPrefix("error: the tokens of this table could take ")
-        && run.errors.contains("more than the 128 MiB"),
+      run.errors.hasPrefix("error: the json export of this table comes to more than the 128 MiB dmkit writes")
+        && run.errors.hasSuffix("export it --format text, css, gtk or swift; nothing was written\n"),
       "\(run.errors)")
-    #expect(!FileManager.default.fileExists(atPath: output.path))
+    #expect(try String(contentsOf: output, encoding: .utf8) == "kept")
+    // As text, the same table is written.
+    let text = runDMKit(["export", path.path, "--format", "text", "--output", output.path])
+    #expect(text.status == 0, "\(text.errors)")
+    #expect(try DMColorTable(contentsOf: output).keys.count == 300)
   }
 
-  /// The estimate is never below the tokens' real size, for keys of one part and of many, nested
-  /// or not, and tables of one column or many themes.
-  @Test func theEstimateOfTheTokensIsAtLeastTheirSize() throws {
-    let deep = (0..<40).map { row in (0..<32).map { "p\(row)_\($0)" }.joined(separator: ".") }
-    let tables = [
-      try ExampleTables.load("DKColorTable.txt"), try ExampleTables.load("Palette.txt"),
-      try DMColorTable(string: "NORMAL\n" + deep.map { "#fff " + $0 }.joined(separator: "\n") + "\n"),
-      try DMColorTable(
-        string: (0..<50).map { "T\($0)" }.joined(separator: " ") + "\n"
-          + (0..<30).map { String(repeating: "#123456 ", count: 50) + "k\($0)" }.joined(separator: "\n")
-          + "\n"),
-    ]
-    for table in tables {
-      let size = table.exported(as: .json).utf8.count
-      #expect(size <= ExportCommand.estimatedTokensSize(of: table), "\(table.columnNames.count) columns")
-    }
-  }
-
-  /// An export in another format that could take more than 128 MiB is an error before it is
-  /// built: 200 columns of 100 keys of 1,000 bytes (a table of 260 KB) make about 120 MB of GTK CSS.
-  @Test func exportsTooLargeToWriteAreAnError() throws {
-    let header = (["NORMAL", "NIGHT"] + (0..<99).flatMap { ["T\($0):light", "T\($0):dark"] })
-      .joined(separator: " ")
-    let rows = (0..<100).map {
-      String(repeating: "#ffffff ", count: 200) + "K\($0)" + String(repeating: "k", count: 1_000)
-    }
-    let path = FileManager.default.temporaryDirectory.appendingPathComponent("dmkit-long-\(getpid()).txt")
-    let output = path.appendingPathExtension("css")
-    defer {
-      try? FileManager.default.removeItem(at: path)
-      try? FileManager.default.removeItem(at: output)
-    }
-    try ([header] + rows).joined(separator: "\n").write(to: path, atomically: true, encoding: .utf8)
-    let run = runDMKit(["export", path.path, "--format", "gtk", "--output", output.path])
-    #expect(run.status == 1)
-    #expect(
-      run.errors.hasPrefix("error: the gtk export of this table could take ")
-        && run.errors.contains("more than the 128 MiB"),
-      "\(run.errors)")
-    #expect(!FileManager.default.fileExists(atPath: output.path))
-    // CSS writes each key a few times per column: 200 × 100 keys of 1,000 bytes pass.
-    let css = runDMKit(["export", path.path, "--format", "css", "--output", output.path])
-    #expect(css.status == 0, "\(css.errors)")
-    #expect(FileManager.default.fileExists(atPath: output.path))
-  }
-
-  /// The estimate of each format is never below the export's real size: short and long keys,
-  /// short and long theme names, one column or many.
-  @Test func theEstimateOfEachExportIsAtLeastItsSize() throws {
-    func table(themes: Int, keys: Int, keyLength: Int, nameLength: Int) throws -> DMColorTable {
+  /// The limit is on the export's real size, in every format: an export of exactly the limit is
+  /// written whole, one byte less is refused. Short and long keys and theme names, keys full of
+  /// characters that CSS escapes, one column or many.
+  @Test func theLimitIsTheExportsRealSize() throws {
+    func table(themes: Int, keys: Int, keyLength: Int, nameLength: Int, key: String = "a") throws
+      -> DMColorTable
+    {
       let names = (0..<themes).map {
         ("T\($0)" + String(repeating: "x", count: nameLength)).prefix(nameLength)
       }
       let header =
         ["NORMAL", "NIGHT", "NORMAL:high"]
         + names.flatMap { ["\($0):light", "\($0):dark", "\($0):dark:high"] }
-      let rows = (0..<keys).map { (key: Int) -> String in
+      let rows = (0..<keys).map { (row: Int) -> String in
         let colors: [String] = (0..<header.count).map { (column: Int) -> String in
-          String(format: "#%06x", (key * 7_919 + column * 104_729) & 0xFFFF_FF)
+          String(format: "#%06x", (row * 7_919 + column * 104_729) & 0xFFFF_FF)
         }
-        let name = String(("K\(key)_" + String(repeating: "a", count: keyLength)).prefix(keyLength))
+        let name = String(("K\(row)_" + String(repeating: key, count: keyLength)).prefix(keyLength))
         return colors.joined(separator: " ") + " " + name
       }
       return try DMColorTable(string: ([header.joined(separator: " ")] + rows).joined(separator: "\n") + "\n")
     }
     let tables = [
       try ExampleTables.load("DKColorTable.txt"), try ExampleTables.load("Palette.txt"),
-      try DMColorTable(string: "NORMAL\n#ffffff A\n"),
+      try DMColorTable(string: "NORMAL\n#ffffff A\n"), DMColorTable(),
       try table(themes: 5, keys: 20, keyLength: 4, nameLength: 4),
-      try table(themes: 5, keys: 20, keyLength: 500, nameLength: 4),
-      try table(themes: 5, keys: 20, keyLength: 4, nameLength: 64),
       try table(themes: 5, keys: 20, keyLength: 500, nameLength: 64),
+      try table(themes: 2, keys: 20, keyLength: 300, nameLength: 4, key: "."),
     ]
     for (index, table) in tables.enumerated() {
       for format in DMColorTableExportFormat.allCases {
-        let size = table.exported(as: format).utf8.count
-        #expect(size <= ExportCommand.estimatedSize(of: table, as: format), "table \(index), \(format)")
+        let options = DMColorTableExportOptions(sourceName: "table.txt")
+        let whole = table.exported(as: format, options: options)
+        let size = whole.utf8.count
+        #expect(try table.exported(as: format, options: options, maximumSize: size) == whole)
+        #expect(throws: DMColorTableExportSizeError(format: format, maximumSize: size - 1), "table \(index)")
+        {
+          try table.exported(as: format, options: options, maximumSize: size - 1)
+        }
       }
     }
   }
 
-  /// An ordinary table of 16,000 keys in groups, with three columns (762 KB, 45 MB of tokens), is
-  /// not refused: each group counts once, not once per key in it.
-  @Test func anOrdinaryLargeTableIsNotRefusedAsTokens() throws {
-    func table(keys: Int) throws -> DMColorTable {
-      let rows = (0..<keys).map { "#82c9b0 #b791f7 #0ed9c5 Key.Group\($0 / 100).Item_\($0)" }
-      return try DMColorTable(string: (["NORMAL NIGHT SEPIA"] + rows).joined(separator: "\n") + "\n")
+  /// An export far over its limit stops soon after passing it: 4,000 keys of 1,000 dots, whose
+  /// GTK export would take about 170 MB, are refused under a limit of 64 KiB with the error's own
+  /// message.
+  @Test func anExportFarOverItsLimitIsRefusedWithItsMessage() throws {
+    let rows = (0..<4_000).map { "#ffffff #000000 K\($0)" + String(repeating: ".", count: 1_000) }
+    let table = try DMColorTable(string: (["NORMAL NIGHT"] + rows).joined(separator: "\n") + "\n")
+    do {
+      _ = try table.exported(as: .gtk, maximumSize: 64 << 10)
+      Issue.record("no error")
+    } catch {
+      #expect(error.description == "the gtk export of this table comes to more than 65536 bytes")
+      #expect(error.localizedDescription == error.description)
     }
-    let large = try table(keys: 16_000)
-    #expect(ExportCommand.estimatedTokensSize(of: large) < ExportCommand.maximumExportSize)
-    #expect(ExportCommand.sizeRefusal(for: large, as: .json) == nil)
-    // The estimate still holds the tokens of such a table.
-    let small = try table(keys: 1_000)
-    #expect(small.exported(as: .json).utf8.count <= ExportCommand.estimatedTokensSize(of: small))
   }
 
   @Test func exportOfThePaletteAsCSS() {

@@ -109,7 +109,17 @@ public enum DMDesignTokens {
     reading text: String, document: URL?, options: DMDesignTokensOptions,
     warnings warning: (DMDesignTokensWarning) -> Void
   ) throws(DMDesignTokensError) -> String {
-    let reading = TokenReading(options: options, document: document)
+    try reading(text, document: document, options: options, readsPastErrors: false, warnings: warning).text
+      .get()
+  }
+
+  /// Reads the tokens of `text` into a table's text; with `readsPastErrors`, a problem in one
+  /// token is kept in ``TokenReading/errors`` and the token left out, and the reading goes on.
+  private static func reading(
+    _ text: String, document: URL?, options: DMDesignTokensOptions, readsPastErrors: Bool,
+    warnings warning: (DMDesignTokensWarning) -> Void
+  ) -> (text: Result<String, DMDesignTokensError>, reading: TokenReading) {
+    let reading = TokenReading(options: options, document: document, readsPastErrors: readsPastErrors)
     let result = TokenReading.$current.withValue(reading) {
       Result { () throws(DMDesignTokensError) -> String in try readTableText(from: text, options: options) }
     }
@@ -121,7 +131,77 @@ public enum DMDesignTokens {
             line: 0, column: 0, tokenPath: nil,
             message: "\(reading.leftOut) more warnings not shown, past the first \(TokenReading.limit)")))
     }
-    return try result.get()
+    return (result, reading)
+  }
+
+  /// Every problem of a design-tokens file, as `dmkit lint` lists them: where
+  /// ``table(contentsOf:options:warnings:)`` stops at the first, this reads on past each problem
+  /// in one token (a bad colour, a reference to nothing, a circle of references, an unknown
+  /// property, a name a token cannot have), leaving that token out, and lists them all.
+  ///
+  /// A problem that leaves nothing to read further (text that is not JSON, a document of the
+  /// wrong shape, a file that cannot be read) ends the list. At most ``DarkModeKit/DMColorTable/defaultLintLimit``
+  /// problems are listed by default, then one that counts the rest.
+  ///
+  /// ```swift
+  /// for problem in DMDesignTokens.lint(contentsOf: URL(fileURLWithPath: "colors.tokens.json")) {
+  ///   print(problem.path ?? "", problem.line, problem.column, problem.explanation)
+  /// }
+  /// ```
+  /// - Parameters:
+  ///   - url: The file.
+  ///   - options: How to read it, and which other files its references may name.
+  ///   - limit: The most problems to list before the one that counts the rest.
+  ///   - warning: Called with each warning, naming its file.
+  /// - Returns: The problems, each naming its file, in the order of the files and their places;
+  ///   empty when the file makes a table.
+  public static func lint(
+    contentsOf url: URL, options: DMDesignTokensOptions = DMDesignTokensOptions(),
+    limit: Int = DMColorTable.defaultLintLimit, warnings warning: (DMDesignTokensWarning) -> Void = { _ in }
+  ) -> [DMDesignTokensError] {
+    let text: String
+    do {
+      text = try read(url, maximumFileSize: options.maximumFileSize)
+    } catch {
+      return [error.inFile(url.path)]
+    }
+    let (result, reading) = Self.reading(
+      text, document: url, options: options, readsPastErrors: true, warnings: { warning($0.inFile(url.path)) }
+    )
+    var problems = reading.errors
+    var more = reading.errorsLeftOut
+    switch result {
+    case .failure(let error): problems.append(error)
+    case .success(let tableText) where problems.isEmpty:
+      do {
+        _ = try table(tableText)
+      } catch {
+        problems.append(error)
+      }
+    case .success: break
+    }
+    problems = problems.map { $0.inFile(url.path) }
+    // The document's own problems first, then each file's, each in the order of its places.
+    let order = problems.enumerated().sorted { one, other in
+      let (a, b) = (one.element, other.element)
+      if (a.path == url.path) != (b.path == url.path) { return a.path == url.path }
+      if a.path != b.path { return (a.path ?? "") < (b.path ?? "") }
+      if (a.line, a.column) != (b.line, b.column) { return (a.line, a.column) < (b.line, b.column) }
+      return one.offset < other.offset
+    }.map(\.element)
+    if order.count > limit {
+      more += order.count - limit
+    }
+    var listed = Array(order.prefix(limit))
+    if more > 0 {
+      listed.append(
+        DMDesignTokensError(
+          line: 0, column: 0, tokenPath: nil,
+          message:
+            "\(more) more \(more == 1 ? "problem" : "problems") not shown, past the first \(listed.count)",
+          path: url.path))
+    }
+    return listed
   }
 
   private static func readTableText(from text: String, options: DMDesignTokensOptions)
@@ -245,23 +325,30 @@ public enum DMDesignTokens {
       // colour value (or a reference that leads to one) is a colour, any other value is not.
       guard (tree.type(of: token, named: name) ?? tree.typeOfValue(name)) == "color" else { continue }
       // Tokens Studio's colour tokens may hold gradients (or refer to one), which a table cannot.
-      if tree.isGradient(name) {
-        try TokenReading.leaveOut(token.place, token.path, "a gradient, not a colour: the token is left out")
-        continue
+      // A problem in one token leaves the rest to read, for a reading that lists them all.
+      do throws(DMDesignTokensError) {
+        if tree.isGradient(name) {
+          try TokenReading.leaveOut(
+            token.place, token.path, "a gradient, not a colour: the token is left out")
+          continue
+        }
+        guard let key = token.tableKey else {
+          throw TokenTree.fail(
+            token.place, token.path,
+            "the key \(ShownText.quoted(token.key ?? "")) in $extensions is not a valid key")
+        }
+        if let other = places[key] {
+          throw TokenTree.fail(
+            token.place, token.path,
+            "gives the key \(ShownText.quoted(key)), as the token "
+              + "\(ShownText.quoted(other.path.joined(separator: "."))) does")
+        }
+        colors[key] = try tree.color(of: token, named: name)
+        places[key] = (token.place, token.path)
+        keys.append(key)
+      } catch {
+        try TokenReading.readOn(past: error)
       }
-      guard let key = token.tableKey else {
-        throw TokenTree.fail(
-          token.place, token.path,
-          "the key \(ShownText.quoted(token.key ?? "")) in $extensions is not a valid key")
-      }
-      if let other = places.updateValue((token.place, token.path), forKey: key) {
-        throw TokenTree.fail(
-          token.place, token.path,
-          "gives the key \(ShownText.quoted(key)), as the token "
-            + "\(ShownText.quoted(other.path.joined(separator: "."))) does")
-      }
-      keys.append(key)
-      colors[key] = try tree.color(of: token, named: name)
     }
     return Column(name: name, colors: colors, keys: keys, places: places, place: place, path: path)
   }

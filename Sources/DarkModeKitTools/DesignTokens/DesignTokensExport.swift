@@ -165,7 +165,13 @@ enum DesignTokens {
 extension DMColorTable {
   /// The table as a Design Tokens resolver document (format 2025.10); see
   /// ``DMColorTableExportFormat/json``.
-  static func designTokens(_ contents: Contents, options: DMColorTableExportOptions) -> String {
+  ///
+  /// The tokens are counted against `budget` as they are made, each by the least it can take once
+  /// written, so that a table whose tokens would take far more than the limit stops before they
+  /// are all in memory; the document is then written while it stays within the limit.
+  static func designTokens(_ contents: Contents, options: DMColorTableExportOptions, budget: ExportBudget)
+    throws(DMColorTableExportSizeError) -> String
+  {
     let paths = DesignTokens.paths(forKeys: contents.keys)
     let names = columnNames(contents)
     // The contexts of the theme modifier: the default theme, then each theme.
@@ -176,32 +182,40 @@ extension DMColorTable {
     themeContexts.append((defaultContext, nil))
     themeContexts += contents.themes.map { ($0.rawValue, $0) }
 
-    func keyTokens(_ value: (Int) -> JSONText) -> [(path: [String], token: JSONText)] {
-      contents.keys.indices.map { row in
-        var members: [(String, JSONText)] = [("$value", value(row))]
+    func keyTokens(_ value: (Int) -> JSONText) throws(DMColorTableExportSizeError) -> [(
+      path: [String], token: JSONText
+    )] {
+      var tokens: [(path: [String], token: JSONText)] = []
+      tokens.reserveCapacity(contents.keys.count)
+      for row in contents.keys.indices {
+        let tokenValue = value(row)
+        var members: [(String, JSONText)] = [("$value", tokenValue)]
         if paths[row].keepsKey {
           members.append(
             ("$extensions", .object([(DesignTokens.vendor, .object([("key", .string(contents.keys[row]))]))]))
           )
         }
-        return (paths[row].path, .object(members))
+        // At least `"NAME": {"$value": VALUE}` and a line break.
+        try budget.spend(paths[row].path[paths[row].path.count - 1].utf8.count + 17 + tokenValue.leastSize)
+        tokens.append((paths[row].path, .object(members)))
       }
+      return tokens
     }
     // Each column's colours once, in a set of their own; the contexts refer to them.
     var columns: [(String, JSONText)] = [("$type", .string("color"))]
     for column in names.indices {
-      let tokens = keyTokens { row in DesignTokens.colorValue(contents.color(row: row, column: column)) }
+      let tokens = try keyTokens { row in DesignTokens.colorValue(contents.color(row: row, column: column)) }
       guard case .object(let members) = DesignTokens.tree(tokens) else { continue }
       columns.append(
         (DesignTokens.columnGroup(column), .object([("$description", .string(names[column]))] + members)))
     }
-    func variantsOf(_ theme: DMTheme?) -> JSONText {
+    func variantsOf(_ theme: DMTheme?) throws(DMColorTableExportSizeError) -> JSONText {
       var tokens: [(path: [String], token: JSONText)] = []
       for (sideName, side) in DesignTokens.sides {
         for (contrastName, contrast) in DesignTokens.contrasts {
           let column = contents.column(
             for: DMTraitCollection(userInterfaceStyle: side, accessibilityContrast: contrast, theme: theme))
-          tokens += keyTokens { row in
+          tokens += try keyTokens { row in
             .string(
               DesignTokens.reference(
                 [DesignTokens.columnsGroup, DesignTokens.columnGroup(column)] + paths[row].path))
@@ -210,26 +224,26 @@ extension DMColorTable {
       }
       return .object([(DesignTokens.variantsGroup, DesignTokens.tree(tokens))])
     }
-    func scheme(_ side: String) -> JSONText {
+    func scheme(_ side: String) throws(DMColorTableExportSizeError) -> JSONText {
       var tokens: [(path: [String], token: JSONText)] = []
       for (contrastName, _) in DesignTokens.contrasts {
-        tokens += keyTokens { row in
+        tokens += try keyTokens { row in
           .string(DesignTokens.reference([DesignTokens.variantsGroup, side, contrastName] + paths[row].path))
         }.map { ([contrastName] + $0.path, $0.token) }
       }
       return .object([(DesignTokens.schemeGroup, DesignTokens.tree(tokens))])
     }
-    func contrast(_ name: String) -> JSONText {
+    func contrast(_ name: String) throws(DMColorTableExportSizeError) -> JSONText {
       DesignTokens.tree(
-        keyTokens { row in
+        try keyTokens { row in
           .string(DesignTokens.reference([DesignTokens.schemeGroup, name] + paths[row].path))
         })
     }
 
     let source = options.sourceName.map { " from \(ShownText.escaped($0))" } ?? ""
     let header: [JSONText] = names.map { .string($0) }
-    func document(_ body: [(String, JSONText)]) -> String {
-      JSONText.object(
+    func document(_ body: [(String, JSONText)]) throws(DMColorTableExportSizeError) -> String {
+      let text = JSONText.object(
         [
           ("$schema", .string(DesignTokens.schema)),
           ("version", .string(DesignTokens.version)),
@@ -241,11 +255,13 @@ extension DMColorTable {
                 + "theme, the color-scheme and the contrast.")
           ),
         ] + body
-      ).rendered()
+      ).rendered(limit: budget.limit)
+      guard let text else { throw budget.error }
+      return text
     }
     // A table never loaded has no column: a document with one empty set.
     guard !contents.variants.isEmpty else {
-      return document([
+      return try document([
         ("sets", .object([("colours", .object([("sources", .array([]))]))])),
         ("resolutionOrder", .array([.object([("$ref", .string("#/sets/colours"))])])),
       ])
@@ -265,12 +281,24 @@ extension DMColorTable {
       }
       return order.sorted { $0.position.lexicographicallyPrecedes($1.position) }.map { contents.keys[$0.row] }
     }()
+    var themeContextTokens: [(String, JSONText)] = []
+    for context in themeContexts {
+      themeContextTokens.append((context.name, .array([try variantsOf(context.theme)])))
+    }
+    var schemeContextTokens: [(String, JSONText)] = []
+    for side in DesignTokens.sides {
+      schemeContextTokens.append((side.context, .array([try scheme(side.context)])))
+    }
+    var contrastContextTokens: [(String, JSONText)] = []
+    for level in DesignTokens.contrasts {
+      contrastContextTokens.append((level.context, .array([try contrast(level.context)])))
+    }
     let modifiers: JSONText = .object([
       (
         DesignTokens.themeModifier,
         .object([
           ("description", .string("The theme: the table's default theme, or one of its named themes.")),
-          ("contexts", .object(themeContexts.map { ($0.name, .array([variantsOf($0.theme)])) })),
+          ("contexts", .object(themeContextTokens)),
           ("default", .string(defaultContext)),
           (
             "$extensions",
@@ -290,7 +318,7 @@ extension DMColorTable {
         DesignTokens.schemeModifier,
         .object([
           ("description", .string("The side of the theme: light or dark.")),
-          ("contexts", .object(DesignTokens.sides.map { ($0.context, .array([scheme($0.context)])) })),
+          ("contexts", .object(schemeContextTokens)),
           ("default", .string("light")),
         ])
       ),
@@ -298,12 +326,12 @@ extension DMColorTable {
         DesignTokens.contrastModifier,
         .object([
           ("description", .string("The contrast: normal, or more (the table's high-contrast columns).")),
-          ("contexts", .object(DesignTokens.contrasts.map { ($0.context, .array([contrast($0.context)])) })),
+          ("contexts", .object(contrastContextTokens)),
           ("default", .string("normal")),
         ])
       ),
     ])
-    return document([
+    return try document([
       (
         "sets",
         .object([

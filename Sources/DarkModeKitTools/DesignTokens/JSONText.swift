@@ -9,9 +9,27 @@ indirect enum JSONText {
   /// The text, two spaces per level; a token (an object with a `$value`), a colour value and an
   /// array of numbers stay on one line each.
   func rendered() -> String {
+    rendered(limit: .max) ?? ""
+  }
+
+  /// The text as ``rendered()`` writes it, when it comes to at most `limit` bytes; `nil` once it
+  /// passes them (the writing stops there).
+  func rendered(limit: Int) -> String? {
     var text = ""
-    write(to: &text, indent: "", inline: false)
+    write(to: &text, indent: "", inline: false, limit: limit)
+    guard text.utf8.count < limit else { return nil }
     return text + "\n"
+  }
+
+  /// The fewest bytes this value takes once written: its strings and numbers, their quotes, and
+  /// a byte between members.
+  var leastSize: Int {
+    switch self {
+    case .string(let value): value.utf8.count + 2
+    case .number(let value): value.utf8.count
+    case .array(let elements): elements.reduce(2) { $0 + $1.leastSize + 1 }
+    case .object(let members): members.reduce(2) { $0 + $1.0.utf8.count + 4 + $1.1.leastSize }
+    }
   }
 
   private var isInline: Bool {
@@ -25,7 +43,9 @@ indirect enum JSONText {
     }
   }
 
-  private func write(to text: inout String, indent: String, inline: Bool) {
+  /// Writes the value; a value on lines of its own stops at a member or element that starts past
+  /// `limit` bytes.
+  private func write(to text: inout String, indent: String, inline: Bool, limit: Int = .max) {
     let inline = inline || isInline
     switch self {
     case .string(let value): Self.quote(value, into: &text)
@@ -43,8 +63,9 @@ indirect enum JSONText {
         let inner = indent + "  "
         text += "[\n"
         for (index, element) in elements.enumerated() {
+          guard text.utf8.count <= limit else { return }
           text += inner
-          element.write(to: &text, indent: inner, inline: false)
+          element.write(to: &text, indent: inner, inline: false, limit: limit)
           text += index + 1 < elements.count ? ",\n" : "\n"
         }
         text += indent
@@ -65,10 +86,11 @@ indirect enum JSONText {
         let inner = indent + "  "
         text += "{\n"
         for (index, (name, value)) in members.enumerated() {
+          guard text.utf8.count <= limit else { return }
           text += inner
           Self.quote(name, into: &text)
           text += ": "
-          value.write(to: &text, indent: inner, inline: false)
+          value.write(to: &text, indent: inner, inline: false, limit: limit)
           text += index + 1 < members.count ? ",\n" : "\n"
         }
         text += indent

@@ -24,9 +24,35 @@ final class TokenReading: @unchecked Sendable {
   private var fileIndexes: [String: Int] = [:]
   private var bytesRead = 0
 
-  init(options: DMDesignTokensOptions, document: URL?) {
+  /// Whether the reading goes on past a problem in one token, keeping it and leaving the token
+  /// out, as `lint` reads: every problem is found, not only the first.
+  let readsPastErrors: Bool
+  private var errorsSeen: Set<DMDesignTokensError> = []
+  private var errorList: [DMDesignTokensError] = []
+  /// How many errors were left out past ``limit``.
+  private(set) var errorsLeftOut = 0
+
+  init(options: DMDesignTokensOptions, document: URL?, readsPastErrors: Bool = false) {
     self.options = options
     self.document = document
+    self.readsPastErrors = readsPastErrors
+  }
+
+  /// The errors the reading went on past, each once, in the order found.
+  var errors: [DMDesignTokensError] { lock.withLock { errorList } }
+
+  /// Goes on past `error`, a problem in one token, when the reading in progress reads past errors:
+  /// the error is kept and the caller leaves the token out. Otherwise the error is thrown.
+  static func readOn(past error: DMDesignTokensError) throws(DMDesignTokensError) {
+    guard let current, current.readsPastErrors else { throw error }
+    current.lock.withLock {
+      guard current.errorsSeen.insert(error).inserted else { return }
+      if current.errorList.count < limit {
+        current.errorList.append(error)
+      } else {
+        current.errorsLeftOut += 1
+      }
+    }
   }
 
   var warnings: [DMDesignTokensWarning] { lock.withLock { list } }

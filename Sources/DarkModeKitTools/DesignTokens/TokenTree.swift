@@ -282,31 +282,42 @@ struct TokenTree {
         groupTypes[ExactText(name)] = try checkedType(declared, path, isGroup: true)
       }
       for member in members {
-        let name = member.name
-        let childPath = path + [name]
-        switch name {
-        case reserved("$type"): continue
-        case reserved("$description"), "$deprecated", "$extensions": continue
-        case "$schema" where isRoot, "$themes" where isRoot, "$metadata" where isRoot: continue
-        case "$root":
-          guard isToken(member.value) else {
-            throw fail(member.place, childPath, "$root must be a token (an object with a $value)")
-          }
+        // A problem in one member leaves the rest to read, for a reading that lists them all.
+        do throws(DMDesignTokensError) {
+          try self.member(member, of: path, isRoot: isRoot)
+        } catch {
+          try TokenReading.readOn(past: error)
+        }
+      }
+    }
+
+    private mutating func member(_ member: JSONNode.Member, of path: [String], isRoot: Bool)
+      throws(DMDesignTokensError)
+    {
+      let name = member.name
+      let childPath = path + [name]
+      switch name {
+      case reserved("$type"): return
+      case reserved("$description"), "$deprecated", "$extensions": return
+      case "$schema" where isRoot, "$themes" where isRoot, "$metadata" where isRoot: return
+      case "$root":
+        guard isToken(member.value) else {
+          throw fail(member.place, childPath, "$root must be a token (an object with a $value)")
+        }
+        try token(member.value, path: childPath)
+      case "$extends":
+        throw fail(
+          member.place, path,
+          "$extends (a group that extends another) is not supported; write the tokens out")
+      default:
+        if name.hasPrefix("$") {
+          throw fail(member.place, childPath, "unknown property \(ShownText.quoted(name)) in a group")
+        }
+        try checkName(name, member.place, childPath)
+        if isToken(member.value) {
           try token(member.value, path: childPath)
-        case "$extends":
-          throw fail(
-            member.place, path,
-            "$extends (a group that extends another) is not supported; write the tokens out")
-        default:
-          if name.hasPrefix("$") {
-            throw fail(member.place, childPath, "unknown property \(ShownText.quoted(name)) in a group")
-          }
-          try checkName(name, member.place, childPath)
-          if isToken(member.value) {
-            try token(member.value, path: childPath)
-          } else {
-            try group(member.value, path: childPath, isRoot: false)
-          }
+        } else {
+          try group(member.value, path: childPath, isRoot: false)
         }
       }
     }

@@ -108,12 +108,14 @@ enum ExportCommand {
     }
     if format == .swift, refuse(options.swiftProblems(for: table)) { return 2 }
     options.sourceName = URL(fileURLWithPath: path).lastPathComponent
-    if let refusal = Self.sizeRefusal(for: table, as: format) {
-      console.error(refusal)
+    if format == .gtk, refuse(options.gtkProblems(for: table)) { return 2 }
+    let text: String
+    do {
+      text = try table.exported(as: format, options: options, maximumSize: Self.maximumExportSize)
+    } catch {
+      console.error(Self.sizeRefusal(error))
       return 1
     }
-    if format == .gtk, refuse(options.gtkProblems(for: table)) { return 2 }
-    let text = table.exported(as: format, options: options)
     if format == .json, let warning = Self.tokensSizeWarning(byteCount: text.utf8.count) {
       console.error(warning)
     }
@@ -130,70 +132,18 @@ enum ExportCommand {
     return 0
   }
 
-  /// The most bytes an export of a table may come to, as ``estimatedSize(of:as:)`` counts them:
-  /// building it holds several times its size in memory, and a table of a few megabytes with
-  /// hundreds of themes makes hundreds of megabytes of tokens.
+  /// The most bytes an export may come to: more is refused, and nothing is written. A table of a
+  /// few megabytes with long keys and hundreds of themes makes gigabytes of GTK CSS or tokens.
   static let maximumExportSize = 128 << 20
 
-  /// At least the size of a table's tokens: each key has a token in each column, four in each
-  /// theme context (the default theme's and each named theme's: light and dark, normal and more
-  /// contrast) and six more; each token takes at most 120 bytes and three times its key, and each
-  /// group its parts open (`Text` and `Text.Primary` for `Text.Primary.Hover`), once for all the
-  /// keys in it, a line indented by its depth.
-  static func estimatedTokensSize(of table: DMColorTable) -> Int {
-    let tokensPerKey = table.columnNames.count + 4 * (table.themes.count + 1) + 6
-    var groups: Set<Substring> = []
-    var perContext = 0
-    for key in table.keys {
-      perContext += 120 + 3 * key.utf8.count
-      // Each prefix ending before a dot is a group; the key itself is its token's line.
-      var depth = 0
-      for index in key.indices where key[index] == "." {
-        depth += 1
-        if groups.insert(key[..<index]).inserted { perContext += 8 * depth + 52 }
-      }
-      perContext += 8 * (depth + 1) + 52
-    }
-    let (size, overflow) = tokensPerKey.multipliedReportingOverflow(by: perContext)
-    return overflow ? .max : size
-  }
-
-  /// At least the size of a table exported as `format`, other than JSON: each format writes
-  /// each key once per column (GTK's named colour and three classes, CSS's custom property in
-  /// its rules, a line of Swift's documentation), and Swift a constant per key. A colour table of
-  /// a few hundred kilobytes with long keys and hundreds of themes makes a gigabyte of GTK CSS.
-  static func estimatedSize(of table: DMColorTable, as format: DMColorTableExportFormat) -> Int {
-    let keys = table.keys.count
-    let keyBytes = table.keys.reduce(0) { $0 + $1.utf8.count }
-    let columns = table.columnNames.count
-    let nameBytes = table.columnNames.reduce(0) { $0 + $1.utf8.count }
-    // Sums and products of counts each below 2^31 (a table is at most 64 MiB of text): in
-    // floating point, they cannot overflow.
-    let size: Double =
-      switch format {
-      case .json: Double(estimatedTokensSize(of: table))
-      case .gtk: Double(columns) * Double(12 * keyBytes + 600 * keys) + Double(keys) * Double(8 * nameBytes)
-      case .css: Double(columns) * Double(4 * keyBytes + 120 * keys) + Double(keys) * Double(2 * nameBytes)
-      case .swift: Double(4 * keyBytes + 200 * keys) + Double(keys) * Double(40 * columns + 2 * nameBytes)
-      case .text: Double(keyBytes + 50 * keys) + Double(keys) * Double(42 * columns) + Double(2 * nameBytes)
-      }
-    // The comments and rules each format writes once.
-    let total = size + 8_192
-    return total >= Double(Int.max) ? .max : Int(total)
-  }
-
-  /// The error for a table whose export as `format` could take more than ``maximumExportSize``.
-  static func sizeRefusal(for table: DMColorTable, as format: DMColorTableExportFormat) -> String? {
-    let size = estimatedSize(of: table, as: format)
-    guard size > maximumExportSize else { return nil }
-    guard format == .json else {
-      return "error: the \(format.rawValue) export of this table could take \(size >> 20) MiB, more than the "
-        + "\(maximumExportSize >> 20) MiB dmkit writes (each key written once per column); shorten the keys "
-        + "or split the themes between tables\n"
-    }
-    return "error: the tokens of this table could take \(size >> 20) MiB, more than the "
-      + "\(maximumExportSize >> 20) MiB dmkit writes (a token for each key in each column, and four "
-      + "in each theme); export it --format text, css, gtk or swift\n"
+  /// The error for an export that passed ``maximumExportSize``.
+  static func sizeRefusal(_ error: DMColorTableExportSizeError) -> String {
+    let advice =
+      error.format == .json
+      ? "(a token for each key in each column, and four in each theme); export it --format text, css, gtk or swift"
+      : "(each key written once per column); shorten the keys or split the themes between tables"
+    return "error: the \(error.format.rawValue) export of this table comes to more than the "
+      + "\(error.maximumSize >> 20) MiB dmkit writes \(advice); nothing was written\n"
   }
 
   /// The warning for tokens of `byteCount` bytes, when dmkit would not read them back: tokens of

@@ -78,21 +78,22 @@ enum LintCommand {
       let url = URL(fileURLWithPath: path)
       let shownPath = ShownText.escaped(path)
       let table: DMColorTable
-      // Design tokens: the first problem, as JSON cannot be read on past it; the lines of a
-      // table's keys are those of the table's text.
+      // Design tokens: every problem in a token, each token with one left out; a problem in the
+      // JSON or the document's shape ends the list.
       let isTokens = TableLoading.isDesignTokens(path)
       if isTokens {
         let options = TableLoading.tokenOptions(arguments, strict: arguments.flags.contains("--strict"))
         let verbose = arguments.flags.contains("--verbose")
-        switch TableLoading.read(
-          path, options: options, warning: { if verbose || $1 == .warning { console.out($0) } })
-        {
-        case .success(let read): table = read
-        case .failure(let problem):
-          console.out(problem.reported)
+        let problems = TableLoading.lint(
+          path, options: options, limit: limit, warning: { if verbose || $1 == .warning { console.out($0) } })
+        guard problems.isEmpty else {
+          for problem in problems { console.out(problem.reported) }
           failed = true
           continue
         }
+        // Its warnings were shown: the table is read again without them.
+        guard case .success(let read) = TableLoading.read(path, options: options) else { continue }
+        table = read
       } else {
         // Each problem is printed as it is found, up to the limit, then one line that counts the
         // rest.

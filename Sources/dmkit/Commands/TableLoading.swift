@@ -44,6 +44,25 @@ enum TableLoading {
     }
   }
 
+  /// Every problem of the design tokens at `path`, as `lint` lists them (at most `limit`, then one
+  /// that counts the rest), each naming its file; warnings as ``read(_:options:warning:)`` gives
+  /// them.
+  static func lint(
+    _ path: String, options: DMDesignTokensOptions, limit: Int,
+    warning: (String, DMDesignTokensWarning.Kind) -> Void
+  ) -> [Problem] {
+    let url = URL(fileURLWithPath: path)
+    func shown(_ file: String?) -> String { file == nil || file == url.path ? path : file! }
+    let problems = DMDesignTokens.lint(contentsOf: url, options: options, limit: limit) {
+      warning(
+        Problem(path: shown($0.path), line: $0.line, column: $0.column, message: $0.explanation)
+          .reported(as: $0.kind == .note ? "note" : "warning"), $0.kind)
+    }
+    return problems.map {
+      Problem(path: shown($0.path), line: $0.line, column: $0.column, message: $0.explanation)
+    }
+  }
+
   /// A problem that keeps a file from being read.
   struct Problem: Error {
     var path: String
