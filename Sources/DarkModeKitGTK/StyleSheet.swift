@@ -217,6 +217,10 @@ final class StyleSheet {
   private var isInstalled = false
   /// The style providers, in order, and the text each was loaded with.
   private var providers: [(provider: UnsafeMutablePointer<GtkCssProvider>, css: String)] = []
+  /// The providers of the feedback rules of the tables' keys, above the colours'.
+  private var feedbackProviders: [(provider: UnsafeMutablePointer<GtkCssProvider>, css: String)] = []
+  /// The keys whose feedback rules are loaded, in the order first used.
+  private var feedbackKeys: [String] = []
   /// The rules by id; `nil` for a free place, which the next new rule takes.
   private var entries: [Entry?] = []
   private var freeIDs: [RuleID] = []
@@ -241,15 +245,8 @@ final class StyleSheet {
   /// hovered, pressed, checked or disabled: these rules shade it the way libadwaita shades its own
   /// coloured buttons (`.suggested-action`, `.opaque`), over the bound colour. The focus ring is
   /// the theme's, untouched.
-  static let feedbackRules = """
-    button.dm-bound-bg:hover { background-image: image(alpha(currentColor, 0.1)); }
-    button.dm-bound-bg.keyboard-activating, button.dm-bound-bg:active { background-image: image(rgba(0, 0, 0, 0.2)); }
-    button.dm-bound-bg:checked { background-image: image(rgba(0, 0, 0, 0.15)); }
-    button.dm-bound-bg:checked:hover { background-image: image(rgba(0, 0, 0, 0.05)); }
-    button.dm-bound-bg:checked:active { background-image: image(rgba(0, 0, 0, 0.3)); }
-    button.dm-bound-bg:disabled { filter: opacity(0.5); }
-
-    """
+  static let feedbackRules = DMGTKStyleRules.feedbackRules(matching: "button.\(boundBackgroundClass)")
+    .map(\.text).joined()
 
   /// Adds the stylesheet to the default display, above the app's own stylesheets.
   func install() {
@@ -347,43 +344,63 @@ final class StyleSheet {
     // Tables' rules after widgets' own, each in the order they were made: of two providers at one
     // priority GTK takes the later, so a key's class inside a window's table wins over a widget's
     // own colour wherever their rules fall, as it wins by specificity within one provider.
-    load(
-      Self.split(
-        entries.compactMap { $0 }.sorted {
-          ($0.rule.isTable ? 1 : 0, $0.number) < ($1.rule.isTable ? 1 : 0, $1.number)
-        }))
+    let sorted = entries.compactMap { $0 }.sorted {
+      ($0.rule.isTable ? 1 : 0, $0.number) < ($1.rule.isTable ? 1 : 0, $1.number)
+    }
+    let texts = Self.split(sorted.flatMap { entry in entry.lines.map { ($0, entry.selectorsPerLine) } })
+    load(texts, into: &providers, priority: GTK_STYLE_PROVIDER_PRIORITY_APPLICATION + 1)
+    css = texts.joined()
+    loadFeedback(forKeysOf: sorted)
   }
 
-  /// The stylesheets of the providers: the entries' lines in order, cut where a provider would
-  /// pass `selectorsPerProvider` selectors.
-  private static func split(_ entries: [Entry]) -> [String] {
+  /// Loads the feedback rules of every key of the tables in `entries` (a button with a class
+  /// `dm-bg-KEY` keeps its feedback), when their keys changed; above the colours' providers, so
+  /// that their shades show over a key's colour, which sets no background image.
+  private func loadFeedback(forKeysOf entries: [Entry]) {
+    var keys: [String] = []
+    var seen: Set<String> = []
+    for entry in entries {
+      guard case .table(let look) = entry.rule else { continue }
+      for color in look.colors where seen.insert(color.key).inserted { keys.append(color.key) }
+    }
+    guard keys != feedbackKeys else { return }
+    feedbackKeys = keys
+    let lines = keys.flatMap { key in
+      DMGTKStyleRules.feedbackRules(forKey: key).map { ($0.text, $0.selectors.count) }
+    }
+    load(Self.split(lines), into: &feedbackProviders, priority: GTK_STYLE_PROVIDER_PRIORITY_APPLICATION + 2)
+  }
+
+  /// The stylesheets of the providers: the lines in order, cut where a provider would pass
+  /// `selectorsPerProvider` selectors.
+  private static func split(_ lines: [(text: String, selectors: Int)]) -> [String] {
     var texts: [String] = []
     var text = ""
     var selectors = 0
-    for entry in entries {
-      for line in entry.lines {
-        if selectors + entry.selectorsPerLine > selectorsPerProvider, !text.isEmpty {
-          texts.append(text)
-          text = ""
-          selectors = 0
-        }
-        text += line
-        selectors += entry.selectorsPerLine
+    for line in lines {
+      if selectors + line.selectors > selectorsPerProvider, !text.isEmpty {
+        texts.append(text)
+        text = ""
+        selectors = 0
       }
+      text += line.text
+      selectors += line.selectors
     }
     if !text.isEmpty { texts.append(text) }
     return texts
   }
 
-  /// Loads each text into a provider of its own: a provider whose text is the same is left alone,
-  /// providers are added as needed, and those left over are taken away.
-  private func load(_ texts: [String]) {
+  /// Loads each text into a provider of its own at `priority`: a provider whose text is the same
+  /// is left alone, providers are added as needed, and those left over are taken away.
+  private func load(
+    _ texts: [String], into providers: inout [(provider: UnsafeMutablePointer<GtkCssProvider>, css: String)],
+    priority: Int32
+  ) {
     guard let display = gdk_display_get_default() else { return }
     for (index, text) in texts.enumerated() {
       if index == providers.count {
         let provider = gtk_css_provider_new()!
-        gtk_style_context_add_provider_for_display(
-          display, OpaquePointer(provider), guint(GTK_STYLE_PROVIDER_PRIORITY_APPLICATION + 1))
+        gtk_style_context_add_provider_for_display(display, OpaquePointer(provider), guint(priority))
         providers.append((provider, ""))
       }
       guard providers[index].css != text else { continue }
@@ -395,7 +412,6 @@ final class StyleSheet {
       gtk_style_context_remove_provider_for_display(display, OpaquePointer(provider))
       g_object_unref(provider)
     }
-    css = texts.joined()
   }
 
   /// Drops every rule nobody uses once they write more CSS rules than those in use, up to

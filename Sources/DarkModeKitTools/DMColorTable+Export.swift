@@ -89,7 +89,8 @@ extension DMColorTableExportOptions {
   ///
   /// ``column`` must be one of the table's columns; and the stylesheet may hold at most
   /// ``DMGTKStyleRules/selectorLimit`` selectors, three per key outside any column's class and
-  /// six per key in each column's class: past that, GTK 4.8 overflows its stack while loading it.
+  /// the seven of its button's feedback (``DMGTKStyleRules/feedbackRules(forKey:)``), and six per
+  /// key in each column's class: past that, GTK 4.8 overflows its stack while loading it.
   /// Such a table is exported a column at a time.
   /// - Parameter table: The table to export.
   /// - Returns: The problems, such as `the table has no column "DUSK" (its columns: NORMAL, NIGHT)`.
@@ -350,6 +351,16 @@ extension DMColorTable {
         writer.append(rule)
       }
     }
+    writer.append(
+      text:
+        "\n/* A button with a class dm-bg-KEY keeps its feedback: shaded when hovered, pressed, checked or "
+        + "disabled. */\n")
+    for key in contents.keys {
+      for rule in DMGTKStyleRules.feedbackRules(forKey: key) {
+        try budget.spend(rule.text.utf8.count)
+        writer.append(rule)
+      }
+    }
     for column in scoped {
       writer.append(
         text: "\n/* \(commentText(columnNames[column])): the class dm-column-\(columns[column]). */\n")
@@ -366,9 +377,14 @@ extension DMColorTable {
   }
 
   /// The rules and selectors of a GTK export of `keys` keys: three rules of one selector each
-  /// outside any column's class, and three of two selectors for each column's class.
+  /// outside any column's class, and three of two selectors for each column's class; and the
+  /// feedback rules of each key's background class.
   static func gtkSelectorCount(keys: Int, scopedColumns: Int) -> (rules: Int, selectors: Int) {
-    (rules: keys * 3 * (1 + scopedColumns), selectors: keys * 3 * (1 + 2 * scopedColumns))
+    let feedback = DMGTKStyleRules.feedbackRules(forKey: "")
+    return (
+      rules: keys * (3 * (1 + scopedColumns) + feedback.count),
+      selectors: keys * (3 * (1 + 2 * scopedColumns) + DMGTKStyleRules.feedbackSelectorsPerKey)
+    )
   }
 
   // MARK: - Text

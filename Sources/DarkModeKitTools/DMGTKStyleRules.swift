@@ -62,6 +62,43 @@ public enum DMGTKStyleRules {
     ]
   }
 
+  /// The rules that keep a button's feedback when its background is a key's colour
+  /// (`dm-bg-KEY`): the button is shaded when hovered, pressed, checked or disabled, the way
+  /// libadwaita shades its own coloured buttons (`.suggested-action`), over the key's colour in
+  /// whichever column it shows. One set per key serves every column.
+  ///
+  /// Each selector names the class three times (`button.dm-bg-BG.dm-bg-BG.dm-bg-BG:hover`), so
+  /// that in one stylesheet it wins over the key's colour rules, a column's included (whose
+  /// `background-image: none` would hide the shade).
+  /// - Parameter key: The colour-table key, as it is; the selector escapes it.
+  /// - Returns: Six rules, seven selectors in all.
+  public static func feedbackRules(forKey key: String) -> [Rule] {
+    let name = "dm-bg-" + classNameInSelector(key)
+    return feedbackRules(matching: "button.\(name).\(name).\(name)")
+  }
+
+  /// The feedback rules for buttons that `button` selects (such as `button.dm-bound-bg`).
+  package static func feedbackRules(matching button: String) -> [Rule] {
+    [
+      Rule(
+        selectors: ["\(button):hover"], declarations: " background-image: image(alpha(currentColor, 0.1));"),
+      Rule(
+        selectors: ["\(button).keyboard-activating", "\(button):active"],
+        declarations: " background-image: image(rgba(0, 0, 0, 0.2));"),
+      Rule(selectors: ["\(button):checked"], declarations: " background-image: image(rgba(0, 0, 0, 0.15));"),
+      Rule(
+        selectors: ["\(button):checked:hover"], declarations: " background-image: image(rgba(0, 0, 0, 0.05));"
+      ),
+      Rule(
+        selectors: ["\(button):checked:active"], declarations: " background-image: image(rgba(0, 0, 0, 0.3));"
+      ),
+      Rule(selectors: ["\(button):disabled"], declarations: " filter: opacity(0.5);"),
+    ]
+  }
+
+  /// How many selectors ``feedbackRules(forKey:)`` gives each key.
+  public static let feedbackSelectorsPerKey = 7
+
   /// The most selectors a stylesheet of these rules holds before ``Writer`` groups them.
   ///
   /// GTK 4.8 builds a tree of one stylesheet's selectors in a recursion that goes a level deeper

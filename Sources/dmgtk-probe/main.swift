@@ -25,7 +25,9 @@ import Foundation
 //                                   widgets with text)
 //   state NAME PART hover|active|disabled|normal
 //                                   puts the part in that state (feedback: a button whose
-//                                   background and text are bound, #2060c0 and #ffffff)
+//                                   background and text are bound, #2060c0 and #ffffff;
+//                                   table-button: a stock button with the classes dm-bg-ACCENT
+//                                   and dm-fg-BG)
 //   stylesheet PATH                 loads the CSS file as an app's stylesheet
 //   class NAME PART +CLASS|-CLASS   adds or removes a class of a part, or of the window (PART
 //                                   window)
@@ -189,6 +191,11 @@ final class ProbeWindow {
       \.backgroundColor, to: DMDynamicColor(light: DMColor(rgb: 0x2060C0), dark: DMColor(rgb: 0x2060C0)))
     feedback.dm.bind(\.foregroundColor, to: DMDynamicColor(light: .white, dark: .white))
     self.feedback = feedback
+    // A stock button coloured by the table's classes, which keeps its feedback as well.
+    let tableButton = gtk_button_new()!
+    gtk_widget_add_css_class(tableButton, "dm-bg-ACCENT")
+    gtk_widget_add_css_class(tableButton, "dm-fg-BG")
+    part("table-button", tableButton)
     self.box = box
     parts = found
     self.bound = bound

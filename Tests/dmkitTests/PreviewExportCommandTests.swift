@@ -456,8 +456,8 @@ private func swatch(_ red: Int, _ green: Int, _ blue: Int) -> String {
     #expect(every.output == "")
     #expect(
       every.errors
-        == "error: a GTK stylesheet of 5000 keys in 2 columns holds 75000 selectors, more than the 60000 "
-        + "that GTK 4.8 loads; export it a column at a time (--column NAME, 15000 selectors each)\n")
+        == "error: a GTK stylesheet of 5000 keys in 2 columns holds 110000 selectors, more than the 60000 "
+        + "that GTK 4.8 loads; export it a column at a time (--column NAME, 50000 selectors each)\n")
     let night = runDMKit(["export", url.path, "--format", "gtk", "--column", "NIGHT"])
     #expect(night.status == 0)
     #expect(night.output.contains("@define-color dm_night_key4999 rgba(32,19,135,1.0);"))

@@ -49,8 +49,8 @@ enum ExportCommand {
         --column NAME     GTK only: write one column (NIGHT, SOLARIZED:dark), its colours in
                           the classes outside any column's class, for a stylesheet the app
                           swaps when the style changes; for tables too big for one GTK
-                          stylesheet of every column (60,000 selectors: six per key and
-                          column).
+                          stylesheet of every column (60,000 selectors: ten per key,
+                          and six per key and column).
       \(TableLoading.tokenOptionsUsage)
 
       Exit status: 0 on success, 1 for a bad table or an unwritable output, 2 for a bad command
