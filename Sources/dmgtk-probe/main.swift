@@ -17,6 +17,8 @@ import Foundation
 //   reload PATH                     reloads the shared colour table
 //   pixel NAME PART                 → "pixel #rrggbb"; parts: bound, accent, classed, drawing,
 //                                   picture, plain, swatch
+//   popup NAME                      shows the popover of the part menu; its label is the part
+//                                   popover
 //   first-frame NAME PART           → "pixel #rrggbb", the colour the window's first frame
 //                                   painted there
 //   contrast NAME PART              → "contrast R bg #rrggbb fg #rrggbb": the part's most common
@@ -71,6 +73,13 @@ final class ProbeWindow {
   var box: UnsafeMutablePointer<GtkWidget>?
   var many: [DMGTKWidget] = []
   var feedback: DMGTKButton?
+  /// The popover of the part `menu`, whose label is the part `popover`.
+  var popover: UnsafeMutablePointer<GtkWidget>?
+
+  /// The widget a part is rendered in: the window, or for `popover` the popover.
+  func root(of part: String) -> UnsafeMutablePointer<GtkWidget> {
+    part == "popover" ? popover ?? window.widget : window.widget
+  }
   /// The colour of each part in the window's first frame, read when GTK had painted it.
   var firstFrame: [String: String] = [:]
 
@@ -83,7 +92,7 @@ final class ProbeWindow {
         guard let self, !isRecorded else { return }
         isRecorded = true
         for (name, part) in self.parts {
-          self.firstFrame[name] = Probe.pixel(of: part, in: self.window)
+          self.firstFrame[name] = Probe.pixel(of: part, in: self.window.widget)
         }
       }
     }
@@ -196,6 +205,18 @@ final class ProbeWindow {
     gtk_widget_add_css_class(tableButton, "dm-bg-ACCENT")
     gtk_widget_add_css_class(tableButton, "dm-fg-BG")
     part("table-button", tableButton)
+    // A menu button's popover, a surface of its own that takes the window's style.
+    let menu = gtk_menu_button_new()!
+    let popover = gtk_popover_new()!
+    let popoverText = gtk_label_new("Popover text 0123")!
+    gtk_widget_set_size_request(popoverText, 300, 50)
+    let popoverView = UnsafeMutableRawPointer(popover).assumingMemoryBound(to: GtkPopover.self)
+    gtk_popover_set_child(popoverView, popoverText)
+    gtk_popover_set_autohide(popoverView, 0)
+    gtk_menu_button_set_popover(OpaquePointer(menu), popover)
+    part("menu", menu)
+    found["popover"] = popoverText
+    self.popover = popover
     self.box = box
     parts = found
     self.bound = bound
@@ -370,7 +391,7 @@ enum Probe {
       return "ok"
     case ("contrast", 3):
       guard let probe = windows[words[1]], let part = probe.parts[words[2]] else { return "error no part" }
-      return contrast(of: part, in: probe.window) ?? "error no picture"
+      return contrast(of: part, in: probe.root(of: words[2])) ?? "error no picture"
     case ("state", 4):
       guard let probe = windows[words[1]], let part = probe.parts[words[2]] else { return "error no part" }
       gtk_widget_set_sensitive(part, words[3] == "disabled" ? 0 : 1)
@@ -383,12 +404,17 @@ enum Probe {
       }
       settle()
       return "ok"
+    case ("popup", 2):
+      guard let probe = windows[words[1]], let popover = probe.popover else { return "error no popover" }
+      gtk_popover_popup(UnsafeMutableRawPointer(popover).assumingMemoryBound(to: GtkPopover.self))
+      settle()
+      return "ok"
     case ("first-frame", 3):
       guard let color = windows[words[1]]?.firstFrame[words[2]] else { return "error no first frame" }
       return "pixel \(color)"
     case ("pixel", 3):
       guard let probe = windows[words[1]], let part = probe.parts[words[2]] else { return "error no part" }
-      return pixel(of: part, in: probe.window).map { "pixel \($0)" } ?? "error no picture"
+      return pixel(of: part, in: probe.root(of: words[2])).map { "pixel \($0)" } ?? "error no picture"
     case ("colors", 3):
       guard let probe = windows[words[1]] else { return "error no window" }
       for index in 0..<(Int(words[2]) ?? 0) {
@@ -515,11 +541,13 @@ enum Probe {
 
   /// The colours GTK paints inside `widget`: its most common one (the background), the one that
   /// stands out most from it (the text), and their contrast ratio.
-  static func contrast(of widget: UnsafeMutablePointer<GtkWidget>, in window: DMGTKWindow) -> String? {
-    guard let (bytes, width, height) = render(window) else { return nil }
+  static func contrast(of widget: UnsafeMutablePointer<GtkWidget>, in root: UnsafeMutablePointer<GtkWidget>)
+    -> String?
+  {
+    guard let (bytes, width, height) = render(root) else { return nil }
     var origin = graphene_point_t(x: 0, y: 0)
     var inWindow = graphene_point_t()
-    guard gtk_widget_compute_point(widget, window.widget, &origin, &inWindow) != 0 else { return nil }
+    guard gtk_widget_compute_point(widget, root, &origin, &inWindow) != 0 else { return nil }
     var counts: [UInt32: Int] = [:]
     let left = max(Int(inWindow.x), 0)
     let top = max(Int(inWindow.y), 0)
@@ -540,9 +568,8 @@ enum Probe {
     return String(format: "contrast %.2f bg #%06x fg #%06x", ratio(text), background, text)
   }
 
-  /// The window rendered as GTK renders it on screen: bytes B, G, R, A, and the size.
-  static func render(_ window: DMGTKWindow) -> (bytes: [UInt8], width: Int, height: Int)? {
-    let root = window.widget
+  /// A window (or a popover) rendered as GTK renders it on screen: bytes B, G, R, A, and the size.
+  static func render(_ root: UnsafeMutablePointer<GtkWidget>) -> (bytes: [UInt8], width: Int, height: Int)? {
     let width = gtk_widget_get_width(root)
     let height = gtk_widget_get_height(root)
     guard width > 0, height > 0, let native = gtk_widget_get_native(root),
@@ -565,22 +592,25 @@ enum Probe {
 
   /// The colour GTK paints at the centre of `widget`, rendering the window as it renders it on
   /// screen.
-  static func pixel(of widget: UnsafeMutablePointer<GtkWidget>, in window: DMGTKWindow) -> String? {
+  static func pixel(of widget: UnsafeMutablePointer<GtkWidget>, in root: UnsafeMutablePointer<GtkWidget>)
+    -> String?
+  {
     pixel(
       of: widget,
       at: graphene_point_t(
         x: Float(gtk_widget_get_width(widget)) / 2, y: Float(gtk_widget_get_height(widget)) / 2),
-      in: window)
+      in: root)
   }
 
   /// The colour GTK paints at `point` of `widget`.
   static func pixel(
-    of widget: UnsafeMutablePointer<GtkWidget>, at point: graphene_point_t, in window: DMGTKWindow
+    of widget: UnsafeMutablePointer<GtkWidget>, at point: graphene_point_t,
+    in root: UnsafeMutablePointer<GtkWidget>
   ) -> String? {
-    guard let (bytes, width, height) = render(window) else { return nil }
+    guard let (bytes, width, height) = render(root) else { return nil }
     var point = point
     var inWindow = graphene_point_t()
-    guard gtk_widget_compute_point(widget, window.widget, &point, &inWindow) != 0 else { return nil }
+    guard gtk_widget_compute_point(widget, root, &point, &inWindow) != 0 else { return nil }
     let x = Int(inWindow.x)
     let y = Int(inWindow.y)
     guard x >= 0, y >= 0, x < width, y < height else { return nil }
