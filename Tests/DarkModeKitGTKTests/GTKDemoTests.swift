@@ -51,10 +51,7 @@ import Testing
     let session = try DesktopSession()
     defer { session.stop() }
     try session.gsettings("set", "org.gnome.desktop.interface", "color-scheme", "prefer-light")
-    var environment = session.environment
-    environment["GDK_BACKEND"] = "x11"
-    environment["GTK_A11Y"] = "none"
-    environment["GSK_RENDERER"] = "cairo"
+    let environment = GTKProbe.environment(of: session)
     let demo = try ChildProcess(
       try GTKProbe.demo.get(), ["--print-layout"], environment: environment, capturesOutput: true)
     defer { demo.stop() }

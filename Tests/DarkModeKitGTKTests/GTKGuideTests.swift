@@ -26,10 +26,7 @@ import Testing
     let session = try DesktopSession()
     defer { session.stop() }
     try session.gsettings("set", "org.gnome.desktop.interface", "color-scheme", "prefer-dark")
-    var environment = session.environment
-    environment["GDK_BACKEND"] = "x11"
-    environment["GTK_A11Y"] = "none"
-    environment["GSK_RENDERER"] = "cairo"
+    let environment = GTKProbe.environment(of: session)
     let program = try ChildProcess(
       try GTKProbe.hello.get(), [], environment: environment, capturesOutput: true)
     defer { program.stop() }

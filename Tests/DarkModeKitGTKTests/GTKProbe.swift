@@ -73,6 +73,16 @@ final class GTKProbe: Sendable {
   let session: DesktopSession
   let process: ChildProcess
 
+  /// The environment a GTK program of the tests runs with on `session`: X11 (Xvfb), no
+  /// accessibility bus, and the cairo renderer, whose pixels are the same on every machine.
+  static func environment(of session: DesktopSession) -> [String: String] {
+    var environment = session.environment
+    environment["GDK_BACKEND"] = "x11"
+    environment["GTK_A11Y"] = "none"
+    environment["GSK_RENDERER"] = "cairo"
+    return environment
+  }
+
   /// Starts the probe with `arguments` on a new desktop session and waits until it is ready;
   /// `environment` adds to (or replaces) the session's variables.
   init(_ arguments: [String], session: DesktopSession? = nil, environment extra: [String: String] = [:])
@@ -81,10 +91,7 @@ final class GTKProbe: Sendable {
     let path = try Self.executable.get()
     let session = try session ?? DesktopSession()
     self.session = session
-    var environment = session.environment.merging(extra) { $1 }
-    environment["GDK_BACKEND"] = "x11"
-    environment["GTK_A11Y"] = "none"
-    environment["GSK_RENDERER"] = "cairo"
+    let environment = Self.environment(of: session).merging(extra) { $1 }
     process = try ChildProcess(path, arguments, environment: environment, outputIsTerminal: true)
     guard let line = process.readLine(seconds: 30), line == "ready" else {
       throw ChildProcessError("the GTK probe did not start: \(process.errorOutput)")
