@@ -230,6 +230,8 @@ public enum DMDesignTokens {
         )
       }
       columns = try ResolverDocument(document).columns()
+    } else if included.isEmpty, TokenSets.isTokenSets(document) {
+      columns = try ResolverDocument(TokenSets.resolverDocument(document)).columns()
     } else {
       columns = try tokenFileColumns(document, including: included)
     }

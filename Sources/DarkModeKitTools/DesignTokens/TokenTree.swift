@@ -1,4 +1,5 @@
 import DarkModeKit
+import Foundation
 
 /// The tokens of one or more design-tokens documents merged in order, as the Format module reads
 /// them: each token with its path, its type (its own, its groups', or that of the token it refers
@@ -554,12 +555,18 @@ struct TokenTree {
     return parts.isEmpty ? nil : parts.joined(separator: ".")
   }
 
-  /// `a.b` for a value `"{a.b}"`.
+  /// `a.b` for a value `"{a.b}"`, or `"$a.b"` as Tokens Studio wrote references before it used
+  /// braces.
   static func referenceTarget(_ value: JSONNode) -> String? {
-    guard let text = value.string, text.utf8.count > 2, text.hasPrefix("{"), text.hasSuffix("}") else {
-      return nil
+    guard let text = value.string else { return nil }
+    if text.utf8.count > 2, text.hasPrefix("{"), text.hasSuffix("}") {
+      return String(text.dropFirst().dropLast())
     }
-    return String(text.dropFirst().dropLast())
+    // `$core.grey.100`: a name, no spaces or braces, after the `$`.
+    guard text.utf8.count > 1, text.hasPrefix("$"),
+      !text.unicodeScalars.dropFirst().contains(where: { " {}$".unicodeScalars.contains($0) })
+    else { return nil }
+    return String(text.dropFirst())
   }
 
   /// The colour of the token `name`, `hops` references from the token `start`, and how many
@@ -604,19 +611,13 @@ struct TokenTree {
     // merged, which in a resolver document may come from a later source than the pointer.
     let pointed = Self.pointerTarget(value).flatMap { self.token($0) != nil ? $0 : nil }
     if let target = Self.referenceTarget(value) ?? pointed {
-      guard self.token(target) != nil else {
-        let hint =
-          nameDiffering(onlyInCaseFrom: target).map { " (did you mean \(ShownText.quoted($0))?)" } ?? ""
-        throw Self.fail(
-          value.place, path, "refers to \(ShownText.quoted(target)), which is not a token\(hint)")
-      }
-      if let type = type(target), type != "color" {
-        throw Self.fail(
-          value.place, path,
-          "refers to \(ShownText.quoted(target)), a \(ShownText.quoted(type)) token, not a colour")
-      }
-      let below = try resolved(target, hops: hops + 1, start: start)
-      return (below.color, below.depth + 1)
+      return try referenced(target, from: value, of: token, hops: hops, start: start)
+    }
+    // Tokens Studio's `rgba({colors.blue}, 50%)`: another token's colour with this alpha.
+    if let (target, alpha) = try Self.alphaModifier(value, path: path) {
+      let below = try referenced(target, from: value, of: token, hops: hops, start: start)
+      let color = below.color
+      return (DMColor(red: color.red, green: color.green, blue: color.blue, alpha: alpha), below.depth)
     }
     if let pointer = value["$ref"]?.string {
       guard pointer.utf8.count <= Self.maximumPointerLength else {
@@ -633,6 +634,51 @@ struct TokenTree {
       return (below.color, below.depth + 1)
     }
     return (try Self.parseColor(value, path: path), 0)
+  }
+
+  /// The colour of the token `target` that `value` of `token` refers to, one reference further.
+  private func referenced(_ target: String, from value: JSONNode, of token: Token, hops: Int, start: String)
+    throws(DMDesignTokensError) -> (color: DMColor, depth: Int)
+  {
+    guard self.token(target) != nil else {
+      let hint =
+        nameDiffering(onlyInCaseFrom: target).map { " (did you mean \(ShownText.quoted($0))?)" } ?? ""
+      throw Self.fail(
+        value.place, token.path, "refers to \(ShownText.quoted(target)), which is not a token\(hint)")
+    }
+    if let type = type(target), type != "color" {
+      throw Self.fail(
+        value.place, token.path,
+        "refers to \(ShownText.quoted(target)), a \(ShownText.quoted(type)) token, not a colour")
+    }
+    let below = try resolved(target, hops: hops + 1, start: start)
+    return (below.color, below.depth + 1)
+  }
+
+  /// The token and the alpha of a value `rgba({a.b}, 50%)` (or `rgba($a.b, 0.5)`), Tokens
+  /// Studio's way to give a token's colour another alpha; `nil` for any other value.
+  static func alphaModifier(_ value: JSONNode, path: [String]) throws(DMDesignTokensError)
+    -> (target: String, alpha: Double)?
+  {
+    guard let text = value.string?.trimmingCharacters(in: .whitespaces), text.lowercased().hasPrefix("rgba("),
+      text.hasSuffix(")"), let comma = text.lastIndex(of: ",")
+    else { return nil }
+    let reference = text[text.index(text.startIndex, offsetBy: 5)..<comma].trimmingCharacters(
+      in: .whitespaces)
+    guard let target = referenceTarget(JSONNode(value: .string(reference), place: value.place)) else {
+      return nil
+    }
+    let alphaText = text[text.index(after: comma)..<text.index(before: text.endIndex)]
+      .trimmingCharacters(in: .whitespaces)
+    let alpha =
+      alphaText.hasSuffix("%") ? Double(alphaText.dropLast()).map { $0 / 100 } : Double(alphaText)
+    guard let alpha, alpha.isFinite, (0...1).contains(alpha) else {
+      throw fail(
+        value.place, path,
+        "the alpha \(ShownText.quoted(alphaText)) of \(ShownText.quoted(text)) must be a number from 0 to 1 "
+          + "or a percentage")
+    }
+    return (target, alpha)
   }
 
   /// The longest `$ref` a token may have, in UTF-8 bytes: a pointer to a token of the longest
