@@ -196,6 +196,25 @@ import Testing
     }
   }
 
+  /// A member name of megabytes, plain or of escapes, is refused where it starts, with a short
+  /// message; a name of 4,096 bytes is read (and refused by the tokens' own limit of 1,024).
+  @Test func aHugeMemberNameIsRefusedWhereItStarts() {
+    for name in [String(repeating: "n", count: 8 << 20), String(repeating: "\\u0041", count: 1 << 20)] {
+      #expect {
+        _ = try DMDesignTokens.table(from: "{\n  \"\(name)\": {\"$type\": \"color\", \"$value\": \"#fff\"}}")
+      } throws: { error in
+        guard let error = error as? DMDesignTokensError else { return false }
+        return error.line == 2 && error.column == 3 && error.message == "a member name longer than 4096 bytes"
+      }
+    }
+    #expect {
+      _ = try DMDesignTokens.table(
+        from: "{\"\(String(repeating: "n", count: 4_096))\": {\"$type\": \"color\", \"$value\": \"#fff\"}}")
+    } throws: { error in
+      (error as? DMDesignTokensError)?.message == "a name may be at most 1024 bytes long"
+    }
+  }
+
   @Test func bytesThatAreNotUTF8AreNamedWithTheirPlace() throws {
     let folder = try TokenFilesTests.Folder([:])
     let file = folder.file("bad.tokens.json")

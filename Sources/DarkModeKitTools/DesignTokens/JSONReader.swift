@@ -261,7 +261,7 @@ struct JSONReader {
         throw error("expected a member name in quotes, found \(shownNext)")
       }
       let namePlace = place(at: index)
-      let name = try readString()
+      let name = try readString(maximumLength: Self.maximumNameLength)
       if let first = seen[ExactText(name)].map({ members[$0].place }) {
         throw JSONReadError(
           message: "the member \(ShownText.quoted(name)) appears twice in one object (first at line "
@@ -315,7 +315,12 @@ struct JSONReader {
     }
   }
 
-  private mutating func readString() throws(JSONReadError) -> String {
+  /// The longest member name read, in bytes of UTF-8: four times the longest name of a token
+  /// (whose own limit is checked where tokens are read), so that a name of megabytes is refused
+  /// as soon as it passes this, not once read.
+  static let maximumNameLength = TokenTree.maximumPathLength
+
+  private mutating func readString(maximumLength: Int = .max) throws(JSONReadError) -> String {
     let start = index
     index += 1
     // The string's UTF-8, built once: runs between escapes copied, each escape's scalar encoded.
@@ -344,6 +349,9 @@ struct JSONReader {
           "a control character (U+\(hex(UInt32(byte), width: 4))) in a string; write it as an escape")
       default:
         index += 1
+      }
+      if utf8.count + index - runStart > maximumLength {
+        throw error("a member name longer than \(maximumLength) bytes", at: start)
       }
     }
   }
