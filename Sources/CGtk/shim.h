@@ -21,6 +21,26 @@ static inline gulong dm_signal_connect(gpointer instance, const char *signal, GC
   return g_signal_connect_data(instance, signal, handler, data, destroy, (GConnectFlags)0);
 }
 
+/// The marshaller of `dm_signal_connect_any`: calls the closure's handler with its data alone,
+/// whatever the signal's parameters, and answers FALSE to a signal that returns a boolean (so
+/// that GTK's own handling goes on, as `close-request` closes the window).
+static void dm_marshal_any(GClosure *closure, GValue *return_value, guint n_params, const GValue *params,
+                           gpointer hint, gpointer marshal_data) {
+  (void)n_params; (void)params; (void)hint; (void)marshal_data;
+  void (*handler)(gpointer) = (void (*)(gpointer))((GCClosure *)closure)->callback;
+  handler(closure->data);
+  if (return_value != NULL && G_VALUE_HOLDS_BOOLEAN(return_value)) g_value_set_boolean(return_value, FALSE);
+}
+
+/// Connects `handler(data)` to a signal of any parameters and return type; `destroy` releases
+/// `data` with the connection.
+static inline gulong dm_signal_connect_any(gpointer instance, const char *signal, void (*handler)(gpointer),
+                                           gpointer data, GClosureNotify destroy) {
+  GClosure *closure = g_cclosure_new(G_CALLBACK(handler), data, destroy);
+  g_closure_set_marshal(closure, dm_marshal_any);
+  return g_signal_connect_closure(instance, signal, closure, FALSE);
+}
+
 /// Sets a boolean property of an object (`g_object_set` is variadic).
 static inline void dm_object_set_boolean(gpointer object, const char *name, gboolean value) {
   GValue holder = G_VALUE_INIT;

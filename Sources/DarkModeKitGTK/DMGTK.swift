@@ -121,15 +121,24 @@ public enum DMGTK {
   /// and rules in use lately, up to about as many again.
   public static var styleSheet: String { StyleSheet.shared.css }
 
-  /// Tells GTK the style, and whether to animate (GTK's `gtk-enable-animations`, off under
-  /// reduced motion).
+  /// Whether DarkModeKitGTK turned GTK's animations off, for reduced motion.
+  private static var turnedAnimationsOff = false
+
+  /// Tells GTK the style, and whether to animate: under reduced motion GTK's
+  /// `gtk-enable-animations` is turned off; otherwise it is left to the user's settings (those
+  /// of `settings.ini` or the desktop), which a setting turned off before is given back to.
   private static func applyStockStyle(_ traits: DMTraitCollection) {
     let dark = traits.userInterfaceStyle == .dark
     stockUserInterfaceStyle = dark ? .dark : .light
     if stockStyle != StockStyle.none, let settings = gtk_settings_get_default() {
-      dm_object_set_boolean(
-        UnsafeMutableRawPointer(settings), "gtk-enable-animations",
-        traits.accessibilityMotion == .reduced ? 0 : 1)
+      let reduced = traits.accessibilityMotion == .reduced
+      if reduced {
+        dm_object_set_boolean(UnsafeMutableRawPointer(settings), "gtk-enable-animations", 0)
+        turnedAnimationsOff = true
+      } else if turnedAnimationsOff {
+        gtk_settings_reset_property(settings, "gtk-enable-animations")
+        turnedAnimationsOff = false
+      }
     }
     switch stockStyle {
     case .libadwaita:

@@ -71,9 +71,8 @@ open class DMGTKWidget: DMView, DMGTKStyled {
     styling.close()
   }
 
-  /// Calls `body` each time the widget emits `signal`, for signals whose handler takes only the
-  /// widget and returns nothing (`clicked`, `activate`, `destroy`); see
-  /// ``DMGTK/connect(_:_:_:)``. The closure is kept until the widget is destroyed: one that refers
+  /// Calls `body` each time the widget emits `signal`, any signal (`clicked`, `activate`,
+  /// `notify::sensitive`); see ``DMGTK/connect(_:_:_:)``. The closure is kept until the widget is destroyed: one that refers
   /// to the widget takes it `weak`.
   /// - Parameters:
   ///   - signal: The signal's name.

@@ -118,6 +118,9 @@ open class DMGTKWindow: DMWindow, DMGTKStyled, DMGTKContainer {
     // The window's colours reach GTK before it computes the window's styles to show it.
     isHidden = false
     DMGTK.flushStyles()
+    // The app's code ran meanwhile (trait callbacks, handlers of the class changes), and may have
+    // closed the window.
+    guard !isClosed else { return }
     gtk_window_present(gtkWindow)
   }
 

@@ -82,9 +82,10 @@ func runBeforeNextFrame(_ body: @escaping @MainActor () -> Void) {
 }
 
 extension DMGTK {
-  /// Calls `body` each time `instance` emits `signal`, for signals whose handler takes only the
-  /// instance and returns nothing (`clicked`, `destroy`, `activate`; not `close-request`, which
-  /// returns a boolean); the closure is released with the connection.
+  /// Calls `body` each time `instance` emits `signal`, any signal: `clicked`, `destroy`,
+  /// `notify::sensitive`, `value-changed`. The signal's arguments are not passed; one that
+  /// returns a boolean (`close-request`) gets `false`, so that GTK's own handling goes on. The
+  /// closure is released with the connection.
   ///
   /// ```swift
   /// let button = gtk_button_new_with_label("Dark")!
@@ -101,6 +102,10 @@ extension DMGTK {
   public static func connect(
     _ instance: UnsafeMutableRawPointer, _ signal: String, _ body: @escaping @MainActor () -> Void
   ) -> UInt {
-    UInt(Signals.connect(instance, signal, body))
+    let thunk: @convention(c) (gpointer?) -> Void = { data in
+      let callback = Callback.from(data)
+      MainActor.assumeIsolated { callback.run() }
+    }
+    return UInt(dm_signal_connect_any(instance, signal, thunk, Callback(body).userData, Callback.release))
   }
 }

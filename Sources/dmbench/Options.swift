@@ -14,6 +14,9 @@ enum Mode: Equatable {
   /// Two choices saved in turn to `path`, `count` times or until killed (for the reliability
   /// tests).
   case writePreferences(path: String, count: Int?)
+  /// The design tokens at `path` read once into a table (or, with `foundation`, parsed by
+  /// `JSONSerialization`), for section 8b to measure in a process of its own.
+  case readTokens(path: String, foundation: Bool)
   /// The usage, printed.
   case help
 
@@ -30,6 +33,7 @@ enum Mode: Equatable {
            dmbench --table-scale [--quick]
            dmbench --switches VIEWS COUNT [--themables] [--ratio]
            dmbench --write-preferences PATH [COUNT]
+           dmbench --read-tokens PATH tokens|json
 
       (no mode)          every section: medians, ratios against the baselines, targets met
       --quick            smaller sizes and fewer runs: checks that the benchmarks run
@@ -43,6 +47,9 @@ enum Mode: Equatable {
                          the floor and their ratio
       --write-preferences
                          saves two choices in turn to PATH, COUNT times or until killed
+      --read-tokens      reads the design tokens at PATH into a table (tokens) or parses them
+                         with JSONSerialization (json), once, and prints the seconds and the
+                         peak memory it took (section 8b runs it)
     """
 
   /// A wrong argument: the message names it and its position.
@@ -68,6 +75,13 @@ enum Mode: Equatable {
             + " not \(ShownText.quoted(text)) (argument \(position))")
       }
       return value
+    }
+    if arguments.first == "--read-tokens" {
+      guard arguments.count == 3, ["tokens", "json"].contains(arguments[2]) else {
+        throw UsageError(description: "--read-tokens needs PATH and tokens or json")
+      }
+      self = .readTokens(path: arguments[1], foundation: arguments[2] == "json")
+      return
     }
     if arguments.first == "--write-preferences" {
       _ = next()

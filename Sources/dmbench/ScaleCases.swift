@@ -14,6 +14,7 @@ struct ScaleCases {
 
   /// Prints each case's times and growth; returns whether every growth is within ``worstGrowth``.
   func run() -> Bool {
+    TokenReadingCase(quick: quick).run()
     print("8. Scale: the same work at two sizes, 10× apart (growth about 10× is linear)")
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("dmbench-\(getpid())")
     try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)

@@ -12,6 +12,8 @@ do {
   exit(2)
 }
 switch mode {
+case .readTokens(let path, let foundation):
+  MainActor.assumeIsolated { TokenReadingCase.readOnce(path: path, foundation: foundation) }
 case .help:
   print(Mode.usage)
 case .writePreferences(let path, let count):

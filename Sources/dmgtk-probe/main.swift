@@ -17,6 +17,10 @@ import Foundation
 //   reload PATH                     reloads the shared colour table
 //   pixel NAME PART                 → "pixel #rrggbb"; parts: bound, accent, classed, drawing,
 //                                   picture, plain, swatch
+//   self-closing                    shows a window that closes itself in its first trait
+//                                   callback → "ok closed"
+//   signal NAME SIGNAL PART         connects a handler to the part's SIGNAL (any signal) with
+//                                   DMGTK.connect; signals → "signals N", the times they ran
 //   popup NAME                      shows the popover of the part menu; its label is the part
 //                                   popover
 //   first-frame NAME PART           → "pixel #rrggbb", the colour the window's first frame
@@ -56,6 +60,15 @@ import Foundation
 // shown right after DMGTK.start(), before the main loop runs, as an app's first window).
 
 /// A widget with a colour property of its own, which it shows as its background.
+/// A window that closes itself the first time its traits change, as an app's callback may.
+@MainActor
+final class SelfClosingWindow: DMGTKWindow {
+  override func dmTraitCollectionDidChange(_ previousTraitCollection: DMTraitCollection?) {
+    super.dmTraitCollectionDidChange(previousTraitCollection)
+    close()
+  }
+}
+
 @MainActor
 final class AccentBox: DMGTKWidget {
   var accent: DMColor? {
@@ -281,6 +294,8 @@ enum Probe {
   static var images: URL?
   static var pending = Data()
   static var isIdling = false
+  /// How many times the handlers `signal` connected ran.
+  static var signals = 0
 
   static func run() {
     let arguments = CommandLine.arguments
@@ -404,6 +419,12 @@ enum Probe {
       }
       settle()
       return "ok"
+    case ("signal", 4):
+      guard let probe = windows[words[1]], let part = probe.parts[words[3]] else { return "error no part" }
+      DMGTK.connect(UnsafeMutableRawPointer(part), String(words[2])) { Probe.signals += 1 }
+      return "ok"
+    case ("signals", 1):
+      return "signals \(signals)"
     case ("popup", 2):
       guard let probe = windows[words[1]], let popover = probe.popover else { return "error no popover" }
       gtk_popover_popup(UnsafeMutableRawPointer(popover).assumingMemoryBound(to: GtkPopover.self))
@@ -447,6 +468,12 @@ enum Probe {
       storm(Int(words[1]) ?? 0)
       settle()
       return "ok"
+    case ("self-closing", 1):
+      // Its first trait change comes as it is shown, from `present()`.
+      let window = SelfClosingWindow(title: "Closes itself")
+      window.present()
+      settle()
+      return window.isClosed ? "ok closed" : "error open"
     case ("close", 2):
       guard let probe = windows.removeValue(forKey: words[1]) else { return "error no window" }
       probe.window.close()

@@ -109,6 +109,29 @@ import Testing
     #expect(try probe.send("settings") == "settings prefer-dark=1 animations=1")
   }
 
+  /// A user who turned GTK's animations off in `settings.ini` keeps them off: reduced motion
+  /// turns them off, and its end gives the user's setting back rather than turning them on.
+  @Test(.enabled(if: GTKProbe.missing == nil)) func theUsersAnimationSettingIsKeptOutsideReducedMotion()
+    throws
+  {
+    let files = try Files()
+    let config = files.folder.appendingPathComponent("config")
+    try FileManager.default.createDirectory(
+      at: config.appendingPathComponent("gtk-4.0"), withIntermediateDirectories: true)
+    try "[Settings]\ngtk-enable-animations=false\n".write(
+      to: config.appendingPathComponent("gtk-4.0/settings.ini"), atomically: true, encoding: .utf8)
+    let probe = try GTKProbe(
+      ["--table", files.table, "--stock", "gtk"],
+      environment: ["XDG_CONFIG_HOME": config.path, "DM_COLOR_SCHEME": "light"])
+    defer { probe.stop() }
+    #expect(try probe.send("window A") == "ok")
+    #expect(try probe.send("settings") == "settings prefer-dark=0 animations=0")
+    #expect(try probe.send("override dark - reduced") == "ok")
+    #expect(try probe.send("settings") == "settings prefer-dark=1 animations=0")
+    #expect(try probe.send("override dark -") == "ok")
+    #expect(try probe.send("settings") == "settings prefer-dark=1 animations=0")
+  }
+
   @Test(.enabled(if: GTKProbe.missing == nil)) func stockWidgetsFollowTheStyle() throws {
     let files = try Files()
     for (stock, light, dark): (String, UInt32, UInt32) in [
@@ -344,6 +367,29 @@ import Testing
     #expect(try probe.send("class A window +dm-column-solarized-dark") == "ok")
     try Self.expectFeedback(
       probe, "table-button", background: DMColor(rgb: 0x2AA198), text: DMColor(rgb: 0x002B36))
+  }
+
+  /// Any signal takes a closure: one whose handler has an argument (`notify::sensitive` passes
+  /// the property's GParamSpec) runs it each time, and the app goes on.
+  @Test(.enabled(if: GTKProbe.missing == nil)) func aSignalWithArgumentsRunsItsClosure() throws {
+    let probe = try GTKProbe([])
+    defer { probe.stop() }
+    #expect(try probe.send("window A") == "ok")
+    #expect(try probe.send("signal A notify::sensitive button") == "ok")
+    #expect(try probe.send("state A button disabled") == "ok")
+    #expect(try probe.send("state A button normal") == "ok")
+    #expect(try probe.send("signals") == "signals 2")
+    #expect(!probe.warnings.contains("CRITICAL"), "\(probe.warnings)")
+  }
+
+  /// A window that the app closes from its own trait callback while it is being shown is not
+  /// shown: GTK is not asked to present a window it destroyed.
+  @Test(.enabled(if: GTKProbe.missing == nil)) func aWindowClosedWhileItIsShownStaysClosed() throws {
+    let probe = try GTKProbe([])
+    defer { probe.stop() }
+    #expect(try probe.send("self-closing") == "ok closed")
+    #expect(try probe.send("alive").hasPrefix("alive windows=0 toplevels=0"))
+    #expect(!probe.warnings.contains("CRITICAL"), "\(probe.warnings)")
   }
 
   /// Checks the part, a button of window A with `background` and `text` colours, in each state.
