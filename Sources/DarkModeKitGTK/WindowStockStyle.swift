@@ -9,7 +9,7 @@ import Foundation
 /// carries the class `dm-stock-light` or `dm-stock-dark`, and one stylesheet gives the widgets
 /// inside such a window the colours libadwaita gives them in that style: the window's background
 /// and text (which buttons, entries, switches, labels and check boxes take their colours from),
-/// header bars, lists and views, cards and popovers. The colours are libadwaita's own, read from
+/// header bars and action bars, lists and views, notebooks' pages, cards and popovers. The colours are libadwaita's own, read from
 /// its stylesheets (`defaults-light.css`, `defaults-dark.css`) the first time a window needs them, so
 /// that an app whose windows all show the display's style never pays for them.
 ///
@@ -58,8 +58,12 @@ enum WindowStockStyle {
     return rule([""], "window_bg_color", "window_fg_color")
       + rule(["headerbar:not(.flat)"], "headerbar_bg_color", "headerbar_fg_color")
       + rule(["headerbar:not(.flat):backdrop"], "headerbar_backdrop_color", "headerbar_fg_color")
+      + rule(["actionbar > revealer > box"], "headerbar_bg_color", "headerbar_fg_color")
       + rule(
-        ["list\(list)", "listview\(list)", "columnview:not(.osd)", ".view:not(.osd)", "textview > text"],
+        [
+          "list\(list)", "listview\(list)", "columnview:not(.osd)", ".view:not(.osd)", "textview > text",
+          "notebook > stack:not(:only-child)",
+        ],
         "view_bg_color", "view_fg_color")
       + rule([".card", "list.boxed-list", "list.content"], "card_bg_color", "card_fg_color")
       + rule(["popover > contents", "popover > arrow"], "popover_bg_color", "popover_fg_color")

@@ -218,6 +218,17 @@ final class ProbeWindow {
     gtk_widget_add_css_class(tableButton, "dm-bg-ACCENT")
     gtk_widget_add_css_class(tableButton, "dm-fg-BG")
     part("table-button", tableButton)
+    // A notebook of two pages, whose page has the view's background, and an action bar.
+    let notebook = gtk_notebook_new()!
+    let notebookView = OpaquePointer(notebook)
+    for title in ["One", "Two"] {
+      gtk_notebook_append_page(notebookView, gtk_label_new("Page text 0123")!, gtk_label_new(title)!)
+    }
+    part("notebook", notebook)
+    gtk_widget_set_size_request(notebook, 400, 90)
+    let actionBar = gtk_action_bar_new()!
+    gtk_action_bar_pack_start(OpaquePointer(actionBar), gtk_label_new("Action bar text 0123")!)
+    part("actionbar", actionBar)
     // A menu button's popover, a surface of its own that takes the window's style.
     let menu = gtk_menu_button_new()!
     let popover = gtk_popover_new()!

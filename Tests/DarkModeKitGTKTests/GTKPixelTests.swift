@@ -426,8 +426,9 @@ import Testing
 
   /// A window overridden to the style the app does not show: its stock widgets look as they look
   /// in an app of that style, pixel for pixel at the centre of each (window background, text,
-  /// button, entry, list, header bar, switch, and a popover, a surface of its own), with text as
-  /// readable; both ways; and the display's style again when the override goes.
+  /// button, entry, list, header bar, switch, a notebook's page, an action bar, and a popover, a
+  /// surface of its own), with text as readable; both ways; and the display's style again when
+  /// the override goes.
   @Test(.enabled(if: GTKProbe.missing == nil)) func stockWidgetsInAWindowOfTheOtherStyleAreReadable() throws {
     let files = try Files()
     let probe = try GTKProbe(["--table", files.table])
@@ -437,8 +438,10 @@ import Testing
     // Each window's popover, a surface of its own, shown.
     #expect(try probe.send("popup A") == "ok")
     #expect(try probe.send("popup B") == "ok")
-    let parts = ["plain", "text", "button", "entry", "list", "header", "switch", "popover"]
-    let texts = ["text", "button", "entry", "list", "header", "popover"]
+    let parts = [
+      "plain", "text", "button", "entry", "list", "header", "switch", "popover", "notebook", "actionbar",
+    ]
+    let texts = ["text", "button", "entry", "list", "header", "popover", "notebook", "actionbar"]
     for (app, window) in [("dark", "light"), ("light", "dark")] {
       // What an app of the window's style shows. Reduced motion: a class that changes a widget's
       // colours starts no transition, and the colours read are the last ones.
