@@ -121,6 +121,11 @@ public enum DMGTK {
   /// and rules in use lately, up to about as many again.
   public static var styleSheet: String { StyleSheet.shared.css }
 
+  /// How many times DarkModeKitGTK has given one of its GTK style providers new text, for
+  /// debugging and benchmarks: GTK parses a provider's whole text again each time. A widget's new
+  /// colour loads one provider (at most 200 rules), however big the windows' tables are.
+  public static var styleSheetLoads: Int { StyleSheet.shared.providerLoads }
+
   /// Whether DarkModeKitGTK turned GTK's animations off, for reduced motion.
   private static var turnedAnimationsOff = false
 

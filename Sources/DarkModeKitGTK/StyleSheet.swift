@@ -219,6 +219,18 @@ final class StyleSheet {
   private var providers: [(provider: UnsafeMutablePointer<GtkCssProvider>, css: String)] = []
   /// The providers of the feedback rules of the tables' keys, above the colours'.
   private var feedbackProviders: [(provider: UnsafeMutablePointer<GtkCssProvider>, css: String)] = []
+  /// The providers of the tables' rules, above the widgets' own.
+  private var tableProviders: [(provider: UnsafeMutablePointer<GtkCssProvider>, css: String)] = []
+  /// How many times a provider was given new text.
+  private(set) var providerLoads = 0
+
+  /// The priorities of the providers: widgets' own colours, then tables' (a key's class inside a
+  /// window's table wins over a widget's own colour), then the feedback of buttons, whose shades
+  /// go over both. Each kind has providers of its own, so that a new widget colour reloads only
+  /// the last of the widgets' providers, however many rules the tables have.
+  static let lookPriority = GTK_STYLE_PROVIDER_PRIORITY_APPLICATION + 1
+  static let tablePriority = GTK_STYLE_PROVIDER_PRIORITY_APPLICATION + 2
+  static let feedbackPriority = GTK_STYLE_PROVIDER_PRIORITY_APPLICATION + 3
   /// The keys whose feedback rules are loaded, in the order first used.
   private var feedbackKeys: [String] = []
   /// The rules by id; `nil` for a free place, which the next new rule takes.
@@ -257,7 +269,7 @@ final class StyleSheet {
     let feedback = gtk_css_provider_new()!
     gtk_css_provider_load_from_data(feedback, Self.feedbackRules, -1)
     gtk_style_context_add_provider_for_display(
-      display, OpaquePointer(feedback), guint(GTK_STYLE_PROVIDER_PRIORITY_APPLICATION + 2))
+      display, OpaquePointer(feedback), guint(Self.feedbackPriority))
     // Widgets made before: their rules reach the screen with the next frame.
     if !ids.isEmpty {
       hasNewRules = true
@@ -341,15 +353,17 @@ final class StyleSheet {
     guard hasNewRules, isInstalled else { return }
     hasNewRules = false
     dropUnusedRules()
-    // Tables' rules after widgets' own, each in the order they were made: of two providers at one
-    // priority GTK takes the later, so a key's class inside a window's table wins over a widget's
-    // own colour wherever their rules fall, as it wins by specificity within one provider.
-    let sorted = entries.compactMap { $0 }.sorted {
-      ($0.rule.isTable ? 1 : 0, $0.number) < ($1.rule.isTable ? 1 : 0, $1.number)
-    }
-    let texts = Self.split(sorted.flatMap { entry in entry.lines.map { ($0, entry.selectorsPerLine) } })
-    load(texts, into: &providers, priority: GTK_STYLE_PROVIDER_PRIORITY_APPLICATION + 1)
-    css = texts.joined()
+    // Widgets' rules and tables' in providers of their own (see `lookPriority`), each in the order
+    // they were made, so that a new rule changes the text of the last provider of its kind alone.
+    let sorted = entries.compactMap { $0 }.sorted { $0.number < $1.number }
+    let looks = Self.split(
+      sorted.filter { !$0.rule.isTable }.flatMap { entry in entry.lines.map { ($0, entry.selectorsPerLine) } }
+    )
+    let tables = Self.split(
+      sorted.filter(\.rule.isTable).flatMap { entry in entry.lines.map { ($0, entry.selectorsPerLine) } })
+    load(looks, into: &providers, priority: Self.lookPriority)
+    load(tables, into: &tableProviders, priority: Self.tablePriority)
+    css = (looks + tables).joined()
     loadFeedback(forKeysOf: sorted)
   }
 
@@ -368,7 +382,7 @@ final class StyleSheet {
     let lines = keys.flatMap { key in
       DMGTKStyleRules.feedbackRules(forKey: key).map { ($0.text, $0.selectors.count) }
     }
-    load(Self.split(lines), into: &feedbackProviders, priority: GTK_STYLE_PROVIDER_PRIORITY_APPLICATION + 2)
+    load(Self.split(lines), into: &feedbackProviders, priority: Self.feedbackPriority)
   }
 
   /// The stylesheets of the providers: the lines in order, cut where a provider would pass
@@ -405,6 +419,7 @@ final class StyleSheet {
       }
       guard providers[index].css != text else { continue }
       providers[index].css = text
+      providerLoads += 1
       gtk_css_provider_load_from_data(providers[index].provider, text, -1)
     }
     while providers.count > texts.count {

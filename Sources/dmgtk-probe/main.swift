@@ -43,6 +43,8 @@ import Foundation
 //                                   of its own (light #10xxxx, dark #20xxxx, xxxx its index); parts
 //                                   many-first and many-last
 //   rules                           → "rules N", the CSS rules in DarkModeKit's stylesheet
+//   loads                           → "loads N", how many times a style provider of DarkModeKit
+//                                   was given new text
 //   reentrant NAME                  the swatch's next class change sets its colour to #123456 and
 //                                   shows it at once, from inside GTK's notification
 //   wait-system STYLE               until the system source reports STYLE (5 s) → "ok" or "timeout"
@@ -462,6 +464,8 @@ enum Probe {
       return "ok"
     case ("rules", 1):
       return "rules \(DMGTK.styleSheet.split(separator: "\n").count)"
+    case ("loads", 1):
+      return "loads \(DMGTK.styleSheetLoads)"
     case ("reentrant", 2):
       guard let probe = windows[words[1]] else { return "error no window" }
       Reentrant.arm(probe.swatch)

@@ -271,6 +271,24 @@ import Testing
     return Int(answer.split(separator: " ").last ?? "") ?? -1
   }
 
+  /// A widget's new colours beside a big table reload the widgets' own rules alone, not the
+  /// table's: 20 new colours beside a table of 2,000 keys (about 60 providers of its rules) load
+  /// at most two providers each.
+  @Test(.enabled(if: GTKProbe.missing == nil)) func aWidgetsNewColoursBesideABigTableReloadLittle() throws {
+    let files = try Files(table: Self.largeTable(keys: 2_000))
+    let probe = try GTKProbe(["--table", files.table])
+    defer { probe.stop() }
+    #expect(try probe.send("window A") == "ok")
+    let loads = { () throws -> Int in Int(try probe.send("loads").split(separator: " ").last ?? "") ?? -1 }
+    let before = try loads()
+    #expect(before > 0)
+    #expect(try probe.send("colors A 20", seconds: 120) == "ok")
+    let after = try loads()
+    #expect(after - before <= 2 * 20, "\(after - before) loads for 20 new colours")
+    #expect(try probe.pixel("A", "swatch") == DMColor(rgb: UInt32(0x100000 + 19 * 0x10101)))
+    #expect(try probe.pixel("A", "classed") == Self.expected("Separator.Line", Self.light))
+  }
+
   // In use in window A: three widget rules (bound, accent, swatch) and the window's table, three
   // keys of three rules each: 12. Unused rules are kept up to as many again, plus 64.
 
