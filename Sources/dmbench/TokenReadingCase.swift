@@ -75,16 +75,21 @@ struct TokenReadingCase {
   }
 
   /// Reads the file once and prints the seconds it took and the peak memory above what the
-  /// process held before (`--read-tokens`).
+  /// process held before (`--read-tokens`); a file that cannot be read is an error, exit status 1.
   static func readOnce(path: String, foundation: Bool) {
     let url = URL(fileURLWithPath: path)
     let before = Measure.residentBytes()
     Measure.resetPeak()
     let start = Measure.now()
-    if foundation {
-      blackHole(try! JSONSerialization.jsonObject(with: try! Data(contentsOf: url), options: []))
-    } else {
-      blackHole(try! DMDesignTokens.table(contentsOf: url, maximumFileSize: 64 << 20))
+    do {
+      if foundation {
+        blackHole(try JSONSerialization.jsonObject(with: try Data(contentsOf: url), options: []))
+      } else {
+        blackHole(try DMDesignTokens.table(contentsOf: url, maximumFileSize: 64 << 20))
+      }
+    } catch {
+      FileHandle.standardError.write(Data("dmbench: cannot read \(ShownText.quoted(path)): \(error)\n".utf8))
+      exit(1)
     }
     let seconds = Measure.now() - start
     print("\(seconds) \(Measure.peakResidentBytes() - before)")

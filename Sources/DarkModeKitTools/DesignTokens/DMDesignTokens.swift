@@ -140,7 +140,7 @@ public enum DMDesignTokens {
   /// property, a name a token cannot have), leaving that token out, and lists them all.
   ///
   /// A problem that leaves nothing to read further (text that is not JSON, a document of the
-  /// wrong shape, a file that cannot be read) ends the list. At most ``DarkModeKit/DMColorTable/defaultLintLimit``
+  /// wrong shape, a file that cannot be read) ends the list. At most `DMColorTable.defaultLintLimit`
   /// problems are listed by default, then one that counts the rest.
   ///
   /// ```swift

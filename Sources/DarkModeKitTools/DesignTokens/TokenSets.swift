@@ -9,8 +9,8 @@
 /// dark sides of the default theme; with only a dark set, the light side is the other sets alone.
 enum TokenSets {
   /// Whether `document` is a file of token sets: two or more top-level groups, and Tokens Studio's
-  /// own `$themes` or `$metadata`, or a reference that names no token from the top of the file
-  /// but names one inside a set.
+  /// own `$themes` or `$metadata`, or (with at most ``maximumSetsGuessed`` groups) a reference
+  /// that names no token from the top of the file but names one inside a set.
   static func isTokenSets(_ document: JSONNode) -> Bool {
     guard let members = document.members else { return false }
     let sets = members.filter { !$0.name.hasPrefix("$") }
@@ -18,6 +18,9 @@ enum TokenSets {
       return false
     }
     if document["$themes"] != nil || document["$metadata"] != nil { return true }
+    // Files of sets have a few; a file of thousands of top-level groups is a token file, and
+    // looking each reference up in each of them would cost their product.
+    guard sets.count <= maximumSetsGuessed else { return false }
     var checked = 0
     return containsReference(in: document, depth: 0) { parts in
       // A few hundred references tell; a file of references that all resolve is read at once.
@@ -29,6 +32,9 @@ enum TokenSets {
 
   /// The most references ``isTokenSets(_:)`` looks up.
   static let maximumReferencesChecked = 500
+
+  /// The most top-level groups of a file recognised as sets by its references alone.
+  static let maximumSetsGuessed = 256
 
   /// The resolver document that a file of token sets stands for (see the type's comment).
   static func resolverDocument(_ document: JSONNode) -> JSONNode {

@@ -54,12 +54,22 @@ import Testing
       (["--hierarchy-scale", "--bogus"], #"unknown argument "--bogus" (argument 2)"#),
       (["--memory", "--table-scale"], "--table-scale (argument 2) cannot be given with --memory"),
       (["--ratio"], "--ratio goes only with --switches"),
+      (["--read-tokens", "colors.json"], "--read-tokens needs PATH and tokens or json"),
       (["--bad\u{1B}]0;title\u{07}"], #"unknown argument "--bad\u{1B}]0;title\u{7}" (argument 1)"#),
     ])
   func aWrongArgumentIsNamedAndEndsTheRunAtOnce(arguments: [String], message: String) async throws {
     let run = try await Self.run(arguments)
     #expect(run.status == 2, "dmbench \(arguments): \(run.output)")
     #expect(run.firstErrorLine == "dmbench: \(message)")
+    #expect(run.output.isEmpty)
+  }
+
+  /// A file that `--read-tokens` cannot read is an error that names it, exit status 1.
+  @Test(.enabled(if: DMBench.path != nil))
+  func aTokenFileThatCannotBeReadIsNamed() async throws {
+    let run = try await Self.run(["--read-tokens", "/nonexistent/colors.tokens.json", "tokens"])
+    #expect(run.status == 1)
+    #expect(run.firstErrorLine.hasPrefix("dmbench: cannot read \"/nonexistent/colors.tokens.json\": "))
     #expect(run.output.isEmpty)
   }
 
