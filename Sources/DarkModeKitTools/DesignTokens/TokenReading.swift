@@ -14,11 +14,22 @@ final class TokenReading: @unchecked Sendable {
   /// The document read, when it was read from a file: files it names are read from its folder.
   let document: URL?
 
+  /// Things noticed once each, the first ``TokenReading/limit`` of them kept, the rest counted.
+  private struct Noticed<Element: Hashable> {
+    private var seen: Set<Element> = []
+    private(set) var list: [Element] = []
+    private(set) var leftOut = 0
+
+    mutating func insert(_ element: Element) {
+      guard seen.insert(element).inserted else { return }
+      if list.count < TokenReading.limit { list.append(element) } else { leftOut += 1 }
+    }
+  }
+
   private let lock = NSLock()
-  private var seen: Set<DMDesignTokensWarning> = []
-  private var list: [DMDesignTokensWarning] = []
+  private var noticedWarnings = Noticed<DMDesignTokensWarning>()
   /// How many warnings were left out past ``limit``.
-  private(set) var leftOut = 0
+  var leftOut: Int { lock.withLock { noticedWarnings.leftOut } }
   /// The files read, in the order first named; a place's `file` is its index plus one.
   private var files: [(path: String, root: JSONNode?)] = []
   private var fileIndexes: [String: Int] = [:]
@@ -27,10 +38,9 @@ final class TokenReading: @unchecked Sendable {
   /// Whether the reading goes on past a problem in one token, keeping it and leaving the token
   /// out, as `lint` reads: every problem is found, not only the first.
   let readsPastErrors: Bool
-  private var errorsSeen: Set<DMDesignTokensError> = []
-  private var errorList: [DMDesignTokensError] = []
+  private var noticedErrors = Noticed<DMDesignTokensError>()
   /// How many errors were left out past ``limit``.
-  private(set) var errorsLeftOut = 0
+  var errorsLeftOut: Int { lock.withLock { noticedErrors.leftOut } }
 
   init(options: DMDesignTokensOptions, document: URL?, readsPastErrors: Bool = false) {
     self.options = options
@@ -39,23 +49,16 @@ final class TokenReading: @unchecked Sendable {
   }
 
   /// The errors the reading went on past, each once, in the order found.
-  var errors: [DMDesignTokensError] { lock.withLock { errorList } }
+  var errors: [DMDesignTokensError] { lock.withLock { noticedErrors.list } }
 
   /// Goes on past `error`, a problem in one token, when the reading in progress reads past errors:
   /// the error is kept and the caller leaves the token out. Otherwise the error is thrown.
   static func readOn(past error: DMDesignTokensError) throws(DMDesignTokensError) {
     guard let current, current.readsPastErrors else { throw error }
-    current.lock.withLock {
-      guard current.errorsSeen.insert(error).inserted else { return }
-      if current.errorList.count < limit {
-        current.errorList.append(error)
-      } else {
-        current.errorsLeftOut += 1
-      }
-    }
+    current.lock.withLock { current.noticedErrors.insert(error) }
   }
 
-  var warnings: [DMDesignTokensWarning] { lock.withLock { list } }
+  var warnings: [DMDesignTokensWarning] { lock.withLock { noticedWarnings.list } }
 
   /// Notes a warning (or a note) for the reading in progress.
   static func note(
@@ -63,10 +66,7 @@ final class TokenReading: @unchecked Sendable {
   ) {
     guard let current else { return }
     let warning = DMDesignTokensWarning(TokenTree.fail(place, path, message), kind: kind)
-    current.lock.withLock {
-      guard current.seen.insert(warning).inserted else { return }
-      if current.list.count < limit { current.list.append(warning) } else { current.leftOut += 1 }
-    }
+    current.lock.withLock { current.noticedWarnings.insert(warning) }
   }
 
   /// Leaves a token (or a group's tokens) out of the table: a warning, or the error `message` when

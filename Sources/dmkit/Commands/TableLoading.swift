@@ -21,20 +21,14 @@ enum TableLoading {
     warning: (String, DMDesignTokensWarning.Kind) -> Void = { _, _ in }
   ) -> Result<DMColorTable, Problem> {
     let url = URL(fileURLWithPath: path)
-    // A problem in another file (one the document names) names that file.
-    func shown(_ file: String?) -> String { file == nil || file == url.path ? path : file! }
     if isDesignTokens(path) {
       do {
         return .success(
           try DMDesignTokens.table(contentsOf: url, options: options) {
-            warning(
-              Problem(path: shown($0.path), line: $0.line, column: $0.column, message: $0.explanation)
-                .reported(as: $0.kind == .note ? "note" : "warning"), $0.kind)
+            warning(Problem($0, in: path).reported(as: $0.kind == .note ? "note" : "warning"), $0.kind)
           })
       } catch {
-        return .failure(
-          Problem(path: shown(error.path), line: error.line, column: error.column, message: error.explanation)
-        )
+        return .failure(Problem(error, in: path))
       }
     }
     do {
@@ -52,15 +46,10 @@ enum TableLoading {
     warning: (String, DMDesignTokensWarning.Kind) -> Void
   ) -> [Problem] {
     let url = URL(fileURLWithPath: path)
-    func shown(_ file: String?) -> String { file == nil || file == url.path ? path : file! }
     let problems = DMDesignTokens.lint(contentsOf: url, options: options, limit: limit) {
-      warning(
-        Problem(path: shown($0.path), line: $0.line, column: $0.column, message: $0.explanation)
-          .reported(as: $0.kind == .note ? "note" : "warning"), $0.kind)
+      warning(Problem($0, in: path).reported(as: $0.kind == .note ? "note" : "warning"), $0.kind)
     }
-    return problems.map {
-      Problem(path: shown($0.path), line: $0.line, column: $0.column, message: $0.explanation)
-    }
+    return problems.map { Problem($0, in: path) }
   }
 
   /// A problem that keeps a file from being read.
@@ -69,6 +58,28 @@ enum TableLoading {
     var line: Int
     var column: Int
     var message: String
+
+    init(path: String, line: Int, column: Int, message: String) {
+      self.path = path
+      self.line = line
+      self.column = column
+      self.message = message
+    }
+
+    /// A design-tokens error or warning of the file given as `path`: one in another file (one
+    /// the document names) names that file.
+    init(_ error: DMDesignTokensError, in path: String) {
+      let file = error.path == nil || error.path == URL(fileURLWithPath: path).path ? path : error.path!
+      self.init(path: file, line: error.line, column: error.column, message: error.explanation)
+    }
+
+    init(_ warning: DMDesignTokensWarning, in path: String) {
+      self.init(
+        DMDesignTokensError(
+          line: warning.line, column: warning.column, tokenPath: nil, message: warning.explanation,
+          path: warning.path),
+        in: path)
+    }
 
     /// `FILE:LINE:COLUMN: error: MESSAGE`, the path escaped.
     var reported: String { reported(as: "error") }
