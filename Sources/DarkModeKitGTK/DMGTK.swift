@@ -41,8 +41,12 @@ public enum DMGTK {
   /// takes the desktop's style when the answer comes.
   public static let startupWait: Duration = .milliseconds(500)
 
-  /// The style GTK's stock widgets were last told, light or dark: the resolved global style.
-  static var stockUserInterfaceStyle = DMUserInterfaceStyle.light
+  /// The style GTK's stock widgets show, light or dark: the resolved global style. Read from the
+  /// global collection rather than kept from the last time GTK was told: while a change walks the
+  /// windows, before GTK is told, windows compare themselves with the style GTK is about to show.
+  static var stockUserInterfaceStyle: DMUserInterfaceStyle {
+    DMTraitCollection.resolvedGlobal.userInterfaceStyle == .dark ? .dark : .light
+  }
 
   /// The way stock widgets follow the style, as set by ``start(stockStyle:)``; `nil` before.
   public private(set) static var stockStyle: StockStyle?
@@ -52,7 +56,8 @@ public enum DMGTK {
   /// the desktop when no system source is configured, lets the GLib main loop run the main actor's
   /// queued work, installs the stylesheet that carries the app's colours, and sets GTK's style
   /// from the resolved global collection now and after each change. Calling it again changes only
-  /// the stock style.
+  /// the stock style: what the previous one set is given back (libadwaita follows the desktop
+  /// again; GTK's dark-theme setting has its own value again).
   /// - Parameter stockStyle: How GTK's own widgets are told the style; libadwaita by default.
   public static func start(stockStyle: StockStyle = .libadwaita) {
     if self.stockStyle == nil {
@@ -73,9 +78,25 @@ public enum DMGTK {
       }
     }
     if stockStyle == .libadwaita { adw_init() }
+    if let previous = self.stockStyle, previous != stockStyle { release(previous) }
     self.stockStyle = stockStyle
     applyStockStyle(DMTraitCollection.current)
     DMGTKWindow.stockStyleDidChange()
+  }
+
+  /// Gives back what the stock style `previous` set: libadwaita follows the desktop again, GTK's
+  /// `gtk-application-prefer-dark-theme` has its own value again.
+  private static func release(_ previous: StockStyle) {
+    switch previous {
+    case .libadwaita:
+      adw_style_manager_set_color_scheme(adw_style_manager_get_default(), ADW_COLOR_SCHEME_DEFAULT)
+    case .gtk:
+      if let settings = gtk_settings_get_default() {
+        gtk_settings_reset_property(settings, "gtk-application-prefer-dark-theme")
+      }
+    case .none:
+      break
+    }
   }
 
   /// The main loop ``run()`` runs, while it runs.
@@ -134,7 +155,6 @@ public enum DMGTK {
   /// of `settings.ini` or the desktop), which a setting turned off before is given back to.
   private static func applyStockStyle(_ traits: DMTraitCollection) {
     let dark = traits.userInterfaceStyle == .dark
-    stockUserInterfaceStyle = dark ? .dark : .light
     if stockStyle != StockStyle.none, let settings = gtk_settings_get_default() {
       let reduced = traits.accessibilityMotion == .reduced
       if reduced {

@@ -10,7 +10,8 @@ import Foundation
 /// colours of its widgets, so two windows can show different styles or themes at once. GTK's
 /// stock widgets draw with one style per display (libadwaita's style manager and GTK's settings
 /// are per display), the resolved global style; in a window whose own style is the other one,
-/// DarkModeKitGTK gives them libadwaita's colours of that style (with the libadwaita stock style).
+/// DarkModeKitGTK gives them the stock style's colours of that style (libadwaita's, or for the
+/// window and views, those of GTK's default theme).
 ///
 /// ```swift
 /// let window = DMGTKWindow(title: "Inspector")
@@ -145,9 +146,9 @@ open class DMGTKWindow: DMWindow, DMGTKStyled, DMGTKContainer {
   func updateStockStyle() {
     guard !isClosed else { return }
     var wanted: String?
-    if DMGTK.stockStyle == .libadwaita {
+    if let stockStyle = DMGTK.stockStyle {
       let own: DMUserInterfaceStyle = dmTraitCollection.userInterfaceStyle == .dark ? .dark : .light
-      if own != DMGTK.stockUserInterfaceStyle, WindowStockStyle.install() {
+      if own != DMGTK.stockUserInterfaceStyle, WindowStockStyle.install(for: stockStyle) {
         wanted = WindowStockStyle.className(for: own)
       }
     }

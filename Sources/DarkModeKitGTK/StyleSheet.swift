@@ -257,8 +257,21 @@ final class StyleSheet {
   /// hovered, pressed, checked or disabled: these rules shade it the way libadwaita shades its own
   /// coloured buttons (`.suggested-action`, `.opaque`), over the bound colour. The focus ring is
   /// the theme's, untouched.
-  static let feedbackRules = DMGTKStyleRules.feedbackRules(matching: "button.\(boundBackgroundClass)")
-    .map(\.text).joined()
+  ///
+  /// A menu button, a drop-down, a colour button and a font button show an inner button that
+  /// paints over their own background: theirs is clear, and the inner button shows the bound
+  /// colour (see `lines(of:className:)`) with the same shades.
+  static let feedbackRules =
+    (DMGTKStyleRules.feedbackRules(matching: "button.\(boundBackgroundClass)")
+    + buttonWrappers.flatMap {
+      DMGTKStyleRules.feedbackRules(matching: "\($0).\(boundBackgroundClass) > button")
+    }).map(\.text).joined()
+    + buttonWrappers.map { "\($0).\(boundBackgroundClass)" }.joined(separator: ", ")
+    + " { background-color: transparent; }\n"
+
+  /// The widgets whose visible face is an inner `button` node: a background bound on one of
+  /// them is shown by that button.
+  static let buttonWrappers = ["menubutton", "dropdown", "colorbutton", "fontbutton"]
 
   /// Adds the stylesheet to the default display, above the app's own stylesheets.
   func install() {
@@ -465,7 +478,8 @@ final class StyleSheet {
     case .look(let look):
       let declarations = DMGTKStyleRules.declarations(
         background: look.background, foreground: look.foreground, border: look.border)
-      return [".\(className) {\(declarations) }\n"]
+      let selectors = [".\(className)"] + buttonWrappers.map { "\($0).\(className) > button" }
+      return ["\(selectors.joined(separator: ", ")) {\(declarations) }\n"]
     case .table(let look):
       return look.colors.flatMap { entry in
         entry.color.map {
@@ -476,11 +490,12 @@ final class StyleSheet {
     }
   }
 
-  /// How many selectors each line of a rule has: one for a widget's colours, two for a table's
-  /// (the scope's own widget, and widgets inside it).
+  /// How many selectors each line of a rule has: for a widget's colours, the widget's own and its
+  /// inner button's if it wraps one; two for a table's (the scope's own widget, and widgets inside
+  /// it).
   private static func selectorsPerLine(of rule: Rule) -> Int {
     switch rule {
-    case .look: 1
+    case .look: 1 + buttonWrappers.count
     case .table: 2
     }
   }

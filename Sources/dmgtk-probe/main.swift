@@ -20,7 +20,8 @@ import Foundation
 //   self-closing                    shows a window that closes itself in its first trait
 //                                   callback → "ok closed"
 //   signal NAME SIGNAL PART         connects a handler to the part's SIGNAL (any signal) with
-//                                   DMGTK.connect; signals → "signals N", the times they ran
+//                                   DMGTK.connect (PART window: the window's); signals →
+//                                   "signals N", the times they ran
 //   popup NAME                      shows the popover of the part menu; its label is the part
 //                                   popover
 //   first-frame NAME PART           → "pixel #rrggbb", the colour the window's first frame
@@ -33,7 +34,9 @@ import Foundation
 //                                   puts the part in that state (feedback: a button whose
 //                                   background and text are bound, #2060c0 and #ffffff;
 //                                   table-button: a stock button with the classes dm-bg-ACCENT
-//                                   and dm-fg-BG)
+//                                   and dm-fg-BG; bound-menu and bound-dropdown: a menu button
+//                                   and a drop-down bound as feedback is, whose inner button
+//                                   takes the state)
 //   stylesheet PATH                 loads the CSS file as an app's stylesheet
 //   class NAME PART +CLASS|-CLASS   adds or removes a class of a part, or of the window (PART
 //                                   window)
@@ -52,8 +55,13 @@ import Foundation
 //   close NAME                      destroys the window
 //   alive                           → "alive windows=N widgets=N toplevels=N"
 //   draws NAME                      → "draws N"
+//   stock-classes NAME              → "stock-classes N": the window's class changes that left
+//                                   it with a dm-stock-* class
 //   idle                            queues main-actor work, runs the loop 1 s → "idle ran=N cpu=MS"
 //   settings                        → "settings prefer-dark=0|1 animations=0|1" (GTK's settings)
+//   restart libadwaita|gtk|none     calls DMGTK.start(stockStyle:) again with that stock style
+//   adwaita                         → "adwaita default|force-light|force-dark|other", libadwaita's
+//                                   colour scheme
 //   quit
 //
 // Options: --table PATH (the shared table), --images DIR (light.png, dark.png), --stock
@@ -88,6 +96,8 @@ final class ProbeWindow {
   var box: UnsafeMutablePointer<GtkWidget>?
   var many: [DMGTKWidget] = []
   var feedback: DMGTKButton?
+  /// The inner buttons of the parts that wrap one, which take the pointer's states.
+  var innerButtons: [String: UnsafeMutablePointer<GtkWidget>] = [:]
   /// The popover of the part `menu`, whose label is the part `popover`.
   var popover: UnsafeMutablePointer<GtkWidget>?
 
@@ -97,6 +107,8 @@ final class ProbeWindow {
   }
   /// The colour of each part in the window's first frame, read when GTK had painted it.
   var firstFrame: [String: String] = [:]
+  /// How many times the window's classes changed while it had a `dm-stock-*` class.
+  var stockClassChanges = 0
 
   /// Reads every part's colour once GTK has painted the window's first frame.
   func recordFirstFrame() {
@@ -215,6 +227,21 @@ final class ProbeWindow {
       \.backgroundColor, to: DMDynamicColor(light: DMColor(rgb: 0x2060C0), dark: DMColor(rgb: 0x2060C0)))
     feedback.dm.bind(\.foregroundColor, to: DMDynamicColor(light: .white, dark: .white))
     self.feedback = feedback
+    // A menu button and a drop-down with bound colours: their face is an inner button.
+    let menuButton = gtk_menu_button_new()!
+    gtk_menu_button_set_child(OpaquePointer(menuButton), gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 0))
+    // With nothing to show, a menu button is insensitive.
+    gtk_menu_button_set_popover(OpaquePointer(menuButton), gtk_popover_new())
+    let dropDown = gtk_drop_down_new(nil, nil)!
+    for (name, widget) in [("bound-menu", menuButton), ("bound-dropdown", dropDown)] {
+      let wrapper = DMGTKWidget(widget)
+      part(name, widget)
+      window.addSubview(wrapper)
+      wrapper.dm.bind(
+        \.backgroundColor, to: DMDynamicColor(light: DMColor(rgb: 0x2060C0), dark: DMColor(rgb: 0x2060C0)))
+      wrapper.dm.bind(\.foregroundColor, to: DMDynamicColor(light: .white, dark: .white))
+      innerButtons[name] = gtk_widget_get_first_child(widget)
+    }
     // A stock button coloured by the table's classes, which keeps its feedback as well.
     let tableButton = gtk_button_new()!
     gtk_widget_add_css_class(tableButton, "dm-bg-ACCENT")
@@ -251,6 +278,15 @@ final class ProbeWindow {
     Tracking.track(drawing, gobject: UnsafeMutableRawPointer(drawing.widget))
     Tracking.track(picture, gobject: UnsafeMutableRawPointer(picture.widget))
     recordFirstFrame()
+    DMGTK.connect(UnsafeMutableRawPointer(window.widget), "notify::css-classes") { [weak self] in
+      guard let self else { return }
+      let widget = self.window.widget
+      if gtk_widget_has_css_class(widget, "dm-stock-light") != 0
+        || gtk_widget_has_css_class(widget, "dm-stock-dark") != 0
+      {
+        self.stockClassChanges += 1
+      }
+    }
     window.present()
   }
 }
@@ -423,17 +459,20 @@ enum Probe {
     case ("state", 4):
       guard let probe = windows[words[1]], let part = probe.parts[words[2]] else { return "error no part" }
       gtk_widget_set_sensitive(part, words[3] == "disabled" ? 0 : 1)
+      let target = probe.innerButtons[words[2]] ?? part
       gtk_widget_unset_state_flags(
-        part, GtkStateFlags(rawValue: GTK_STATE_FLAG_PRELIGHT.rawValue | GTK_STATE_FLAG_ACTIVE.rawValue))
+        target, GtkStateFlags(rawValue: GTK_STATE_FLAG_PRELIGHT.rawValue | GTK_STATE_FLAG_ACTIVE.rawValue))
       switch words[3] {
-      case "hover": gtk_widget_set_state_flags(part, GTK_STATE_FLAG_PRELIGHT, 0)
-      case "active": gtk_widget_set_state_flags(part, GTK_STATE_FLAG_ACTIVE, 0)
+      case "hover": gtk_widget_set_state_flags(target, GTK_STATE_FLAG_PRELIGHT, 0)
+      case "active": gtk_widget_set_state_flags(target, GTK_STATE_FLAG_ACTIVE, 0)
       default: break
       }
       settle()
       return "ok"
     case ("signal", 4):
-      guard let probe = windows[words[1]], let part = probe.parts[words[3]] else { return "error no part" }
+      guard let probe = windows[words[1]],
+        let part = words[3] == "window" ? probe.window.widget : probe.parts[words[3]]
+      else { return "error no part" }
       DMGTK.connect(UnsafeMutableRawPointer(part), String(words[2])) { Probe.signals += 1 }
       return "ok"
     case ("signals", 1):
@@ -498,6 +537,8 @@ enum Probe {
       return "alive windows=\(DMApplication.shared.windows.count) toplevels=\(toplevelCount()) "
         + "objects=\(Tracking.aliveObjects)/\(Tracking.objects.count) "
         + "gobjects=\(Tracking.trackedGObjects - Tracking.finalizedGObjects)/\(Tracking.trackedGObjects)"
+    case ("stock-classes", 2):
+      return "stock-classes \(windows[words[1]]?.stockClassChanges ?? -1)"
     case ("draws", 2):
       return "draws \(windows[words[1]]?.drawing.drawCount ?? -1)"
     case ("idle", 1):
@@ -507,6 +548,19 @@ enum Probe {
       let raw = UnsafeMutableRawPointer(settings)
       return "settings prefer-dark=\(dm_object_get_boolean(raw, "gtk-application-prefer-dark-theme")) "
         + "animations=\(dm_object_get_boolean(raw, "gtk-enable-animations"))"
+    case ("restart", 2):
+      let styles: [String: DMGTK.StockStyle] = ["libadwaita": .libadwaita, "gtk": .gtk, "none": .none]
+      guard let style = styles[words[1]] else { return "error no stock style \(words[1])" }
+      DMGTK.start(stockStyle: style)
+      settle()
+      return "ok"
+    case ("adwaita", 1):
+      let scheme = adw_style_manager_get_color_scheme(adw_style_manager_get_default())
+      let names = [
+        ADW_COLOR_SCHEME_DEFAULT: "default", ADW_COLOR_SCHEME_FORCE_LIGHT: "force-light",
+        ADW_COLOR_SCHEME_FORCE_DARK: "force-dark",
+      ]
+      return "adwaita \(names[scheme] ?? "other")"
     case ("quit", 1):
       exit(0)
     default:

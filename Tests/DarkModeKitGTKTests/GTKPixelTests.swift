@@ -387,6 +387,18 @@ import Testing
       probe, "table-button", background: DMColor(rgb: 0x2AA198), text: DMColor(rgb: 0x002B36))
   }
 
+  /// A menu button and a drop-down show their bound background on their face, the inner button
+  /// that would otherwise paint its own shade over it, and keep its feedback.
+  @Test(.enabled(if: GTKProbe.missing == nil)) func aMenuButtonAndADropDownShowTheirBoundBackground() throws {
+    let probe = try GTKProbe([])
+    defer { probe.stop() }
+    #expect(try probe.send("window A") == "ok")
+    #expect(try probe.send("override - - reduced") == "ok")
+    for part in ["bound-menu", "bound-dropdown"] {
+      try Self.expectFeedback(probe, part, background: DMColor(rgb: 0x2060C0), text: .white)
+    }
+  }
+
   /// Any signal takes a closure: one whose handler has an argument (`notify::sensitive` passes
   /// the property's GParamSpec) runs it each time, and the app goes on.
   @Test(.enabled(if: GTKProbe.missing == nil)) func aSignalWithArgumentsRunsItsClosure() throws {
@@ -493,6 +505,79 @@ import Testing
     #expect(try probe.send("window-override B - -") == "ok")
     #expect(try probe.pixel("B", "plain") == DMColor(rgb: 0xFAFAFA))
     #expect(!probe.warnings.contains("Theme parser"), "\(probe.warnings)")
+  }
+
+  /// With GTK's default theme (no libadwaita), a window of the other style shows its background,
+  /// its text, its lists, notebook pages and popovers as an app of that style does, and the
+  /// widgets that keep the display's style (buttons, entries, header bars) stay readable.
+  @Test(.enabled(if: GTKProbe.missing == nil)) func withGTKsThemeAWindowOfTheOtherStyleIsReadable() throws {
+    let probe = try GTKProbe(["--stock", "gtk"])
+    defer { probe.stop() }
+    #expect(try probe.send("window A") == "ok")
+    #expect(try probe.send("window B") == "ok")
+    #expect(try probe.send("popup A") == "ok")
+    #expect(try probe.send("popup B") == "ok")
+    let restyled = ["plain", "text", "list", "notebook", "popover"]
+    for (app, window) in [("dark", "light"), ("light", "dark")] {
+      #expect(try probe.send("override \(window) - reduced") == "ok")
+      #expect(try probe.send("window-override B - -") == "ok")
+      var native: [String: DMColor] = [:]
+      for part in restyled { native[part] = try probe.pixel("A", part) }
+      let nativeText = try Self.contrast(probe, "A", "text")
+
+      #expect(try probe.send("override \(app) - reduced") == "ok")
+      #expect(try probe.send("window-override B \(window) -") == "ok")
+      #expect(try probe.pixel("A", "plain") != native["plain"], "the app's own window is \(app)")
+      for part in restyled {
+        let shown = try probe.pixel("B", part)
+        #expect(shown == native[part], "\(part) of a \(window) window: \(shown?.hexString ?? "none")")
+      }
+      #expect(abs(try Self.contrast(probe, "B", "text") - nativeText) < 0.05)
+      for part in ["text", "button", "entry", "list", "header", "notebook", "popover", "actionbar"] {
+        let ratio = try Self.contrast(probe, "B", part)
+        #expect(ratio >= 4.5, "\(part) of a \(window) window in a \(app) app: \(ratio)")
+      }
+    }
+    #expect(!probe.warnings.contains("Theme parser"), "\(probe.warnings)")
+  }
+
+  /// A window that follows the app never takes the class that restyles a window of the other
+  /// style, not even for the time of a switch: GTK would restyle the whole window twice.
+  @Test(.enabled(if: GTKProbe.missing == nil)) func aWindowThatFollowsTheAppIsNotRestyledTwicePerSwitch()
+    throws
+  {
+    let probe = try GTKProbe([])
+    defer { probe.stop() }
+    #expect(try probe.send("window A") == "ok")
+    #expect(try probe.send("window B") == "ok")
+    #expect(try probe.send("window-override B light -") == "ok")
+    for style in ["dark", "light", "dark", "light"] {
+      #expect(try probe.send("override \(style) -") == "ok")
+    }
+    #expect(try probe.send("stock-classes A") == "stock-classes 0")
+    // The window of its own style takes the class while the app is dark, and only then.
+    #expect(try probe.send("stock-classes B") == "stock-classes 2")
+  }
+
+  /// Starting again with another stock style gives back what the last one set: libadwaita
+  /// follows the desktop again, GTK's dark-theme setting has its own value again.
+  @Test(.enabled(if: GTKProbe.missing == nil)) func anotherStockStyleGivesBackWhatTheLastOneSet() throws {
+    let probe = try GTKProbe([])
+    defer { probe.stop() }
+    #expect(try probe.send("window A") == "ok")
+    #expect(try probe.send("override dark -") == "ok")
+    #expect(try probe.send("adwaita") == "adwaita force-dark")
+    #expect(try probe.send("restart gtk") == "ok")
+    #expect(try probe.send("adwaita") == "adwaita default")
+    #expect(try probe.send("settings").hasPrefix("settings prefer-dark=1"))
+    #expect(try probe.send("override light -") == "ok")
+    #expect(try probe.send("settings").hasPrefix("settings prefer-dark=0"))
+    #expect(try probe.send("override dark -") == "ok")
+    #expect(try probe.send("restart none") == "ok")
+    #expect(try probe.send("settings").hasPrefix("settings prefer-dark=0"))
+    #expect(try probe.send("adwaita") == "adwaita default")
+    #expect(try probe.send("restart libadwaita") == "ok")
+    #expect(try probe.send("adwaita") == "adwaita force-dark")
   }
 
   /// A table of `count` keys besides those of `tableText`, each with colours of its own.

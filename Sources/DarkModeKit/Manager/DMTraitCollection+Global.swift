@@ -37,7 +37,14 @@ extension DMTraitCollection {
   public static var current: DMTraitCollection {
     if let environment = PassContext.current { return environment }
     if let scoped = GlobalTraits.scoped { return scoped }
-    return GlobalTraits.state.withLock { $0.resolved }
+    return resolvedGlobal
+  }
+
+  /// ``system`` merged with ``override``, with the defaults filled in, wherever it is read: what
+  /// ``current`` is outside environments and scopes. For renderers that follow the app, such as
+  /// GTK's stock style, read from inside a window's callback.
+  package static var resolvedGlobal: DMTraitCollection {
+    GlobalTraits.state.withLock { $0.resolved }
   }
 
   /// Chooses the app's collection, and updates every visible window before returning.
