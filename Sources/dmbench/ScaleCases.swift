@@ -115,6 +115,15 @@ struct ScaleCases {
         + String(repeating: "}", count: levels + 1)
       return { blackHole(try! DMDesignTokens.table(from: text)) }
     }
+    scale("lint of tokens that refer to nothing", sizes: [2_000, 20_000], unit: "tokens") { count in
+      let text =
+        "{"
+        + (0..<count).map { ##""t\##($0)": {"$type": "color", "$value": "{nothing\##($0)}"}"## }
+        .joined(separator: ", ") + "}"
+      let url = FileManager.default.temporaryDirectory.appendingPathComponent("dmbench-lint-\(getpid()).json")
+      try! Data(text.utf8).write(to: url)
+      return { blackHole(DMDesignTokens.lint(contentsOf: url, limit: 100)) }
+    }
     scale("listed columns of a resolver document", sizes: [1_000, 10_000], unit: "columns") { count in
       let names = (0..<count).map { "T\($0)" }
       let contexts = names.map { ##""\##($0)": []"## }.joined(separator: ", ")

@@ -79,4 +79,17 @@ import Testing
     #expect(cut.first?.tokenPath == nil, "\(cut)")
     #expect(DMDesignTokens.lint(contentsOf: folder.file("good.tokens.json")).isEmpty)
   }
+
+  /// The limit given is the limit kept: above the thousand a table read keeps, and at zero, where
+  /// only the line that counts them is listed.
+  @Test func theLimitGivenIsTheLimitKept() throws {
+    let tokens = (0..<1_500).map { ##""t\##($0)": {"$value": "{nothing\##($0)}"}"## }.joined(separator: ", ")
+    let folder = try Folder(["many.tokens.json": ##"{"$type": "color", \##(tokens)}"##])
+    let file = folder.file("many.tokens.json")
+    let problems = DMDesignTokens.lint(contentsOf: file, limit: 1_200)
+    #expect(problems.count == 1_201)
+    #expect(problems.last?.message == "300 more problems not shown, past the first 1200")
+    let none = DMDesignTokens.lint(contentsOf: file, limit: 0)
+    #expect(none.map(\.message) == ["1500 more problems not shown, past the first 0"])
+  }
 }

@@ -113,4 +113,170 @@ import Testing
       )
     }
   }
+
+  /// A token file of ordinary groups with one reference that names a token inside one of them,
+  /// not from the top, is a token file with a reference to nothing: no group's tokens are lost.
+  @Test func oneStrayReferenceDoesNotMakeGroupsIntoSets() throws {
+    let text = """
+      {"button": {"bg": {"$value": "#111111", "$type": "color"}, "fg": {"$value": "{fg}", "$type": "color"}},
+       "card": {"bg": {"$value": "#222222", "$type": "color"}, "fg": {"$value": "#333333", "$type": "color"}}}
+      """
+    do {
+      _ = try DMDesignTokens.table(from: text)
+      Issue.record("no error")
+    } catch {
+      #expect(error.explanation == "token \"button.fg\": refers to \"fg\", which is not a token", "\(error)")
+    }
+  }
+
+  /// A file read as sets by its references alone says so in a note.
+  @Test func aFileTakenForSetsByItsReferencesSaysSo() throws {
+    var notes: [String] = []
+    let table = try DMDesignTokens.table(
+      from: """
+        {"base": {"ink": {"value": "#111111", "type": "color"}, "paper": {"value": "#eeeeee", "type": "color"}},
+         "theme": {"fg": {"value": "{ink}", "type": "color"}, "bg": {"value": "{paper}", "type": "color"}}}
+        """
+    ) { if $0.kind == .note { notes.append($0.message) } }
+    #expect(Self.color(table, "fg", "NORMAL") == "#111111")
+    #expect(
+      notes.contains(
+        "read as Tokens Studio's token sets (\"base\", \"theme\"): references such as {ink} name tokens inside "
+          + "the sets, not from the top of the file"), "\(notes)")
+  }
+
+  /// A set's name says a side as a resolver's context name does: `light2` is one word, no side, so
+  /// it is in every column, and the `dark` set stays the dark side.
+  @Test func aDigitAfterASideIsPartOfTheWord() throws {
+    let table = try DMDesignTokens.table(
+      from: """
+        {"$themes": [],
+         "global": {"bg": {"value": "#888888", "type": "color"}, "accent": {"value": "#0000ff", "type": "color"}},
+         "light": {"bg": {"value": "#ffffff", "type": "color"}},
+         "light2": {"accent": {"value": "#00ff00", "type": "color"}},
+         "dark": {"bg": {"value": "#000000", "type": "color"}}}
+        """
+    ) { _ in }
+    #expect(table.columnNames == ["NORMAL", "NIGHT"])
+    #expect(Self.color(table, "bg", "NORMAL") == "#FFFFFF")
+    #expect(Self.color(table, "bg", "NIGHT") == "#000000")
+    #expect(Self.color(table, "accent", "NIGHT") == "#00FF00")
+  }
+
+  /// A light set with no dark one is the light side of every column; two sets that give one column
+  /// are an error at the second, naming both.
+  @Test func aLightSetAloneAndTwoSetsOfOneColumn() throws {
+    let table = try DMDesignTokens.table(
+      from: """
+        {"$themes": [],
+         "global": {"a": {"value": "#112233", "type": "color"}, "b": {"value": "#445566", "type": "color"}},
+         "light": {"a": {"value": "#ffffff", "type": "color"}}}
+        """
+    ) { _ in }
+    #expect(table.columnNames == ["NORMAL"])
+    #expect(Self.color(table, "a", "NORMAL") == "#FFFFFF")
+    #expect(Self.color(table, "b", "NORMAL") == "#445566")
+    do {
+      _ = try DMDesignTokens.table(
+        from: """
+          {"$themes": [],
+           "global": {"a": {"value": "#112233", "type": "color"}},
+           "dark": {"a": {"value": "#000000", "type": "color"}},
+           "Dark": {"a": {"value": "#010101", "type": "color"}}}
+          """
+      ) { _ in }
+      Issue.record("no error")
+    } catch {
+      #expect(error.line == 4 && error.column == 2, "\(error)")
+      #expect(
+        error.explanation
+          == "token \"Dark\": the sets \"dark\" and \"Dark\" both give the column NIGHT: rename one")
+    }
+  }
+
+  /// A `$ref` pointer in a file of sets names a place in that file.
+  @Test func aPointerInAFileOfSetsNamesAPlaceInIt() throws {
+    let table = try DMDesignTokens.table(
+      from: """
+        {"$themes": [],
+         "global": {"blue": {"$type": "color", "$value": "#0000ff"}, "ink": {"$type": "color", "$value": "#111111"}},
+         "light": {"fg": {"$type": "color", "$ref": "#/global/ink/$value"}},
+         "dark": {"fg": {"$type": "color", "$ref": "#/global/blue/$value"}}}
+        """
+    ) { _ in }
+    #expect(Self.color(table, "fg", "NORMAL") == "#111111")
+    #expect(Self.color(table, "fg", "NIGHT") == "#0000FF")
+  }
+
+  /// `$themes` with themes in it is not read, and a warning says so.
+  @Test func themesThatAreNotReadAreNamed() throws {
+    var warnings: [String] = []
+    _ = try DMDesignTokens.table(
+      from: """
+        {"$themes": [{"id": "a", "name": "Brand A", "selectedTokenSets": {"core": "source", "brand-a": "enabled"}}],
+         "core": {"blue": {"value": "#0000ff", "type": "color"}},
+         "brand-a": {"primary": {"value": "{blue}", "type": "color"}}}
+        """
+    ) { if $0.kind == .warning { warnings.append($0.description) } }
+    #expect(
+      warnings.contains(
+        "line 1, column 14: token \"$themes\": Tokens Studio's $themes is not read: the sets give the columns "
+          + "their names say (light, dark), and the others are merged, in file order, into every column"),
+      "\(warnings)")
+  }
+
+  /// Tokens Studio's `alpha` modifier gives the colour its alpha; a modifier that is not applied
+  /// (`darken`) leaves the token out, and those that refer to it, with a warning naming it.
+  @Test func tokensStudiosAlphaModifierIsAppliedAndTheOthersLeaveTheTokenOut() throws {
+    var warnings: [String] = []
+    let table = try DMDesignTokens.table(
+      from: """
+        {"red": {"value": "#ff0000", "type": "color"},
+         "veil": {"value": "{red}", "type": "color",
+                  "$extensions": {"studio.tokens": {"modify": {"type": "alpha", "value": "0.5", "space": "srgb"}}}},
+         "danger": {"value": "{red}", "type": "color",
+                    "$extensions": {"studio.tokens": {"modify": {"type": "darken", "value": "0.75", "space": "hsl"}}}},
+         "error": {"value": "{danger}", "type": "color"}}
+        """
+    ) { warnings.append($0.description) }
+    #expect(table.keys == ["red", "veil"])
+    #expect(Self.color(table, "veil", "NORMAL") == "#FF000080")
+    #expect(
+      warnings.prefix(2) == [
+        "line 4, column 12: token \"danger\": Tokens Studio's colour modifier \"darken\" is not applied (only "
+          + "\"alpha\" is): the token is left out",
+        "line 6, column 11: token \"error\": Tokens Studio's colour modifier \"darken\" is not applied (only "
+          + "\"alpha\" is): the token is left out",
+      ], "\(warnings)")
+  }
+
+  /// Without a type, a colour function (`rgb(…)`, `oklch(…)`) or `rgba({a}, 50%)` is a colour, as
+  /// a `#` colour is; a circle through `rgba(…)` is named a circle; `rgba(…)` of a gradient is
+  /// left out as the gradient is.
+  @Test func untypedColourFunctionsAndRGBAReferencesAreColours() throws {
+    var warnings: [String] = []
+    let table = try DMDesignTokens.table(
+      from: """
+        {"base": {"blue": {"$value": "#0000ff", "$type": "color"}},
+         "a": {"$value": "rgb(255, 0, 0)"}, "c": {"$value": "rgba({base.blue}, 50%)"},
+         "e": {"$value": "oklch(0.7 0.1 250)"}, "font": {"$value": "Helvetica"},
+         "g": {"$type": "color", "$value": "linear-gradient(90deg, #000 0%, #fff 100%)"},
+         "h": {"$type": "color", "$value": "rgba({g}, 50%)"}}
+        """
+    ) { warnings.append($0.description) }
+    #expect(table.keys == ["base.blue", "a", "c", "e"])
+    #expect(Self.color(table, "a", "NORMAL") == "#FF0000")
+    #expect(Self.color(table, "c", "NORMAL") == "#0000FF80")
+    #expect(
+      warnings.contains("line 5, column 7: token \"h\": a gradient, not a colour: the token is left out"))
+    do {
+      _ = try DMDesignTokens.table(
+        from: """
+          {"$type": "color", "a": {"$value": "rgba({b}, 50%)"}, "b": {"$value": "rgba({a}, 50%)"}}
+          """)
+      Issue.record("no error")
+    } catch {
+      #expect(error.message.hasSuffix("go round in a circle"), "\(error)")
+    }
+  }
 }

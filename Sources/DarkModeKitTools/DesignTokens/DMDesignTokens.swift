@@ -117,9 +117,10 @@ public enum DMDesignTokens {
   /// token is kept in ``TokenReading/errors`` and the token left out, and the reading goes on.
   private static func reading(
     _ text: String, document: URL?, options: DMDesignTokensOptions, readsPastErrors: Bool,
-    warnings warning: (DMDesignTokensWarning) -> Void
+    limit: Int = TokenReading.limit, warnings warning: (DMDesignTokensWarning) -> Void
   ) -> (text: Result<String, DMDesignTokensError>, reading: TokenReading) {
-    let reading = TokenReading(options: options, document: document, readsPastErrors: readsPastErrors)
+    let reading = TokenReading(
+      options: options, document: document, readsPastErrors: readsPastErrors, limit: limit)
     let result = TokenReading.$current.withValue(reading) {
       Result { () throws(DMDesignTokensError) -> String in try readTableText(from: text, options: options) }
     }
@@ -129,7 +130,7 @@ public enum DMDesignTokens {
         DMDesignTokensWarning(
           DMDesignTokensError(
             line: 0, column: 0, tokenPath: nil,
-            message: "\(reading.leftOut) more warnings not shown, past the first \(TokenReading.limit)")))
+            message: "\(reading.leftOut) more warnings not shown, past the first \(reading.limit)")))
     }
     return (result, reading)
   }
@@ -166,8 +167,8 @@ public enum DMDesignTokens {
       return [error.inFile(url.path)]
     }
     let (result, reading) = Self.reading(
-      text, document: url, options: options, readsPastErrors: true, warnings: { warning($0.inFile(url.path)) }
-    )
+      text, document: url, options: options, readsPastErrors: true, limit: limit,
+      warnings: { warning($0.inFile(url.path)) })
     var problems = reading.errors
     var more = reading.errorsLeftOut
     switch result {
@@ -231,7 +232,7 @@ public enum DMDesignTokens {
       }
       columns = try ResolverDocument(document).columns()
     } else if included.isEmpty, TokenSets.isTokenSets(document) {
-      columns = try ResolverDocument(TokenSets.resolverDocument(document)).columns()
+      columns = try ResolverDocument(TokenSets.resolverDocument(document), pointerRoot: document).columns()
     } else {
       columns = try tokenFileColumns(document, including: included)
     }
@@ -332,6 +333,13 @@ public enum DMDesignTokens {
         if tree.isGradient(name) {
           try TokenReading.leaveOut(
             token.place, token.path, "a gradient, not a colour: the token is left out")
+          continue
+        }
+        if let modifier = tree.unappliedModifier(name) {
+          try TokenReading.leaveOut(
+            token.place, token.path,
+            "Tokens Studio's colour modifier \(ShownText.quoted(modifier)) is not applied (only \"alpha\" is): "
+              + "the token is left out")
           continue
         }
         guard let key = token.tableKey else {

@@ -40,6 +40,9 @@ struct ResolverDocument {
   }
 
   private let document: JSONNode
+  /// The document a token's `$ref` pointer (`#/a/b`) is read in: the resolver document, or for a
+  /// file of token sets read as one, that file.
+  private let pointerRoot: JSONNode
   private var order: [Entry] = []
   /// Each set's sources, its references expanded, once per set however often it is named.
   private var expandedSets: [ExactText: [JSONNode]] = [:]
@@ -63,8 +66,9 @@ struct ResolverDocument {
     return document["version"]?.string != nil && (document["sets"] != nil || document["modifiers"] != nil)
   }
 
-  init(_ document: JSONNode) throws(DMDesignTokensError) {
+  init(_ document: JSONNode, pointerRoot: JSONNode? = nil) throws(DMDesignTokensError) {
     self.document = document
+    self.pointerRoot = pointerRoot ?? document
     guard let members = document.members else { throw fail(document.place, [], "expected an object") }
     for member in members
     where !["$schema", "$defs", "version", "name", "description", "sets", "modifiers", "resolutionOrder"]
@@ -472,7 +476,7 @@ struct ResolverDocument {
       let places = sources.map(\.place)
       if let known = trees[places] { return known }
       var tree = TokenTree()
-      try tree.add(sources, root: document)
+      try tree.add(sources, root: pointerRoot)
       let work = Work(of: tree, reading: tree.names(outside: helperGroups))
       trees[places] = (tree, work)
       for (measure, limit, what) in Work.bounds {
@@ -505,7 +509,7 @@ struct ResolverDocument {
       }
     }
     var first = TokenTree()
-    try first.add(firstSources, root: document)
+    try first.add(firstSources, root: pointerRoot)
     let below = TokenTree.Below(first)
     // Every column reads the first tree's tokens, but merges none of them.
     var firstWork = Work(of: first, reading: below.names(outside: helperGroups))
@@ -881,9 +885,10 @@ struct ResolverDocument {
   /// default theme (`NORMAL`, `NIGHT`), `high-contrast` (or `HighContrast`, `hc`) its high
   /// contrast, and the other words of the name the theme (`dark-dimmed` is `DIMMED:dark`); `nil`
   /// for a name without a side, or with two.
-  static func column(readingContext name: String) -> String? {
-    // Words: between any characters that are not letters or digits, and where a capital follows a
-    // small letter (`lightHighContrast`).
+  /// The words of a context's name, in lower case: split at any character that is not a letter
+  /// or a digit, and where a capital follows a small letter (`lightHighContrast`); digits stay in
+  /// their word (`light2`).
+  static func words(ofContext name: String) -> [String] {
     var words: [String] = []
     var word = ""
     var previousIsLower = false
@@ -902,6 +907,11 @@ struct ResolverDocument {
       previousIsLower = character.isLowercase
     }
     if !word.isEmpty { words.append(word.lowercased()) }
+    return words
+  }
+
+  static func column(readingContext name: String) -> String? {
+    let words = words(ofContext: name)
     var side: DMUserInterfaceStyle?
     var isHigh = false
     var rest: [String] = []

@@ -7,28 +7,35 @@ final class TokenReading: @unchecked Sendable {
   /// The reading in progress on this task or thread.
   @TaskLocal static var current: TokenReading?
 
-  /// At most this many warnings are kept, as `lint` shows at most so many problems.
+  /// At most this many warnings (and errors read past) are kept by default: `lint` keeps as many
+  /// as it lists.
   static let limit = 1_000
+
+  /// The most warnings, and the most errors read past, kept; the rest are counted.
+  let limit: Int
 
   let options: DMDesignTokensOptions
   /// The document read, when it was read from a file: files it names are read from its folder.
   let document: URL?
 
-  /// Things noticed once each, the first ``TokenReading/limit`` of them kept, the rest counted.
+  /// Things noticed once each, the first `limit` of them kept, the rest counted.
   private struct Noticed<Element: Hashable> {
+    let limit: Int
     private var seen: Set<Element> = []
     private(set) var list: [Element] = []
     private(set) var leftOut = 0
 
+    init(limit: Int) { self.limit = limit }
+
     mutating func insert(_ element: Element) {
       guard seen.insert(element).inserted else { return }
-      if list.count < TokenReading.limit { list.append(element) } else { leftOut += 1 }
+      if list.count < limit { list.append(element) } else { leftOut += 1 }
     }
   }
 
   private let lock = NSLock()
-  private var noticedWarnings = Noticed<DMDesignTokensWarning>()
-  /// How many warnings were left out past ``limit``.
+  private var noticedWarnings: Noticed<DMDesignTokensWarning>
+  /// How many warnings were left out past `limit`.
   var leftOut: Int { lock.withLock { noticedWarnings.leftOut } }
   /// The files read, in the order first named; a place's `file` is its index plus one.
   private var files: [(path: String, root: JSONNode?)] = []
@@ -38,14 +45,20 @@ final class TokenReading: @unchecked Sendable {
   /// Whether the reading goes on past a problem in one token, keeping it and leaving the token
   /// out, as `lint` reads: every problem is found, not only the first.
   let readsPastErrors: Bool
-  private var noticedErrors = Noticed<DMDesignTokensError>()
-  /// How many errors were left out past ``limit``.
+  private var noticedErrors: Noticed<DMDesignTokensError>
+  /// How many errors were left out past `limit`.
   var errorsLeftOut: Int { lock.withLock { noticedErrors.leftOut } }
 
-  init(options: DMDesignTokensOptions, document: URL?, readsPastErrors: Bool = false) {
+  init(
+    options: DMDesignTokensOptions, document: URL?, readsPastErrors: Bool = false,
+    limit: Int = TokenReading.limit
+  ) {
     self.options = options
     self.document = document
     self.readsPastErrors = readsPastErrors
+    self.limit = max(limit, 0)
+    noticedWarnings = Noticed(limit: self.limit)
+    noticedErrors = Noticed(limit: self.limit)
   }
 
   /// The errors the reading went on past, each once, in the order found.

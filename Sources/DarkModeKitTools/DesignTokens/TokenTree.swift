@@ -20,6 +20,15 @@ struct TokenTree {
     var tableKey: String?
     /// The root of the document the token came from, for `$ref` pointers.
     var document: JSONNode
+    /// Tokens Studio's colour modifier (`$extensions.studio.tokens.modify`), if it has one.
+    var modifier: StudioModifier? = nil
+  }
+
+  /// A colour modifier of Tokens Studio: `alpha` is applied; the others (`lighten`, `darken`,
+  /// `mix`) are not, and leave the token out.
+  indirect enum StudioModifier {
+    case alpha(Double)
+    case notApplied(type: String)
   }
 
   /// The types the Format module defines.
@@ -73,6 +82,8 @@ struct TokenTree {
     /// colour found within the reference limit from one place may be too deep from another.
     var colors: [ExactText: (color: DMColor, depth: Int)] = [:]
     var pointers: [ExactText: (color: DMColor, depth: Int)] = [:]
+    /// The first path of each path in lower case, made the first time a reference names nothing.
+    var lowercasedNames: [String: String]?
   }
 
   init() {}
@@ -113,8 +124,14 @@ struct TokenTree {
   /// The path of a token that differs from `name` in the case of its letters only, for the error
   /// about a reference to `name` that names no token.
   func nameDiffering(onlyInCaseFrom name: String) -> String? {
-    let lowered = name.lowercased()
-    return order.first { $0.lowercased() == lowered } ?? below?.tree.nameDiffering(onlyInCaseFrom: name)
+    // Found in a table made once: a file of many references to nothing would otherwise look
+    // through every token for each.
+    if memo.lowercasedNames == nil {
+      var names: [String: String] = [:]
+      for name in order where names[name.lowercased()] == nil { names[name.lowercased()] = name }
+      memo.lowercasedNames = names
+    }
+    return memo.lowercasedNames?[name.lowercased()] ?? below?.tree.nameDiffering(onlyInCaseFrom: name)
   }
 
   /// The `$type` the group at `path` (its names joined with `.`) declares, if it declares one.
@@ -323,10 +340,30 @@ struct TokenTree {
       }
     }
 
+    /// Tokens Studio's `modify` object: its `type`, and for `alpha` its `value`, from 0 to 1.
+    private static func studioModifier(_ modify: JSONNode, _ path: [String]) throws(DMDesignTokensError)
+      -> StudioModifier
+    {
+      guard let type = modify["type"]?.string else {
+        throw fail(modify.place, path, "Tokens Studio's modify needs a \"type\" string")
+      }
+      guard type == "alpha" else { return .notApplied(type: type) }
+      let given = modify["value"]
+      let alpha = given?.number ?? given?.string.flatMap { Double($0.trimmingCharacters(in: .whitespaces)) }
+      guard let alpha, alpha.isFinite, (0...1).contains(alpha) else {
+        throw fail(
+          (given ?? modify).place, path,
+          "the alpha of Tokens Studio's modify must be a number from 0 to 1, found "
+            + (given?.described ?? "nothing"))
+      }
+      return .alpha(alpha)
+    }
+
     private mutating func token(_ node: JSONNode, path: [String]) throws(DMDesignTokensError) {
       var type: String?
       var value: JSONNode?
       var key: String?
+      var modifier: StudioModifier?
       for member in node.members ?? [] {
         switch member.name {
         case reserved("$value"), "$ref":
@@ -360,6 +397,11 @@ struct TokenTree {
             throw fail(
               member.value.place, path, "$extensions must be an object, found \(member.value.described)")
           }
+          if let studio = vendors.first(where: { $0.name == "studio.tokens" })?.value,
+            let modify = studio["modify"]
+          {
+            modifier = try Self.studioModifier(modify, path)
+          }
           if let ours = vendors.first(where: { $0.name == DesignTokens.vendor })?.value,
             let given = ours["key"]
           {
@@ -392,7 +434,7 @@ struct TokenTree {
           name,
           Token(
             path: path, value: value, type: type, place: node.place, key: key,
-            tableKey: DMDesignTokens.key(path: path, given: key), document: root)
+            tableKey: DMDesignTokens.key(path: path, given: key), document: root, modifier: modifier)
         ))
     }
 
@@ -462,7 +504,7 @@ struct TokenTree {
   /// The colour of `token`, the token at `name`, following references. Only the tokens that
   /// references lead to are remembered: most are read once.
   func color(of token: Token, named name: String) throws(DMDesignTokensError) -> DMColor {
-    try resolved(token.value, of: token, hops: 0, start: name).color
+    try resolved(token, hops: 0, start: name).color
   }
 
   /// The type of `token`, the token at `name`: its own, without a lookup, else as `type(_:)`
@@ -506,13 +548,20 @@ struct TokenTree {
     return result
   }
 
-  /// The type the value of a token without one gives it: `color` for a colour (a `#` string or a
-  /// colour object), `nil` for any other value. A reference is followed to the value it leads to;
-  /// one that leads nowhere, round in a circle or too deep is a colour, so that reading it says
-  /// what is wrong with it.
+  /// The type the value of a token without one gives it: `color` for a colour (a `#` string, a
+  /// colour function such as `rgb(…)` or `oklch(…)`, or a colour object), `nil` for any other value.
+  /// A reference is followed to the value it leads to; one that leads nowhere, round in a circle or
+  /// too deep is a colour, so that reading it says what is wrong with it.
   func typeOfValue(_ name: String) -> String? {
     guard let value = finalValue(name) else { return "color" }
-    return value.string?.hasPrefix("#") == true || value["colorSpace"] != nil ? "color" : nil
+    if value["colorSpace"] != nil { return "color" }
+    guard let text = value.string else { return nil }
+    if text.hasPrefix("#") { return "color" }
+    // A function of CSS Color 4 that reads as a colour; a word (`red`) may be a font's name.
+    guard text.utf8.count <= 256, text.contains("("), case .success = CSSColorText.read(text) else {
+      return nil
+    }
+    return "color"
   }
 
   /// Whether the token at `name` is a gradient, or refers to one: Tokens Studio's colour tokens
@@ -520,6 +569,19 @@ struct TokenTree {
   func isGradient(_ name: String) -> Bool {
     guard let text = finalValue(name)?.string, let open = text.firstIndex(of: "(") else { return false }
     return text[..<open].lowercased().hasSuffix("gradient")
+  }
+
+  /// The type of the first Tokens Studio modifier that is not applied (`darken`) on the way from
+  /// the token at `name` to its colour, if there is one: the token is left out.
+  func unappliedModifier(_ name: String) -> String? {
+    var current = name
+    for _ in 0..<Self.maximumReferenceDepth {
+      guard let token = token(current) else { return nil }
+      if case .notApplied(let type) = token.modifier { return type }
+      guard let target = Self.target(of: token.value), self.token(target) != nil else { return nil }
+      current = target
+    }
+    return nil
   }
 
   /// The value the token at `name` has once its references (by name, or by pointer to a token)
@@ -539,9 +601,11 @@ struct TokenTree {
     return nil
   }
 
-  /// The token a value refers to, by name (`"{a.b}"`) or by pointer (`#/a/b/$value`), if it
-  /// refers to one.
-  static func target(of value: JSONNode) -> String? { referenceTarget(value) ?? pointerTarget(value) }
+  /// The token a value refers to, by name (`"{a.b}"`), by pointer (`#/a/b/$value`) or with an
+  /// alpha (`rgba({a.b}, 50%)`), if it refers to one.
+  static func target(of value: JSONNode) -> String? {
+    referenceTarget(value) ?? pointerTarget(value) ?? alphaModifierParts(value)?.target
+  }
 
   /// `a.b` for a token `{"$ref": "#/a/b/$value"}` (or `#/a/b`), the token a pointer names; `nil`
   /// for a pointer with a part that holds a dot, which names no token (`#/a.b` is the member
@@ -580,8 +644,20 @@ struct TokenTree {
     guard let token = token(name) else {
       throw DMDesignTokensError(line: 0, column: 0, tokenPath: name, message: "no such token")
     }
-    let found = try resolved(token.value, of: token, hops: hops, start: start)
+    let found = try resolved(token, hops: hops, start: start)
     memo.colors[key] = found
+    return found
+  }
+
+  /// The colour of `token`'s value, with its Tokens Studio alpha if it has one.
+  private func resolved(_ token: Token, hops: Int, start: String) throws(DMDesignTokensError)
+    -> (color: DMColor, depth: Int)
+  {
+    var found = try resolved(token.value, of: token, hops: hops, start: start)
+    if case .alpha(let alpha) = token.modifier {
+      let color = found.color
+      found.color = DMColor(red: color.red, green: color.green, blue: color.blue, alpha: alpha)
+    }
     return found
   }
 
@@ -660,16 +736,7 @@ struct TokenTree {
   static func alphaModifier(_ value: JSONNode, path: [String]) throws(DMDesignTokensError)
     -> (target: String, alpha: Double)?
   {
-    guard let text = value.string?.trimmingCharacters(in: .whitespaces), text.lowercased().hasPrefix("rgba("),
-      text.hasSuffix(")"), let comma = text.lastIndex(of: ",")
-    else { return nil }
-    let reference = text[text.index(text.startIndex, offsetBy: 5)..<comma].trimmingCharacters(
-      in: .whitespaces)
-    guard let target = referenceTarget(JSONNode(value: .string(reference), place: value.place)) else {
-      return nil
-    }
-    let alphaText = text[text.index(after: comma)..<text.index(before: text.endIndex)]
-      .trimmingCharacters(in: .whitespaces)
+    guard let (target, alphaText, text) = alphaModifierParts(value) else { return nil }
     let alpha =
       alphaText.hasSuffix("%") ? Double(alphaText.dropLast()).map { $0 / 100 } : Double(alphaText)
     guard let alpha, alpha.isFinite, (0...1).contains(alpha) else {
@@ -679,6 +746,36 @@ struct TokenTree {
           + "or a percentage")
     }
     return (target, alpha)
+  }
+
+  /// The token that `rgba({a.b}, 50%)` names, the alpha as written, and the whole text without the
+  /// spaces around it; `nil` for a value of another form.
+  private static func alphaModifierParts(_ value: JSONNode) -> (
+    target: String, alpha: Substring, text: Substring
+  )? {
+    // Most values are not of this form: told by their first bytes, before any text is copied.
+    guard let string = value.string, string.utf8.count >= 8 else { return nil }
+    let text = trimmedSpaces(string[...])
+    guard text.utf8.prefix(5).map({ $0 | 0x20 }) == Array("rgba(".utf8), text.hasSuffix(")"),
+      let comma = text.lastIndex(of: ",")
+    else { return nil }
+    let reference = trimmedSpaces(text[text.index(text.startIndex, offsetBy: 5)..<comma])
+    guard let target = referenceTarget(JSONNode(value: .string(String(reference)), place: value.place)) else {
+      return nil
+    }
+    return (target, trimmedSpaces(text[text.index(after: comma)..<text.index(before: text.endIndex)]), text)
+  }
+
+  /// `text` without the spaces and tabs (and other space separators) at its ends.
+  private static func trimmedSpaces(_ text: Substring) -> Substring {
+    func isSpace(_ scalar: Unicode.Scalar) -> Bool {
+      scalar == " " || scalar == "\t" || scalar.properties.generalCategory == .spaceSeparator
+    }
+    let scalars = text.unicodeScalars
+    guard let first = scalars.firstIndex(where: { !isSpace($0) }),
+      let last = scalars.lastIndex(where: { !isSpace($0) })
+    else { return text[text.endIndex...] }
+    return Substring(scalars[first...last])
   }
 
   /// The longest `$ref` a token may have, in UTF-8 bytes: a pointer to a token of the longest

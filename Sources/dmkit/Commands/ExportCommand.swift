@@ -139,9 +139,13 @@ enum ExportCommand {
   /// The error for an export that passed ``maximumExportSize``.
   static func sizeRefusal(_ error: DMColorTableExportSizeError) -> String {
     let advice =
-      error.format == .json
-      ? "(a token for each key in each column, and four in each theme); export it --format text, css, gtk or swift"
-      : "(each key written once per column); shorten the keys or split the themes between tables"
+      switch error.format {
+      case .json:
+        "(a token for each key in each column, and four in each theme); export it in another format, "
+          + "or split the themes between tables"
+      case .text: "(a colour for each key in each column, padded to line up); split the themes between tables"
+      default: "(each key written once per column); shorten the keys or split the themes between tables"
+      }
     return "error: the \(error.format.rawValue) export of this table comes to more than the "
       + "\(error.maximumSize >> 20) MiB dmkit writes \(advice); nothing was written\n"
   }
