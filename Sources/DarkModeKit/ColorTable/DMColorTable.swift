@@ -145,6 +145,24 @@ public final class DMColorTable: Sendable {
     ThemeCatalog.declare(parsed.variants)
   }
 
+  /// A table of the columns `variants` and the rows `keys`, the colour of the key at `k` in the
+  /// column at `c` at `k * variants.count + c`: for readers of other formats (design tokens) that
+  /// have checked what the text format's parser checks (the variants distinct, each key valid and
+  /// named once), and rounded each colour as a table's text writes it. A key's line is its row's in
+  /// the table's text (`k + 2`).
+  package init(variants: [DMThemeVariant], keys: [String], colors: [DMColor]) {
+    precondition(colors.count == keys.count * variants.count, "a colour for each key in each column")
+    var parsed = ParsedColorTable()
+    parsed.variants = variants
+    parsed.keys = keys
+    parsed.colors = colors
+    parsed.keyIndex.reserveCapacity(keys.count)
+    for (index, key) in keys.enumerated() { parsed.keyIndex[key] = index }
+    parsed.keyLines = Array(2..<(keys.count + 2))
+    state = Locked(Contents(parsed, generation: 1))
+    ThemeCatalog.declare(parsed.variants)
+  }
+
   /// Reads a table from a UTF-8 file.
   /// - Parameters:
   ///   - url: A file URL of a regular file.

@@ -44,7 +44,7 @@ public enum DMDesignTokens {
     from text: String, options: DMDesignTokensOptions = DMDesignTokensOptions(),
     warnings warning: (DMDesignTokensWarning) -> Void
   ) throws(DMDesignTokensError) -> DMColorTable {
-    try table(tableText(reading: text, document: nil, options: options, warnings: warning))
+    try tokenTable(reading: text, document: nil, options: options, warnings: warning).table
   }
 
   /// Reads a table from a design-tokens file.
@@ -77,8 +77,8 @@ public enum DMDesignTokens {
   ) throws(DMDesignTokensError) -> DMColorTable {
     let text = try read(url, maximumFileSize: options.maximumFileSize)
     do {
-      return try table(
-        tableText(reading: text, document: url, options: options) { warning($0.inFile(url.path)) })
+      return try tokenTable(reading: text, document: url, options: options) { warning($0.inFile(url.path)) }
+        .table
     } catch {
       throw error.inFile(url.path)
     }
@@ -90,39 +90,29 @@ public enum DMDesignTokens {
   /// - Returns: The table's text.
   /// - Throws: ``DMDesignTokensError``.
   public static func tableText(from text: String) throws(DMDesignTokensError) -> String {
-    try tableText(reading: text, document: nil, options: DMDesignTokensOptions()) { _ in }
+    try tokenTable(reading: text, document: nil, options: DMDesignTokensOptions()) { _ in }.text
   }
 
-  /// The table of `text`, the text of a table.
-  private static func table(_ text: String) throws(DMDesignTokensError) -> DMColorTable {
-    do {
-      return try DMColorTable(string: text)
-    } catch {
-      throw DMDesignTokensError(
-        line: 0, column: 0, tokenPath: nil, message: "the tokens make no table: \(error.message)")
-    }
-  }
-
-  /// The table that the tokens of `text`, read from `document` (or from text), make, in the table's
-  /// own text format; each warning goes to `warning`.
-  private static func tableText(
+  /// The table that the tokens of `text`, read from `document` (or from text), make; each warning
+  /// goes to `warning`.
+  private static func tokenTable(
     reading text: String, document: URL?, options: DMDesignTokensOptions,
     warnings warning: (DMDesignTokensWarning) -> Void
-  ) throws(DMDesignTokensError) -> String {
-    try reading(text, document: document, options: options, readsPastErrors: false, warnings: warning).text
+  ) throws(DMDesignTokensError) -> TokenTable {
+    try reading(text, document: document, options: options, readsPastErrors: false, warnings: warning).table
       .get()
   }
 
-  /// Reads the tokens of `text` into a table's text; with `readsPastErrors`, a problem in one
+  /// Reads the tokens of `text` into a table; with `readsPastErrors`, a problem in one
   /// token is kept in ``TokenReading/errors`` and the token left out, and the reading goes on.
   private static func reading(
     _ text: String, document: URL?, options: DMDesignTokensOptions, readsPastErrors: Bool,
     limit: Int = TokenReading.limit, warnings warning: (DMDesignTokensWarning) -> Void
-  ) -> (text: Result<String, DMDesignTokensError>, reading: TokenReading) {
+  ) -> (table: Result<TokenTable, DMDesignTokensError>, reading: TokenReading) {
     let reading = TokenReading(
       options: options, document: document, readsPastErrors: readsPastErrors, limit: limit)
     let result = TokenReading.$current.withValue(reading) {
-      Result { () throws(DMDesignTokensError) -> String in try readTableText(from: text, options: options) }
+      Result { () throws(DMDesignTokensError) -> TokenTable in try readTable(from: text, options: options) }
     }
     reading.warnings.forEach(warning)
     if reading.leftOut > 0 {
@@ -173,12 +163,6 @@ public enum DMDesignTokens {
     var more = reading.errorsLeftOut
     switch result {
     case .failure(let error): problems.append(error)
-    case .success(let tableText) where problems.isEmpty:
-      do {
-        _ = try table(tableText)
-      } catch {
-        problems.append(error)
-      }
     case .success: break
     }
     problems = problems.map { $0.inFile(url.path) }
@@ -205,8 +189,8 @@ public enum DMDesignTokens {
     return listed
   }
 
-  private static func readTableText(from text: String, options: DMDesignTokensOptions)
-    throws(DMDesignTokensError) -> String
+  private static func readTable(from text: String, options: DMDesignTokensOptions)
+    throws(DMDesignTokensError) -> TokenTable
   {
     let document: JSONNode
     do {
@@ -236,7 +220,7 @@ public enum DMDesignTokens {
     } else {
       columns = try tokenFileColumns(document, including: included)
     }
-    return try write(columns)
+    return try TokenTable(columns)
   }
 
   /// Whether `text` looks like design tokens rather than a colour table: its first character that
@@ -330,16 +314,8 @@ public enum DMDesignTokens {
       // Tokens Studio's colour tokens may hold gradients (or refer to one), which a table cannot.
       // A problem in one token leaves the rest to read, for a reading that lists them all.
       do throws(DMDesignTokensError) {
-        if tree.isGradient(name) {
-          try TokenReading.leaveOut(
-            token.place, token.path, "a gradient, not a colour: the token is left out")
-          continue
-        }
-        if let modifier = tree.unappliedModifier(name) {
-          try TokenReading.leaveOut(
-            token.place, token.path,
-            "Tokens Studio's colour modifier \(ShownText.quoted(modifier)) is not applied (only \"alpha\" is): "
-              + "the token is left out")
+        if let reason = tree.whyLeftOut(token) {
+          try TokenReading.leaveOut(token.place, token.path, reason)
           continue
         }
         guard let key = token.tableKey else {
@@ -512,45 +488,77 @@ public enum DMDesignTokens {
 
   /// The table's text: the columns' names, then one row per key, in the order keys first came;
   /// a key missing from a column is an error.
-  static func write(_ columns: [Column]) throws(DMDesignTokensError) -> String {
-    guard !columns.isEmpty else {
-      throw DMDesignTokensError(line: 0, column: 0, tokenPath: nil, message: "the tokens make no column")
-    }
-    var keys: [String] = []
-    var seen: Set<String> = []
-    for column in columns {
-      for key in column.keys where seen.insert(key).inserted { keys.append(key) }
-    }
-    // Two spellings of one column (`NORMAL`, `NORMAL:light`) are the same column.
-    var variants: [DMThemeVariant: String] = [:]
-    for column in columns {
-      guard let variant = DMThemeVariant(column.name) else {
-        throw TokenTree.fail(
-          column.place, column.path, notAColumnName(column.name))
+  /// The table that columns make: their keys in the order they first came, a colour for each key
+  /// in each column, rounded to 8 bits a channel as a table's text writes it.
+  struct TokenTable {
+    var names: [String]
+    var variants: [DMThemeVariant]
+    var keys: [String]
+    /// The colour of the key at `k` in the column at `c` is at `k * names.count + c`.
+    var colors: [DMColor]
+
+    init(_ columns: [Column]) throws(DMDesignTokensError) {
+      guard !columns.isEmpty else {
+        throw DMDesignTokensError(line: 0, column: 0, tokenPath: nil, message: "the tokens make no column")
       }
-      if let other = variants.updateValue(column.name, forKey: variant) {
-        throw TokenTree.fail(
-          column.place, column.path,
-          "the columns \(ShownText.quoted(other)) and \(ShownText.quoted(column.name)) are the same column")
-      }
-    }
-    var text = columns.map(\.name).joined(separator: " ") + "\n"
-    for key in keys {
-      var row = ""
+      keys = []
+      var seen: Set<String> = []
       for column in columns {
-        guard let color = column.colors[key] else {
-          // The token that gave the key, in a column that has it.
-          let token = columns.lazy.compactMap { $0.places[key] }.first
-          throw TokenTree.fail(
-            token?.place ?? column.place, token?.path ?? [key],
-            "has no colour in the column \(ShownText.quoted(column.name))")
-        }
-        row += color.cssHex + " "
+        for key in column.keys where seen.insert(key).inserted { keys.append(key) }
       }
-      text += row + key + "\n"
+      // Two spellings of one column (`NORMAL`, `NORMAL:light`) are the same column.
+      var spellings: [DMThemeVariant: String] = [:]
+      variants = []
+      for column in columns {
+        guard let variant = DMThemeVariant(column.name) else {
+          throw TokenTree.fail(column.place, column.path, notAColumnName(column.name))
+        }
+        if let other = spellings.updateValue(column.name, forKey: variant) {
+          throw TokenTree.fail(
+            column.place, column.path,
+            "the columns \(ShownText.quoted(other)) and \(ShownText.quoted(column.name)) are the same column")
+        }
+        variants.append(variant)
+      }
+      names = columns.map(\.name)
+      colors = []
+      colors.reserveCapacity(keys.count * columns.count)
+      for key in keys {
+        for column in columns {
+          guard let color = column.colors[key] else {
+            // The token that gave the key, in a column that has it.
+            let token = columns.lazy.compactMap { $0.places[key] }.first
+            throw TokenTree.fail(
+              token?.place ?? column.place, token?.path ?? [key],
+              "has no colour in the column \(ShownText.quoted(column.name))")
+          }
+          colors.append(Self.rounded(color))
+        }
+      }
     }
-    return text
+
+    /// The colour as a table's text keeps it: each channel, and an alpha below 1, rounded to 8 bits.
+    static func rounded(_ color: DMColor) -> DMColor {
+      func byte(_ value: Double) -> Double { (value * 255).rounded() / 255 }
+      return DMColor(
+        red: byte(color.red), green: byte(color.green), blue: byte(color.blue),
+        alpha: color.alpha < 1 ? byte(color.alpha) : 1)
+    }
+
+    /// The table.
+    var table: DMColorTable { DMColorTable(variants: variants, keys: keys, colors: colors) }
+
+    /// The table in its text format.
+    var text: String {
+      var text = names.joined(separator: " ") + "\n"
+      for (row, key) in keys.enumerated() {
+        for color in colors[(row * names.count)..<((row + 1) * names.count)] { text += color.cssHex + " " }
+        text += key + "\n"
+      }
+      return text
+    }
   }
+
 }
 
 /// How ``DMDesignTokens`` reads design tokens.

@@ -202,10 +202,13 @@ struct TokenTree {
   private mutating func merge(_ reader: Reader) {
     mergeGroupTypes(reader.groupTypes)
     memo = Memo()
+    tokens.reserveCapacity(tokens.count + reader.found.count)
     for found in reader.found {
       let name = ExactText(found.name)
-      if token(name) == nil { order.append(found.name) }
-      tokens[name] = found.token
+      // One lookup of the name here: a new one is new below too unless there is a tree below.
+      if tokens.updateValue(found.token, forKey: name) == nil, below?.tree.token(name) == nil {
+        order.append(found.name)
+      }
     }
   }
 
@@ -564,22 +567,29 @@ struct TokenTree {
     return "color"
   }
 
-  /// Whether the token at `name` is a gradient, or refers to one: Tokens Studio's colour tokens
-  /// may hold them (`linear-gradient(…)`, `repeating-radial-gradient(…)`), which a table cannot.
-  func isGradient(_ name: String) -> Bool {
-    guard let text = finalValue(name)?.string, let open = text.firstIndex(of: "(") else { return false }
-    return text[..<open].lowercased().hasSuffix("gradient")
-  }
-
-  /// The type of the first Tokens Studio modifier that is not applied (`darken`) on the way from
-  /// the token at `name` to its colour, if there is one: the token is left out.
-  func unappliedModifier(_ name: String) -> String? {
-    var current = name
+  /// Why the colour token `token` is left out of a table, if it is: it is a gradient, or refers
+  /// to one (Tokens Studio's colour tokens may hold them: `linear-gradient(…)`,
+  /// `repeating-radial-gradient(…)`), which a table cannot show; or a Tokens Studio modifier that is
+  /// not applied (`darken`) is on the way from it to its colour.
+  func whyLeftOut(_ token: Token) -> String? {
+    var token = token
     for _ in 0..<Self.maximumReferenceDepth {
-      guard let token = token(current) else { return nil }
-      if case .notApplied(let type) = token.modifier { return type }
-      guard let target = Self.target(of: token.value), self.token(target) != nil else { return nil }
-      current = target
+      if case .notApplied(let type) = token.modifier {
+        return
+          "Tokens Studio's colour modifier \(ShownText.quoted(type)) is not applied (only \"alpha\" is): "
+          + "the token is left out"
+      }
+      if let target = Self.target(of: token.value) {
+        guard let next = self.token(target) else { return nil }
+        token = next
+        continue
+      }
+      guard token.value["$ref"] == nil, let text = token.value.string, let open = text.firstIndex(of: "(")
+      else {
+        return nil
+      }
+      return text[..<open].lowercased().hasSuffix("gradient")
+        ? "a gradient, not a colour: the token is left out" : nil
     }
     return nil
   }
