@@ -189,6 +189,23 @@ struct HierarchyScaleCases {
           blackHole(dark)
         })
     }
+    for newestFirst in [true, false] {
+      scale(
+        "end registrations of one view, \(newestFirst ? "newest" : "oldest") first", sizes: [4_000, 16_000],
+        unit: "registrations"
+      ) { count in
+        let view = DMView()
+        var registrations: [DMTraitChangeRegistration] = []
+        return Work(
+          prepare: {
+            registrations = (0..<count).map { _ in
+              view.registerForTraitChanges([.userInterfaceStyle]) { _, _ in }
+            }
+            if newestFirst { registrations.reverse() }
+          },
+          body: { for registration in registrations { view.unregisterForTraitChanges(registration) } })
+      }
+    }
     scale("bind, ask about and unbind key paths of one view", sizes: [1_000, 4_000], unit: "key paths") {
       count in
       let view = ManyValues(count: count)

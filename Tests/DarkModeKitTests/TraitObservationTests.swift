@@ -72,6 +72,33 @@ extension GlobalStateTests {
       #expect(log.calls(of: "a!first").count == 2)
     }
 
+    /// Registrations ended in any order (oldest, newest, from the middle, another environment's,
+    /// twice) leave the others called once each, in the order they were made, with those made
+    /// after them last.
+    @Test func registrationsEndedInAnyOrderLeaveTheRestCalledInOrder() {
+      let (_, a, _, b) = makeShownTree(log: log)
+      var registrations: [DMTraitChangeRegistration] = []
+      for index in 0..<40 {
+        registrations.append(
+          a.registerForTraitChanges([.userInterfaceStyle]) { [log] view, previous in
+            log.record("a!\(index)", previous, view.dmTraitCollection)
+          })
+      }
+      var ended: Set<Int> = [0, 39, 20, 21, 5]
+      ended.formUnion(stride(from: 1, to: 39, by: 3))
+      for index in [0, 39, 20, 21, 5] + Array(stride(from: 1, to: 39, by: 3)) {
+        a.unregisterForTraitChanges(registrations[index])
+      }
+      b.unregisterForTraitChanges(registrations[2])  // another environment's: nothing
+      a.unregisterForTraitChanges(registrations[0])  // twice: nothing
+      a.registerForTraitChanges([.userInterfaceStyle]) { [log] view, previous in
+        log.record("a!late", previous, view.dmTraitCollection)
+      }
+      DMTraitCollection.setOverride(.dark, animated: false)
+      let expected = (0..<40).filter { !ended.contains($0) }.map { "a!\($0)" } + ["a!late"]
+      #expect(log.names.filter { $0.hasPrefix("a!") } == expected)
+    }
+
     @Test func aChangeMadeInsideAHandlerIsReportedAfterThePassOnce() {
       let (window, a, _, _) = makeShownTree(log: log)
       a.registerForTraitChanges([.userInterfaceStyle]) { [log] view, previous in

@@ -10,6 +10,9 @@ public final class DMTraitChangeRegistration {
   /// `false` once unregistered, so that a registration ended by an earlier handler of the same
   /// change is not called.
   fileprivate(set) var isRegistered = true
+  /// The environment's registrations that hold this one, and its place among them.
+  fileprivate weak var owner: DMResponder.Extras?
+  fileprivate var slot = 0
 
   fileprivate init(traits: [DMTrait], handler: @escaping @MainActor (DMTraitCollection) -> Void) {
     self.traits = traits
@@ -58,7 +61,10 @@ extension DMTraitEnvironment where Self: DMResponder {
     let registration = DMTraitChangeRegistration(traits: traits) { previous in
       handler(environment, previous)
     }
-    extrasBox.observers.append(registration)
+    let extras = extrasBox
+    registration.owner = extras
+    registration.slot = extras.observers.count
+    extras.observers.append(registration)
     return registration
   }
 }
@@ -70,9 +76,15 @@ extension DMResponder {
   /// environment's, does nothing.
   /// - Parameter registration: The token the registration returned.
   public final func unregisterForTraitChanges(_ registration: DMTraitChangeRegistration) {
-    guard let extras, let index = extras.observers.firstIndex(where: { $0 === registration }) else { return }
-    extras.observers.remove(at: index)
+    guard let extras, registration.owner === extras, registration.isRegistered else { return }
+    extras.observers[registration.slot] = nil
+    extras.observerHoles += 1
     registration.isRegistered = false
+    // Past half holes, the list is made whole again: each registration moved once per its share.
+    guard extras.observerHoles * 2 > extras.observers.count else { return }
+    extras.observers.removeAll { $0 == nil }
+    extras.observerHoles = 0
+    for (slot, registration) in extras.observers.enumerated() { registration?.slot = slot }
   }
 
   /// Calls the registrations whose traits changed from `previous` to `current`.
@@ -80,6 +92,6 @@ extension DMResponder {
   final func notifyTraitObservers(previous: DMTraitCollection, current: DMTraitCollection) {
     // A copy: a handler may register or unregister meanwhile.
     guard let observers = extras?.observers, !observers.isEmpty else { return }
-    for registration in observers { registration.notify(previous: previous, current: current) }
+    for case let registration? in observers { registration.notify(previous: previous, current: current) }
   }
 }

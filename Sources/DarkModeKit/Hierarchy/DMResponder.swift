@@ -57,8 +57,12 @@ open class DMResponder: DMTraitEnvironment {
     /// The merged overrides that resolution applies; updated from the public overrides outside a
     /// pass, so that a change made inside a callback takes effect only after the pass.
     var applied: DMTraitCollection?
-    /// The registrations made with ``DMTraitEnvironment/registerForTraitChanges(_:handler:)``, in order.
-    var observers: [DMTraitChangeRegistration] = []
+    /// The registrations made with ``DMTraitEnvironment/registerForTraitChanges(_:handler:)``, in
+    /// order; an ended one leaves a hole (`nil`) at its slot until the holes are half the list, so
+    /// that ending one costs the same whatever its place.
+    var observers: [DMTraitChangeRegistration?] = []
+    /// How many of `observers` are holes.
+    var observerHoles = 0
     /// A checkpoint of a long chain outside visible windows, kept at every
     /// `TraitPropagator.checkpointSpacing`-th environment so that the environments below it
     /// resolve without walking to the top: the collection resolved here, valid while the
