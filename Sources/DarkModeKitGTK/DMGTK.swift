@@ -48,7 +48,8 @@ public enum DMGTK {
     DMTraitCollection.resolvedGlobal.userInterfaceStyle == .dark ? .dark : .light
   }
 
-  /// The way stock widgets follow the style, as set by ``start(stockStyle:)``; `nil` before.
+  /// The way stock widgets follow the style, as set by ``start(stockStyle:)`` (`.libadwaita` for
+  /// `.gtk` asked for once libadwaita is initialised); `nil` before.
   public private(set) static var stockStyle: StockStyle?
   private static var observation: DMTraitObservation?
 
@@ -57,7 +58,9 @@ public enum DMGTK {
   /// queued work, installs the stylesheet that carries the app's colours, and sets GTK's style
   /// from the resolved global collection now and after each change. Calling it again changes only
   /// the stock style: what the previous one set is given back (libadwaita follows the desktop
-  /// again; GTK's dark-theme setting has its own value again).
+  /// again; GTK's dark-theme and animation settings have their own values again). Once libadwaita
+  /// is initialised (by this app, or by an earlier `.libadwaita`), it owns GTK's stylesheet and
+  /// GTK's dark-theme setting is no longer read: `.gtk` then means `.libadwaita`.
   /// - Parameter stockStyle: How GTK's own widgets are told the style; libadwaita by default.
   public static func start(stockStyle: StockStyle = .libadwaita) {
     if self.stockStyle == nil {
@@ -77,16 +80,23 @@ public enum DMGTK {
         DMGTKWindow.stockStyleDidChange()
       }
     }
-    if stockStyle == .libadwaita { adw_init() }
+    // Once loaded, libadwaita owns GTK's stylesheet, and GTK's dark-theme setting is no longer
+    // read: GTK's own style is libadwaita's then.
+    let stockStyle = stockStyle == .gtk && adw_is_initialized() != 0 ? .libadwaita : stockStyle
     if let previous = self.stockStyle, previous != stockStyle { release(previous) }
+    if stockStyle == .libadwaita { adw_init() }
     self.stockStyle = stockStyle
     applyStockStyle(DMTraitCollection.current)
     DMGTKWindow.stockStyleDidChange()
   }
 
   /// Gives back what the stock style `previous` set: libadwaita follows the desktop again, GTK's
-  /// `gtk-application-prefer-dark-theme` has its own value again.
+  /// `gtk-application-prefer-dark-theme` and `gtk-enable-animations` have their own values again.
   private static func release(_ previous: StockStyle) {
+    if turnedAnimationsOff, let settings = gtk_settings_get_default() {
+      gtk_settings_reset_property(settings, "gtk-enable-animations")
+      turnedAnimationsOff = false
+    }
     switch previous {
     case .libadwaita:
       adw_style_manager_set_color_scheme(adw_style_manager_get_default(), ADW_COLOR_SCHEME_DEFAULT)

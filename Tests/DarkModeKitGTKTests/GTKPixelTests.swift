@@ -559,25 +559,29 @@ import Testing
     #expect(try probe.send("stock-classes B") == "stock-classes 2")
   }
 
-  /// Starting again with another stock style gives back what the last one set: libadwaita
-  /// follows the desktop again, GTK's dark-theme setting has its own value again.
+  /// Starting again with another stock style gives back what the last one set: GTK's dark-theme
+  /// setting and animations are the user's again, libadwaita follows the desktop again; once
+  /// libadwaita is loaded, `.gtk` is libadwaita, and the stock widgets still follow the app.
   @Test(.enabled(if: GTKProbe.missing == nil)) func anotherStockStyleGivesBackWhatTheLastOneSet() throws {
-    let probe = try GTKProbe([])
+    let probe = try GTKProbe(["--stock", "gtk"])
     defer { probe.stop() }
     #expect(try probe.send("window A") == "ok")
-    #expect(try probe.send("override dark -") == "ok")
-    #expect(try probe.send("adwaita") == "adwaita force-dark")
-    #expect(try probe.send("restart gtk") == "ok")
-    #expect(try probe.send("adwaita") == "adwaita default")
-    #expect(try probe.send("settings").hasPrefix("settings prefer-dark=1"))
-    #expect(try probe.send("override light -") == "ok")
-    #expect(try probe.send("settings").hasPrefix("settings prefer-dark=0"))
-    #expect(try probe.send("override dark -") == "ok")
+    #expect(try probe.send("override dark - reduced") == "ok")
+    #expect(try probe.send("settings") == "settings prefer-dark=1 animations=0")
     #expect(try probe.send("restart none") == "ok")
-    #expect(try probe.send("settings").hasPrefix("settings prefer-dark=0"))
-    #expect(try probe.send("adwaita") == "adwaita default")
+    #expect(try probe.send("settings") == "settings prefer-dark=0 animations=1")
     #expect(try probe.send("restart libadwaita") == "ok")
     #expect(try probe.send("adwaita") == "adwaita force-dark")
+    #expect(try probe.send("restart gtk") == "ok")
+    #expect(try probe.send("adwaita") == "adwaita force-dark")
+    #expect(try probe.send("override light -") == "ok")
+    #expect(try probe.send("adwaita") == "adwaita force-light")
+    #expect(try probe.pixel("A", "plain") == DMColor(rgb: 0xFAFAFA))
+    #expect(try probe.send("override dark -") == "ok")
+    #expect(try probe.pixel("A", "plain") == DMColor(rgb: 0x242424))
+    #expect(try probe.send("restart none") == "ok")
+    #expect(try probe.send("adwaita") == "adwaita default")
+    #expect(!probe.warnings.contains("unsupported"), "\(probe.warnings)")
   }
 
   /// A table of `count` keys besides those of `tableText`, each with colours of its own.

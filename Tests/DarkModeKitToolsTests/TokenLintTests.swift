@@ -92,4 +92,22 @@ import Testing
     let none = DMDesignTokens.lint(contentsOf: file, limit: 0)
     #expect(none.map(\.message) == ["1500 more problems not shown, past the first 0"])
   }
+
+  /// Problems found in another order than the file's (a bad colour is found after a bad
+  /// property below it) are listed by their places, and a limit keeps the first by place.
+  @Test func aLimitKeepsTheFirstProblemsByPlace() throws {
+    let folder = try Folder([
+      "order.tokens.json": """
+      {"$type": "color",
+        "a": {"$value": "#zz"},
+        "b": {"$value": "#ffffff", "$extensions": 5},
+        "c": {"$value": "#12G"}}
+      """
+    ])
+    let file = folder.file("order.tokens.json")
+    #expect(DMDesignTokens.lint(contentsOf: file).map(\.line) == [2, 3, 4])
+    let first = DMDesignTokens.lint(contentsOf: file, limit: 1)
+    #expect(first.map(\.line) == [2, 0])
+    #expect(first.last?.message == "2 more problems not shown, past the first 1")
+  }
 }

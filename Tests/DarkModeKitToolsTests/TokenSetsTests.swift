@@ -1,5 +1,6 @@
 import DarkModeKit
 import DarkModeKitTools
+import Foundation
 import Testing
 
 /// Tokens Studio's single-file form, in which each top-level group is a token set, and its colour
@@ -277,6 +278,54 @@ import Testing
       Issue.record("no error")
     } catch {
       #expect(error.message.hasSuffix("go round in a circle"), "\(error)")
+    }
+  }
+
+  /// Found by attack: a lone light set first in the file still wins over the others; Tokens
+  /// Studio's alpha of a reference leaves the token out (a percentage is read); an untyped
+  /// `rgba({typo}, 50%)` is reported, not lost; a circle through a token with a modifier is called
+  /// a circle.
+  @Test func setsModifiersAndReferencesFoundByAttack() throws {
+    let table = try DMDesignTokens.table(
+      from: """
+        {"$themes": [],
+         "light": {"bg": {"value": "#ffffff", "type": "color"}, "fg": {"value": "{ink}", "type": "color"}},
+         "global": {"ink": {"value": "#111111", "type": "color"}, "bg": {"value": "#000000", "type": "color"}}}
+        """
+    ) { _ in }
+    #expect(Self.color(table, "bg", "NORMAL") == "#FFFFFF")
+    #expect(Self.color(table, "fg", "NORMAL") == "#111111")
+    var warnings: [String] = []
+    let modified = try DMDesignTokens.table(
+      from: """
+        {"$type": "color", "blue": {"$value": "#0000ff"},
+         "veil": {"$value": "{blue}", "$extensions": {"studio.tokens": {"modify": {"type": "alpha", "value": "{opacity}"}}}},
+         "half": {"$value": "{blue}", "$extensions": {"studio.tokens": {"modify": {"type": "alpha", "value": "50%"}}}}}
+        """
+    ) { warnings.append($0.description) }
+    #expect(modified.keys == ["blue", "half"])
+    #expect(Self.color(modified, "half", "NORMAL") == "#0000FF80")
+    #expect(
+      warnings.first
+        == "line 2, column 10: token \"veil\": Tokens Studio's alpha modifier of the string \"{opacity}\" is not "
+        + "applied (only a number from 0 to 1 or a percentage is): the token is left out")
+    for (text, message) in [
+      (
+        ##"{"b": {"$value": "{typo}"}, "c": {"$value": "rgba({typo}, 50%)"}}"##,
+        "refers to \"typo\", which is not a token"
+      ),
+      (
+        ##"{"$type": "color", "a": {"$value": "{b}"}, "b": {"$value": "{a}", "$extensions": {"studio.tokens": {"modify": {"type": "lighten", "value": "0.5"}}}}}"##,
+        "go round in a circle"
+      ),
+    ] {
+      let url = FileManager.default.temporaryDirectory.appendingPathComponent(
+        "attack-\(UUID().uuidString).tokens.json")
+      try text.write(to: url, atomically: true, encoding: .utf8)
+      defer { try? FileManager.default.removeItem(at: url) }
+      let problems = DMDesignTokens.lint(contentsOf: url)
+      #expect(!problems.isEmpty && problems.allSatisfy { $0.message.contains(message) }, "\(problems)")
+      if text.contains("rgba") { #expect(problems.map(\.tokenPath) == ["b", "c"]) }
     }
   }
 }

@@ -169,10 +169,8 @@ public enum DMDesignTokens {
     // The document's own problems first, then each file's, each in the order of its places.
     let order = problems.enumerated().sorted { one, other in
       let (a, b) = (one.element, other.element)
-      if (a.path == url.path) != (b.path == url.path) { return a.path == url.path }
-      if a.path != b.path { return (a.path ?? "") < (b.path ?? "") }
-      if (a.line, a.column) != (b.line, b.column) { return (a.line, a.column) < (b.line, b.column) }
-      return one.offset < other.offset
+      if TokenReading.precedes(a, b, document: url.path) { return true }
+      return !TokenReading.precedes(b, a, document: url.path) && one.offset < other.offset
     }.map(\.element)
     if order.count > limit {
       more += order.count - limit

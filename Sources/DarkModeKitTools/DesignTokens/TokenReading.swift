@@ -18,19 +18,53 @@ final class TokenReading: @unchecked Sendable {
   /// The document read, when it was read from a file: files it names are read from its folder.
   let document: URL?
 
-  /// Things noticed once each, the first `limit` of them kept, the rest counted.
+  /// Things noticed once each, `limit` of them kept, the rest counted: the first noticed, or with
+  /// `precedes`, the first in that order (those of one place in the order noticed), kept sorted.
   private struct Noticed<Element: Hashable> {
     let limit: Int
+    let precedes: ((Element, Element) -> Bool)?
     private var seen: Set<Element> = []
     private(set) var list: [Element] = []
     private(set) var leftOut = 0
 
-    init(limit: Int) { self.limit = limit }
+    init(limit: Int, precedes: ((Element, Element) -> Bool)? = nil) {
+      self.limit = limit
+      self.precedes = precedes
+    }
 
     mutating func insert(_ element: Element) {
       guard seen.insert(element).inserted else { return }
-      if list.count < limit { list.append(element) } else { leftOut += 1 }
+      guard let precedes else {
+        if list.count < limit { list.append(element) } else { leftOut += 1 }
+        return
+      }
+      // Most come in order: one past the last kept is counted at once.
+      guard let last = list.last, precedes(element, last) else {
+        if list.count < limit { list.append(element) } else { leftOut += 1 }
+        return
+      }
+      // After those it does not precede, so that those of one place keep the order noticed.
+      var low = 0
+      var high = list.count
+      while low < high {
+        let middle = (low + high) / 2
+        if precedes(element, list[middle]) { high = middle } else { low = middle + 1 }
+      }
+      list.insert(element, at: low)
+      if list.count > limit {
+        list.removeLast()
+        leftOut += 1
+      }
     }
+  }
+
+  /// Whether `one` comes before `other` in a listing of problems: the document's own first (no
+  /// path, or `document`'s), then each file's, each by its places.
+  static func precedes(_ one: DMDesignTokensError, _ other: DMDesignTokensError, document: String?) -> Bool {
+    let (first, second) = (one.path ?? document, other.path ?? document)
+    if (first == document) != (second == document) { return first == document }
+    if first != second { return (first ?? "") < (second ?? "") }
+    return (one.line, one.column) < (other.line, other.column)
   }
 
   private let lock = NSLock()
@@ -58,10 +92,12 @@ final class TokenReading: @unchecked Sendable {
     self.readsPastErrors = readsPastErrors
     self.limit = max(limit, 0)
     noticedWarnings = Noticed(limit: self.limit)
-    noticedErrors = Noticed(limit: self.limit)
+    noticedErrors = Noticed(limit: self.limit) { [path = document?.path] in
+      TokenReading.precedes($0, $1, document: path)
+    }
   }
 
-  /// The errors the reading went on past, each once, in the order found.
+  /// The errors the reading went on past, each once: the first `limit` by their places.
   var errors: [DMDesignTokensError] { lock.withLock { noticedErrors.list } }
 
   /// Goes on past `error`, a problem in one token, when the reading in progress reads past errors:

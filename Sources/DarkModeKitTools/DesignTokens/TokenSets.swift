@@ -72,8 +72,10 @@ enum TokenSets {
     let sets = (document.members ?? []).filter { !$0.name.hasPrefix("$") }
     let light = sets.filter { sides(of: $0.name).contains("light") }
     let dark = sets.filter { sides(of: $0.name).contains("dark") }
-    // A lone light set is the light side every column has: it is merged over the others.
-    let base = sets.filter { sides(of: $0.name).isEmpty || (dark.isEmpty && light.count == 1) }
+    // A lone light set is the light side of the one column: it is merged over the others,
+    // wherever it is in the file.
+    let isLoneLight = dark.isEmpty && light.count == 1
+    let base = sets.filter { sides(of: $0.name).isEmpty } + (isLoneLight ? light : [])
     let place = document.place
     func object(_ members: [(String, JSONNode)]) -> JSONNode {
       JSONNode(value: .object(members.map { .init(name: $0.0, place: place, value: $0.1) }), place: place)

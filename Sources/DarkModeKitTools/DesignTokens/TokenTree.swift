@@ -24,11 +24,12 @@ struct TokenTree {
     var modifier: StudioModifier? = nil
   }
 
-  /// A colour modifier of Tokens Studio: `alpha` is applied; the others (`lighten`, `darken`,
-  /// `mix`) are not, and leave the token out.
+  /// A colour modifier of Tokens Studio: `alpha` of a number is applied; the others (`lighten`,
+  /// `darken`, `mix`, an alpha of a reference) are not, and leave the token out, for the reason
+  /// given.
   indirect enum StudioModifier {
     case alpha(Double)
-    case notApplied(type: String)
+    case notApplied(reason: String)
   }
 
   /// The types the Format module defines.
@@ -350,14 +351,27 @@ struct TokenTree {
       guard let type = modify["type"]?.string else {
         throw fail(modify.place, path, "Tokens Studio's modify needs a \"type\" string")
       }
-      guard type == "alpha" else { return .notApplied(type: type) }
+      guard type == "alpha" else {
+        return .notApplied(
+          reason:
+            "Tokens Studio's colour modifier \(ShownText.quoted(type)) is not applied (only \"alpha\" is)")
+      }
       let given = modify["value"]
-      let alpha = given?.number ?? given?.string.flatMap { Double($0.trimmingCharacters(in: .whitespaces)) }
-      guard let alpha, alpha.isFinite, (0...1).contains(alpha) else {
+      let text = given?.string?.trimmingCharacters(in: .whitespaces)
+      let alpha =
+        given?.number
+        ?? text.flatMap { $0.hasSuffix("%") ? Double($0.dropLast()).map { $0 / 100 } : Double($0) }
+      // A reference or an expression (`{opacity}`, `{opacity} * 2`) is worked out by Tokens
+      // Studio; here the colour is not known.
+      guard let alpha else {
+        return .notApplied(
+          reason: "Tokens Studio's alpha modifier of \(given.map(\.described) ?? "nothing") is not applied "
+            + "(only a number from 0 to 1 or a percentage is)")
+      }
+      guard alpha.isFinite, (0...1).contains(alpha) else {
         throw fail(
           (given ?? modify).place, path,
-          "the alpha of Tokens Studio's modify must be a number from 0 to 1, found "
-            + (given?.described ?? "nothing"))
+          "the alpha of Tokens Studio's modify must be from 0 to 1, found \(given?.described ?? "nothing")")
       }
       return .alpha(alpha)
     }
@@ -571,19 +585,22 @@ struct TokenTree {
   /// to one (Tokens Studio's colour tokens may hold them: `linear-gradient(…)`,
   /// `repeating-radial-gradient(…)`), which a table cannot show; or a Tokens Studio modifier that is
   /// not applied (`darken`) is on the way from it to its colour.
+  /// A circle of references is no reason here: reading the colour says what is wrong with it.
   func whyLeftOut(_ token: Token) -> String? {
     var token = token
+    var reason: String?
+    var seen: [String] = []
     for _ in 0..<Self.maximumReferenceDepth {
-      if case .notApplied(let type) = token.modifier {
-        return
-          "Tokens Studio's colour modifier \(ShownText.quoted(type)) is not applied (only \"alpha\" is): "
-          + "the token is left out"
+      if reason == nil, case .notApplied(let why) = token.modifier {
+        reason = why + ": the token is left out"
       }
       if let target = Self.target(of: token.value) {
-        guard let next = self.token(target) else { return nil }
+        guard let next = self.token(target), !seen.contains(target) else { return nil }
+        seen.append(target)
         token = next
         continue
       }
+      if let reason { return reason }
       guard token.value["$ref"] == nil, let text = token.value.string, let open = text.firstIndex(of: "(")
       else {
         return nil
@@ -605,7 +622,7 @@ struct TokenTree {
         current = target
         continue
       }
-      if Self.referenceTarget(token.value) != nil || token.value["$ref"] != nil { return nil }
+      if Self.target(of: token.value) != nil || token.value["$ref"] != nil { return nil }
       return token.value
     }
     return nil
