@@ -327,7 +327,9 @@ extension DMColorTable {
     for column in one.map({ [$0] }) ?? Array(columns.indices) {
       for row in keys.indices {
         let color = DMGTKStyleRules.color(contents.color(row: row, column: column))
-        try budget.append("@define-color dm_\(columns[column])_\(keys[row]) \(color);\n", to: &text)
+        let note =
+          contents.origin(row: row, column: column).map { " /* from \($0.text), outside sRGB */" } ?? ""
+        try budget.append("@define-color dm_\(columns[column])_\(keys[row]) \(color);\(note)\n", to: &text)
       }
     }
     let count = Self.gtkSelectorCount(keys: keys.count, scopedColumns: scoped.count)
@@ -412,9 +414,23 @@ extension DMColorTable {
     }
     text += line(names.dropLast() + [names[names.count - 1]], "").trimmingTrailingSpaces + "\n"
     for (row, key) in contents.keys.enumerated() {
-      try budget.append(line(colors[row], key) + "\n", to: &text)
+      try budget.append(
+        line(colors[row], key) + originComment(contents, row: row, names: names) + "\n", to: &text)
     }
     return text
+  }
+
+  /// ` // NIGHT: color(display-p3 0 1 0), outside sRGB`: the colours of a row that came from a
+  /// space wider than sRGB, each with its column, for a `//` comment at the end of the row's line;
+  /// empty for a row with none.
+  static func originComment(_ contents: Contents, row: Int, names: [String], opening: String = " // ")
+    -> String
+  {
+    guard !contents.origins.isEmpty else { return "" }
+    let notes = names.indices.compactMap { column in
+      contents.origin(row: row, column: column).map { "\(names[column]): \($0.text)" }
+    }
+    return notes.isEmpty ? "" : opening + notes.joined(separator: "; ") + ", outside sRGB"
   }
 
   // MARK: - Swift
@@ -461,6 +477,7 @@ extension DMColorTable {
     func constant(row: Int, name: String, indent: String) throws(DMColorTableExportSizeError) -> String {
       let colors = contents.variants.indices.map { column in
         "\(columnNames[column]) \(contents.color(row: row, column: column).cssHex)"
+          + (contents.origin(row: row, column: column).map { " (from \($0.text), outside sRGB)" } ?? "")
       }
       let key = contents.keys[row]
       let text =
@@ -694,7 +711,9 @@ private struct CSSRules {
         let colors = columns.map { contents.color(row: row, column: $0).cssHex }
         let value =
           colors.count == 2 && colors[0] != colors[1] ? "light-dark(\(colors[0]), \(colors[1]))" : colors[0]
-        try budget.append("\(inner)  --\(names[row]): \(value);\n", to: &text)
+        let origins = columns.compactMap { contents.origin(row: row, column: $0)?.text }
+        let note = origins.isEmpty ? "" : " /* from \(origins.joined(separator: ", ")), outside sRGB */"
+        try budget.append("\(inner)  --\(names[row]): \(value);\(note)\n", to: &text)
       }
       text += "\(inner)}\n"
       if !conditions.isEmpty { text += "\(indent)}\n" }

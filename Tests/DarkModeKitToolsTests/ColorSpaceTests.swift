@@ -201,6 +201,54 @@ import Testing
     #expect(warnings.last?.message.contains("its hex fallback #FF1100 is used") == true, "\(warnings)")
   }
 
+  /// Every export of a table read from tokens says which colours came from a space wider than
+  /// sRGB, on their rows only: the JSON export keeps the colour as written, with the colour the
+  /// table shows as its fallback, so that reading the export gives the same table and says so again.
+  @Test func exportsSayWhichColoursCameFromAWiderSpace() throws {
+    let text = """
+      {"version": "2025.10",
+       "sets": {"base": {"sources": [{"brand": {"$type": "color", "$value": {"colorSpace": "display-p3", "components": [0, 1, 0]}},
+                                      "plain": {"$type": "color", "$value": "#102030"}}]}},
+       "modifiers": {"theme": {"contexts": {
+         "light": [{"accent": {"$type": "color", "$value": "{brand}"}}],
+         "dark": [{"accent": {"$type": "color", "$value": "oklch(0.7 0.3 145)"}}]}, "default": "light"}},
+       "resolutionOrder": [{"$ref": "#/sets/base"}, {"$ref": "#/modifiers/theme"}]}
+      """
+    let table = try DMDesignTokens.table(from: text) { _ in }
+    let textExport = table.exported(as: .text)
+    #expect(
+      textExport.split(separator: "\n").filter { $0.contains("outside sRGB") } == [
+        "#00fb29  #00fb29  brand // NORMAL: color(display-p3 0 1 0); NIGHT: color(display-p3 0 1 0), outside sRGB",
+        "#00fb29  #00c300  accent // NORMAL: color(display-p3 0 1 0); NIGHT: oklch(0.7 0.3 145), outside sRGB",
+      ], "\(textExport)")
+    #expect(
+      try DMColorTable(string: textExport).color(forKey: "accent", theme: .night)?.hexString == "#00C300")
+    let css = table.exported(as: .css)
+    #expect(
+      css.contains(
+        "--accent: light-dark(#00fb29, #00c300); /* from color(display-p3 0 1 0), oklch(0.7 0.3 145), outside sRGB */"
+      ))
+    #expect(css.contains("--plain: #102030;\n"))
+    let gtk = table.exported(as: .gtk)
+    #expect(
+      gtk.contains(
+        "@define-color dm_night_accent rgba(0,195,0,1.0); /* from oklch(0.7 0.3 145), outside sRGB */"))
+    let swift = table.exported(as: .swift)
+    #expect(swift.contains("NIGHT #00c300 (from oklch(0.7 0.3 145), outside sRGB)"))
+    let json = table.exported(as: .json)
+    #expect(
+      json.contains(
+        ##""colorSpace": "oklch", "components": [0.7, 0.3, 145], "alpha": 1, "hex": "#00c300""##), "\(json)")
+    let again = try DMDesignTokens.table(from: json) { _ in }
+    #expect(again.keys == table.keys)
+    for key in table.keys {
+      for variant in table.variants {
+        #expect(again.color(forKey: key, variant: variant) == table.color(forKey: key, variant: variant))
+      }
+    }
+    #expect(again.exported(as: .text) == textExport)
+  }
+
   @Test(arguments: [
     ("oklch", "[1.5, 0.1, 20]", "component 1 of a colour in oklch must be from 0 to 1, found 1.5"),
     ("hsl", "[20, 120, 50]", "component 2 of a colour in hsl must be from 0 to 100, found 120"),

@@ -10,6 +10,26 @@ struct ParsedColorTable: Sendable {
   var colors: [DMColor] = []
   /// The 1-based line that defines each key of ``keys``.
   var keyLines: [Int] = []
+  /// The colour each cell (by its index in ``colors``) was written in, where it came from a space
+  /// wider than sRGB (design tokens); empty for a table read from its text.
+  var origins: [Int: DMColorOrigin] = [:]
+}
+
+/// A colour as written in a space wider than sRGB (`color(display-p3 0 1 0)`), which a table holds
+/// brought into sRGB: kept beside tables read from design tokens, so that their exports can say so.
+package struct DMColorOrigin: Hashable, Sendable {
+  /// The colour space, as CSS Color 4 and the Design Tokens format name it (`display-p3`).
+  package let space: String
+  /// The components in that space, as written.
+  package let components: [Double]
+  /// How CSS writes it: `color(display-p3 0 1 0)`, `oklch(0.7 0.3 145)`.
+  package let text: String
+
+  package init(space: String, components: [Double], text: String) {
+    self.space = space
+    self.components = components
+    self.text = text
+  }
 }
 
 /// Parses the colour-table format in one pass over UTF-8 bytes.

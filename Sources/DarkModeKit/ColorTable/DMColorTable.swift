@@ -48,6 +48,8 @@ public final class DMColorTable: Sendable {
     let colors: [DMColor]
     /// Which column applies to a trait collection.
     let index: VariantIndex
+    /// The colour each cell was written in, where it came from a space wider than sRGB.
+    package let origins: [Int: DMColorOrigin]
 
     init(_ parsed: ParsedColorTable, generation: UInt64) {
       self.generation = generation
@@ -57,6 +59,12 @@ public final class DMColorTable: Sendable {
       keyLines = parsed.keyLines
       colors = parsed.colors
       index = VariantIndex(parsed.variants, defaultsInOrder: true)
+      origins = parsed.origins
+    }
+
+    /// The colour the cell was written in, where it came from a space wider than sRGB.
+    package func origin(row: Int, column: Int) -> DMColorOrigin? {
+      origins.isEmpty ? nil : origins[row &* variants.count &+ column]
     }
 
     /// The column of a variant, or `nil` when the table does not have it.
@@ -150,12 +158,17 @@ public final class DMColorTable: Sendable {
   /// have checked what the text format's parser checks (the variants distinct, each key valid and
   /// named once), and rounded each colour as a table's text writes it. A key's line is its row's in
   /// the table's text (`k + 2`).
-  package init(variants: [DMThemeVariant], keys: [String], colors: [DMColor]) {
+  /// `origins` are the colours cells were written in, where they came from a wider space than sRGB,
+  /// by their index in `colors`.
+  package init(
+    variants: [DMThemeVariant], keys: [String], colors: [DMColor], origins: [Int: DMColorOrigin] = [:]
+  ) {
     precondition(colors.count == keys.count * variants.count, "a colour for each key in each column")
     var parsed = ParsedColorTable()
     parsed.variants = variants
     parsed.keys = keys
     parsed.colors = colors
+    parsed.origins = origins
     parsed.keyIndex.reserveCapacity(keys.count)
     for (index, key) in keys.enumerated() { parsed.keyIndex[key] = index }
     parsed.keyLines = Array(2..<(keys.count + 2))

@@ -291,6 +291,8 @@ public enum DMDesignTokens {
     /// Where the column comes from (a group, a modifier's context), for errors about the column.
     var place = TextPlace(line: 0, column: 0)
     var path: [String] = []
+    /// The colour each key's token was written in, where it came from a space wider than sRGB.
+    var origins: [String: DMColorOrigin] = [:]
   }
 
   /// The column `name` made of the colour tokens of a tree, by key, in order; the tokens under
@@ -304,6 +306,7 @@ public enum DMDesignTokens {
     keys.reserveCapacity(names.count)
     var colors: [String: DMColor] = .init(minimumCapacity: names.count)
     var places: [String: (place: TextPlace, path: [String])] = .init(minimumCapacity: names.count)
+    var origins: [String: DMColorOrigin] = [:]
     for name in names {
       let token = tree.token(name)!
       // A token without a type is typed by its value, as the drafts before 2023-02 had it: a
@@ -330,11 +333,15 @@ public enum DMDesignTokens {
         colors[key] = try tree.color(of: token, named: name)
         places[key] = (token.place, token.path)
         keys.append(key)
+        if let origin = TokenReading.origin(ofTokenAt: { tree.source(of: token, named: name) }) {
+          origins[key] = origin
+        }
       } catch {
         try TokenReading.readOn(past: error)
       }
     }
-    return Column(name: name, colors: colors, keys: keys, places: places, place: place, path: path)
+    return Column(
+      name: name, colors: colors, keys: keys, places: places, place: place, path: path, origins: origins)
   }
 
   /// The key a token at `path` gives: `given`, DarkModeKit's `$extensions` key, or its path
@@ -494,6 +501,9 @@ public enum DMDesignTokens {
     var keys: [String]
     /// The colour of the key at `k` in the column at `c` is at `k * names.count + c`.
     var colors: [DMColor]
+    /// The colour each cell was written in, by its index in `colors`, where it came from a space
+    /// wider than sRGB.
+    var origins: [Int: DMColorOrigin] = [:]
 
     init(_ columns: [Column]) throws(DMDesignTokensError) {
       guard !columns.isEmpty else {
@@ -530,6 +540,7 @@ public enum DMDesignTokens {
               token?.place ?? column.place, token?.path ?? [key],
               "has no colour in the column \(ShownText.quoted(column.name))")
           }
+          if let origin = column.origins[key] { origins[colors.count] = origin }
           colors.append(Self.rounded(color))
         }
       }
@@ -544,7 +555,7 @@ public enum DMDesignTokens {
     }
 
     /// The table.
-    var table: DMColorTable { DMColorTable(variants: variants, keys: keys, colors: colors) }
+    var table: DMColorTable { DMColorTable(variants: variants, keys: keys, colors: colors, origins: origins) }
 
     /// The table in its text format.
     var text: String {

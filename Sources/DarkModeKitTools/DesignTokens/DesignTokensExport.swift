@@ -109,16 +109,22 @@ enum DesignTokens {
     "{" + path.joined(separator: ".") + "}"
   }
 
-  /// A colour as a 2025.10 colour value: sRGB components and alpha, and the hex fallback.
-  static func colorValue(_ color: DMColor) -> JSONText {
+  /// A colour as a 2025.10 colour value: sRGB components and alpha, and the hex fallback; or, for
+  /// a colour that came from a space wider than sRGB, the components it was written with in that
+  /// space, and as the fallback the sRGB colour the table shows (which a reader of the export shows
+  /// where it cannot show the wider colour, as DarkModeKit does).
+  static func colorValue(_ color: DMColor, origin: DMColorOrigin? = nil) -> JSONText {
     func number(_ value: Double) -> JSONText {
       let unit = value.isFinite ? min(max(value, 0), 1) : 0
       return .number(((unit * 10_000).rounded() / 10_000).formatted)
     }
     let hex = color.cssHex.prefix(7)
+    let components: JSONText =
+      origin.map { .array($0.components.map { .number($0.formatted) }) }
+      ?? .array([number(color.red), number(color.green), number(color.blue)])
     return .object([
-      ("colorSpace", .string("srgb")),
-      ("components", .array([number(color.red), number(color.green), number(color.blue)])),
+      ("colorSpace", .string(origin?.space ?? "srgb")),
+      ("components", components),
       ("alpha", number(color.alpha)),
       ("hex", .string(String(hex))),
     ])
@@ -204,7 +210,10 @@ extension DMColorTable {
     // Each column's colours once, in a set of their own; the contexts refer to them.
     var columns: [(String, JSONText)] = [("$type", .string("color"))]
     for column in names.indices {
-      let tokens = try keyTokens { row in DesignTokens.colorValue(contents.color(row: row, column: column)) }
+      let tokens = try keyTokens { row in
+        DesignTokens.colorValue(
+          contents.color(row: row, column: column), origin: contents.origin(row: row, column: column))
+      }
       guard case .object(let members) = DesignTokens.tree(tokens) else { continue }
       columns.append(
         (DesignTokens.columnGroup(column), .object([("$description", .string(names[column]))] + members)))

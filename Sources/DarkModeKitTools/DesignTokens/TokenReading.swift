@@ -109,6 +109,23 @@ final class TokenReading: @unchecked Sendable {
 
   var warnings: [DMDesignTokensWarning] { lock.withLock { noticedWarnings.list } }
 
+  /// The colours written in a space wider than sRGB, by the path of the token that holds each.
+  private var origins: [String: DMColorOrigin] = [:]
+
+  /// Keeps the colour the token at `path` was written in, a space wider than sRGB.
+  static func record(_ origin: DMColorOrigin, ofTokenAt path: String) {
+    guard let current else { return }
+    current.lock.withLock { current.origins[path] = origin }
+  }
+
+  /// The colour the token at `path` was written in, if it came from a space wider than sRGB; the
+  /// path is found only when some colour did.
+  static func origin(ofTokenAt path: () -> String) -> DMColorOrigin? {
+    guard let current, current.lock.withLock({ !current.origins.isEmpty }) else { return nil }
+    let path = path()
+    return current.lock.withLock { current.origins[path] }
+  }
+
   /// Notes a warning (or a note) for the reading in progress.
   static func note(
     _ place: TextPlace, _ path: [String], _ message: String, kind: DMDesignTokensWarning.Kind = .warning

@@ -611,6 +611,19 @@ struct TokenTree {
     return nil
   }
 
+  /// The path of the token whose value gives `token` (the token at `name`) its colour: the last
+  /// one its references lead to.
+  func source(of token: Token, named name: String) -> String {
+    var token = token
+    var name = name
+    for _ in 0..<Self.maximumReferenceDepth {
+      guard let target = Self.target(of: token.value), let next = self.token(target) else { break }
+      token = next
+      name = target
+    }
+    return name
+  }
+
   /// The value the token at `name` has once its references (by name, or by pointer to a token)
   /// are followed; `nil` for one that leads nowhere, round in a circle, too deep, or to a place
   /// that is not a token.
@@ -969,6 +982,9 @@ struct TokenTree {
     if wasMapped {
       let numbers = components.map(\.formatted).joined(separator: " ")
       let shown = colorSpace.isFunction ? "\(space)(\(numbers))" : "color(\(space) \(numbers))"
+      TokenReading.record(
+        DMColorOrigin(space: space, components: components, text: shown),
+        ofTokenAt: path.joined(separator: "."))
       if let fallback {
         TokenReading.note(
           place, path,
