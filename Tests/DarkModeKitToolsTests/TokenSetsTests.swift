@@ -209,21 +209,74 @@ import Testing
     #expect(Self.color(table, "fg", "NIGHT") == "#0000FF")
   }
 
-  /// `$themes` with themes in it is not read, and a warning says so.
-  @Test func themesThatAreNotReadAreNamed() throws {
-    var warnings: [String] = []
-    _ = try DMDesignTokens.table(
+  /// Tokens Studio's `$themes` gives the columns: each theme a column read from its name (`Dark` →
+  /// NIGHT, `B` a theme of its own), of the sets it enables or uses as a source, in the order of
+  /// `$metadata.tokenSetOrder`; a disabled set is not read.
+  @Test func tokensStudiosThemesGiveTheColumns() throws {
+    let table = try DMDesignTokens.table(
       from: """
-        {"$themes": [{"id": "a", "name": "Brand A", "selectedTokenSets": {"core": "source", "brand-a": "enabled"}}],
-         "core": {"blue": {"value": "#0000ff", "type": "color"}},
-         "brand-a": {"primary": {"value": "{blue}", "type": "color"}}}
+        {"core": {"white": {"value": "#ffffff", "type": "color"}, "ink": {"value": "#111111", "type": "color"}},
+         "dark": {"bg": {"value": "{ink}", "type": "color"}},
+         "light": {"bg": {"value": "{white}", "type": "color"}},
+         "unused": {"bg": {"value": "#ff00ff", "type": "color"}},
+         "$themes": [
+           {"id": "1", "name": "Dark", "group": "Mode", "selectedTokenSets": {"core": "source", "dark": "enabled", "unused": "disabled"}},
+           {"id": "2", "name": "Light", "group": "Mode", "selectedTokenSets": {"light": "enabled", "core": "source"}}],
+         "$metadata": {"tokenSetOrder": ["core", "light", "dark", "unused"]}}
+        """
+    ) { _ in }
+    #expect(table.columnNames == ["NORMAL", "NIGHT"])
+    #expect(Self.color(table, "bg", "NORMAL") == "#FFFFFF")
+    #expect(Self.color(table, "bg", "NIGHT") == "#111111")
+    let brands = try DMDesignTokens.table(
+      from: """
+        {"core": {"blue": {"$type": "color", "$value": "#0000ff"}},
+         "brand-a": {"primary": {"$type": "color", "$value": "#ff0000"}},
+         "brand-b": {"primary": {"$type": "color", "$value": "{blue}"}},
+         "$themes": [
+           {"id": "1", "name": "A", "selectedTokenSets": {"core": "source", "brand-a": "enabled"}},
+           {"id": "2", "name": "B", "selectedTokenSets": {"core": "source", "brand-b": "enabled"}}]}
+        """
+    ) { _ in }
+    #expect(brands.columnNames == ["NORMAL", "B"])
+    #expect(Self.color(brands, "primary", "NORMAL") == "#FF0000")
+    #expect(Self.color(brands, "primary", "B") == "#0000FF")
+  }
+
+  /// Themes in two groups, which one column cannot combine, leave the sets' names to give the
+  /// columns, with a warning; a theme that reads a set the file does not have is an error at it.
+  @Test func themesThatCannotBeReadAreNamed() throws {
+    var warnings: [String] = []
+    let table = try DMDesignTokens.table(
+      from: """
+        {"$themes": [{"id": "a", "name": "Light", "group": "Mode", "selectedTokenSets": {"light": "enabled"}},
+                     {"id": "b", "name": "Brand", "group": "Brand", "selectedTokenSets": {"global": "enabled"}}],
+         "global": {"blue": {"value": "#0000ff", "type": "color"}},
+         "light": {"bg": {"value": "#ffffff", "type": "color"}}}
         """
     ) { if $0.kind == .warning { warnings.append($0.description) } }
+    #expect(table.columnNames == ["NORMAL"])
     #expect(
       warnings.contains(
-        "line 1, column 14: token \"$themes\": Tokens Studio's $themes is not read: the sets give the columns "
-          + "their names say (light, dark), and the others are merged, in file order, into every column"),
+        "line 1, column 13: token \"$themes\": Tokens Studio's $themes is not read (its themes are in 2 groups, "
+          + "and one column cannot combine them): the sets give the columns their names say (light, dark), and "
+          + "the others are merged, in file order, into every column"),
       "\(warnings)")
+    do {
+      _ = try DMDesignTokens.table(
+        from: """
+          {"$themes": [{"id": "a", "name": "Light", "selectedTokenSets": {"light": "enabled", "colours": "source"}}],
+           "light": {"bg": {"value": "#ffffff", "type": "color"}}, "other": {}}
+          """
+      ) { _ in }
+      Issue.record("no error")
+    } catch {
+      #expect(error.line == 1 && error.column == 85, "\(error)")
+      #expect(
+        error.explanation
+          == "token \"$themes.Light\": the theme \"Light\" reads the set \"colours\", which the file does not have"
+      )
+    }
   }
 
   /// Tokens Studio's `alpha` modifier gives the colour its alpha; a modifier that is not applied

@@ -21,15 +21,7 @@ enum TokenSets {
     guard sets.count >= 2, sets.allSatisfy({ $0.value.members != nil && !TokenTree.isToken($0.value) }) else {
       return false
     }
-    if document["$themes"] != nil || document["$metadata"] != nil {
-      if case .array(let themes) = document["$themes"]?.value, let first = themes.first {
-        TokenReading.note(
-          first.place, ["$themes"],
-          "Tokens Studio's $themes is not read: the sets give the columns their names say (light, dark), "
-            + "and the others are merged, in file order, into every column")
-      }
-      return true
-    }
+    if document["$themes"] != nil || document["$metadata"] != nil { return true }
     // Files of sets have a few; a file of thousands of top-level groups is a token file, and
     // looking each reference up in each of them would cost their product.
     guard sets.count <= maximumSetsGuessed else { return false }
@@ -70,6 +62,7 @@ enum TokenSets {
   /// Two sets that would give the same column are an error at the second.
   static func resolverDocument(_ document: JSONNode) throws(DMDesignTokensError) -> JSONNode {
     let sets = (document.members ?? []).filter { !$0.name.hasPrefix("$") }
+    if let themes = try themes(of: document, sets: sets) { return themesDocument(themes, at: document.place) }
     let light = sets.filter { sides(of: $0.name).contains("light") }
     let dark = sets.filter { sides(of: $0.name).contains("dark") }
     // A lone light set is the light side of the one column: it is merged over the others,
@@ -121,6 +114,116 @@ enum TokenSets {
     }
     members.append(("resolutionOrder", JSONNode(value: .array(order), place: place)))
     return object(members)
+  }
+
+  /// One of Tokens Studio's `$themes`: its name, where it is, and the sets it reads (`enabled`,
+  /// and `source` for its references), in the order of the file's sets.
+  struct Theme {
+    var name: String
+    var place: TextPlace
+    var sets: [JSONNode]
+  }
+
+  /// The themes of `$themes`, when it lists themes of one group (or of none), each with its name
+  /// and its sets; `nil`, with a warning that says why, when it cannot be read so, and without
+  /// one when it lists no theme: the sets' names then give the columns.
+  static func themes(of document: JSONNode, sets: [JSONNode.Member]) throws(DMDesignTokensError) -> [Theme]? {
+    guard let given = document["$themes"], case .array(let items) = given.value, !items.isEmpty else {
+      return nil
+    }
+    func notRead(_ place: TextPlace, _ why: String) -> [Theme]? {
+      TokenReading.note(
+        place, ["$themes"],
+        "Tokens Studio's $themes is not read (\(why)): the sets give the columns their names say (light, "
+          + "dark), and the others are merged, in file order, into every column")
+      return nil
+    }
+    // The sets in Tokens Studio's order (`$metadata.tokenSetOrder`), else the file's.
+    var order = sets.map(\.name)
+    if case .array(let listed) = document["$metadata"]?["tokenSetOrder"]?.value {
+      let names = listed.compactMap(\.string)
+      order =
+        names.filter { name in sets.contains { $0.name == name } }
+        + order.filter { !names.contains($0) }
+    }
+    var themes: [Theme] = []
+    var groups: Set<String> = []
+    for item in items {
+      guard let name = item["name"]?.string, let selected = item["selectedTokenSets"]?.members else {
+        return notRead(item.place, "a theme without a name or selectedTokenSets")
+      }
+      groups.insert(item["group"]?.string ?? "")
+      var chosen: Set<String> = []
+      for member in selected {
+        guard let state = member.value.string, ["enabled", "source", "disabled"].contains(state) else {
+          return notRead(member.place, "a set's state is not enabled, source or disabled")
+        }
+        guard state != "disabled" else { continue }
+        guard sets.contains(where: { $0.name == member.name }) else {
+          throw TokenTree.fail(
+            member.place, ["$themes", name],
+            "the theme \(ShownText.quoted(name)) reads the set \(ShownText.quoted(member.name)), which the file "
+              + "does not have")
+        }
+        chosen.insert(member.name)
+      }
+      let read = order.filter(chosen.contains).compactMap { name in sets.first { $0.name == name }?.value }
+      themes.append(Theme(name: name, place: item.place, sets: read))
+    }
+    guard groups.count == 1 else {
+      return notRead(
+        given.place, "its themes are in \(groups.count) groups, and one column cannot combine them")
+    }
+    // Two themes of one column (`Dark`, `dark`) are an error at the second.
+    var columns: [String: String] = [:]
+    for theme in themes {
+      guard let column = ResolverDocument.column(readingContext: theme.name) else { continue }
+      if let other = columns.updateValue(theme.name, forKey: column) {
+        throw TokenTree.fail(
+          theme.place, ["$themes", theme.name],
+          "the themes \(ShownText.quoted(other)) and \(ShownText.quoted(theme.name)) both give the column "
+            + "\(column): rename one")
+      }
+    }
+    return themes
+  }
+
+  /// The resolver document of `themes`: a theme modifier whose contexts are the themes, each with
+  /// its sets; the default context is the theme that reads as the default light side, else the
+  /// first.
+  private static func themesDocument(_ themes: [Theme], at place: TextPlace) -> JSONNode {
+    func object(_ members: [(String, TextPlace, JSONNode)]) -> JSONNode {
+      JSONNode(value: .object(members.map { .init(name: $0.0, place: $0.1, value: $0.2) }), place: place)
+    }
+    func string(_ text: String) -> JSONNode { JSONNode(value: .string(text), place: place) }
+    let contexts = themes.map { ($0.name, $0.place, JSONNode(value: .array($0.sets), place: $0.place)) }
+    let defaultTheme =
+      themes.first { ResolverDocument.column(readingContext: $0.name) == "NORMAL" }
+      ?? themes.first { ResolverDocument.column(readingContext: $0.name) == nil } ?? themes[0]
+    return object([
+      ("version", place, string(DesignTokens.version)),
+      (
+        "sets", place,
+        object([("tokens", place, object([("sources", place, JSONNode(value: .array([]), place: place))]))])
+      ),
+      (
+        "modifiers", place,
+        object([
+          (
+            "theme", place,
+            object([("contexts", place, object(contexts)), ("default", place, string(defaultTheme.name))])
+          )
+        ])
+      ),
+      (
+        "resolutionOrder", place,
+        JSONNode(
+          value: .array([
+            object([("$ref", place, string("#/sets/tokens"))]),
+            object([("$ref", place, string("#/modifiers/theme"))]),
+          ]), place: place)
+      ),
+    ])
   }
 
   /// The sides a set's name says, as words of it (split as a resolver's context names are):
