@@ -711,8 +711,11 @@ private struct CSSRules {
         let colors = columns.map { contents.color(row: row, column: $0).cssHex }
         let value =
           colors.count == 2 && colors[0] != colors[1] ? "light-dark(\(colors[0]), \(colors[1]))" : colors[0]
-        let origins = columns.compactMap { contents.origin(row: row, column: $0)?.text }
-        let note = origins.isEmpty ? "" : " /* from \(origins.joined(separator: ", ")), outside sRGB */"
+        // Each side named when there are two.
+        let origins = zip(["light: ", "dark: "], columns).compactMap { side, column in
+          contents.origin(row: row, column: column).map { (columns.count == 2 ? side : "") + $0.text }
+        }
+        let note = origins.isEmpty ? "" : " /* from \(origins.joined(separator: "; ")), outside sRGB */"
         try budget.append("\(inner)  --\(names[row]): \(value);\(note)\n", to: &text)
       }
       text += "\(inner)}\n"

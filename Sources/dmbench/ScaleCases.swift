@@ -115,6 +115,15 @@ struct ScaleCases {
         + String(repeating: "}", count: levels + 1)
       return { blackHole(try! DMDesignTokens.table(from: text)) }
     }
+    scale("Tokens Studio sets in tokenSetOrder, two themes", sizes: [4_000, 40_000], unit: "sets") { count in
+      let sets = (0..<count).map { ##""s\##($0)": {"c": {"value": "#102030", "type": "color"}}"## }
+      let themes = (0..<2).map { ##"{"name": "T\##($0)", "selectedTokenSets": {"s\##($0)": "enabled"}}"## }
+      let order = (0..<count).map { "\"s\($0)\"" }.joined(separator: ", ")
+      let text =
+        "{" + sets.joined(separator: ", ") + ", \"$themes\": [" + themes.joined(separator: ", ")
+        + "], \"$metadata\": {\"tokenSetOrder\": [" + order + "]}}"
+      return { blackHole(try! DMDesignTokens.table(from: text) { _ in }) }
+    }
     scale("lint of tokens that refer to nothing", sizes: [2_000, 20_000], unit: "tokens") { count in
       let text =
         "{"

@@ -226,8 +226,8 @@ import Testing
     let css = table.exported(as: .css)
     #expect(
       css.contains(
-        "--accent: light-dark(#00fb29, #00c300); /* from color(display-p3 0 1 0), oklch(0.7 0.3 145), outside sRGB */"
-      ))
+        "--accent: light-dark(#00fb29, #00c300); /* from light: color(display-p3 0 1 0); dark: oklch(0.7 0.3 145), "
+          + "outside sRGB */"))
     #expect(css.contains("--plain: #102030;\n"))
     let gtk = table.exported(as: .gtk)
     #expect(
@@ -247,6 +247,18 @@ import Testing
       }
     }
     #expect(again.exported(as: .text) == textExport)
+    // A column whose token at the same path is an sRGB colour has no note, whichever is read
+    // first; the note keeps the colour's alpha.
+    for columns in [("NORMAL", "NIGHT"), ("NIGHT", "NORMAL")] {
+      let mixed = try DMDesignTokens.table(
+        from: """
+          {"\(columns.0)": {"fg": {"$type": "color", "$value": "oklch(0.6 0.35 30 / 0.7)"}},
+           "\(columns.1)": {"fg": {"$type": "color", "$value": "#222222"}}}
+          """
+      ) { _ in }
+      let row = mixed.exported(as: .text).split(separator: "\n").last.map(String.init) ?? ""
+      #expect(row.hasSuffix("fg // \(columns.0): oklch(0.6 0.35 30 / 0.7), outside sRGB"), "\(row)")
+    }
   }
 
   @Test(arguments: [

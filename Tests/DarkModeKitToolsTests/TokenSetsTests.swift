@@ -241,6 +241,32 @@ import Testing
     #expect(brands.columnNames == ["NORMAL", "B"])
     #expect(Self.color(brands, "primary", "NORMAL") == "#FF0000")
     #expect(Self.color(brands, "primary", "B") == "#0000FF")
+    // A theme whose name says no side beside `Light` and `Dark` is a theme of its own, and they
+    // keep their sides; one theme alone is the one column; two of one name are an error.
+    let sets =
+      ##""core": {"blue": {"value": "#0000ff", "type": "color"}}, "light": {"bg": {"value": "#ffffff", "type": "color"}}, "##
+      + ##""dark": {"bg": {"value": "#000000", "type": "color"}}, "sepia": {"bg": {"value": "#f4ecd8", "type": "color"}}"##
+    func theme(_ name: String, _ set: String) -> String {
+      ##"{"id": "\##(name)", "name": "\##(name)", "selectedTokenSets": {"core": "source", "\##(set)": "enabled"}}"##
+    }
+    let three = try DMDesignTokens.table(
+      from:
+        "{\(sets), \"$themes\": [\(theme("Light", "light")), \(theme("Dark", "dark")), \(theme("Sepia", "sepia"))]}"
+    ) { _ in }
+    #expect(three.columnNames == ["NORMAL", "NIGHT", "Sepia"])
+    #expect(Self.color(three, "bg", "NIGHT") == "#000000")
+    #expect(Self.color(three, "bg", "Sepia") == "#F4ECD8")
+    let one = try DMDesignTokens.table(from: "{\(sets), \"$themes\": [\(theme("Sepia", "sepia"))]}") { _ in }
+    #expect(one.columnNames == ["NORMAL"])
+    #expect(Self.color(one, "bg", "NORMAL") == "#F4ECD8")
+    do {
+      _ = try DMDesignTokens.table(
+        from: "{\(sets), \"$themes\": [\(theme("Sepia", "sepia")), \(theme("Sepia", "light"))]}"
+      ) { _ in }
+      Issue.record("no error")
+    } catch {
+      #expect(error.explanation == "token \"$themes.Sepia\": two themes are named \"Sepia\": rename one")
+    }
   }
 
   /// Themes in two groups, which one column cannot combine, leave the sets' names to give the

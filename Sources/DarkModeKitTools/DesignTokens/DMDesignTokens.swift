@@ -333,7 +333,7 @@ public enum DMDesignTokens {
         colors[key] = try tree.color(of: token, named: name)
         places[key] = (token.place, token.path)
         keys.append(key)
-        if let origin = TokenReading.origin(ofTokenAt: { tree.source(of: token, named: name) }) {
+        if let origin = TokenReading.origin(at: { tree.source(of: token) }) {
           origins[key] = origin
         }
       } catch {

@@ -881,10 +881,6 @@ struct ResolverDocument {
     return columns
   }
 
-  /// The column a context's name says, when it says its side: `light` and `dark` the sides of the
-  /// default theme (`NORMAL`, `NIGHT`), `high-contrast` (or `HighContrast`, `hc`) its high
-  /// contrast, and the other words of the name the theme (`dark-dimmed` is `DIMMED:dark`); `nil`
-  /// for a name without a side, or with two.
   /// The words of a context's name, in lower case: split at any character that is not a letter
   /// or a digit, and where a capital follows a small letter (`lightHighContrast`); digits stay in
   /// their word (`light2`).
@@ -910,6 +906,10 @@ struct ResolverDocument {
     return words
   }
 
+  /// The column a context's name says, when it says its side: `light` and `dark` the sides of the
+  /// default theme (`NORMAL`, `NIGHT`), `high-contrast` (or `HighContrast`, `hc`) its high
+  /// contrast, and the other words of the name the theme (`dark-dimmed` is `DIMMED:dark`); `nil`
+  /// for a name without a side, or with two.
   static func column(readingContext name: String) -> String? {
     let words = words(ofContext: name)
     var side: DMUserInterfaceStyle?

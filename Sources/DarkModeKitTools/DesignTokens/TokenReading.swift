@@ -109,21 +109,22 @@ final class TokenReading: @unchecked Sendable {
 
   var warnings: [DMDesignTokensWarning] { lock.withLock { noticedWarnings.list } }
 
-  /// The colours written in a space wider than sRGB, by the path of the token that holds each.
-  private var origins: [String: DMColorOrigin] = [:]
+  /// The colours written in a space wider than sRGB, by where each is written: one place holds one
+  /// colour, whichever column reads it.
+  private var origins: [TextPlace: DMColorOrigin] = [:]
 
-  /// Keeps the colour the token at `path` was written in, a space wider than sRGB.
-  static func record(_ origin: DMColorOrigin, ofTokenAt path: String) {
+  /// Keeps the colour written at `place`, in a space wider than sRGB.
+  static func record(_ origin: DMColorOrigin, at place: TextPlace) {
     guard let current else { return }
-    current.lock.withLock { current.origins[path] = origin }
+    current.lock.withLock { current.origins[place] = origin }
   }
 
-  /// The colour the token at `path` was written in, if it came from a space wider than sRGB; the
-  /// path is found only when some colour did.
-  static func origin(ofTokenAt path: () -> String) -> DMColorOrigin? {
+  /// The colour written at a place, if it came from a space wider than sRGB; the place is found
+  /// only when some colour did.
+  static func origin(at place: () -> TextPlace) -> DMColorOrigin? {
     guard let current, current.lock.withLock({ !current.origins.isEmpty }) else { return nil }
-    let path = path()
-    return current.lock.withLock { current.origins[path] }
+    let place = place()
+    return current.lock.withLock { current.origins[place] }
   }
 
   /// Notes a warning (or a note) for the reading in progress.

@@ -122,15 +122,15 @@ enum TokenSets {
     var name: String
     var place: TextPlace
     var sets: [JSONNode]
+    /// The column it gives (see `themes(of:sets:)`).
+    var column = ""
   }
 
   /// The themes of `$themes`, when it lists themes of one group (or of none), each with its name
   /// and its sets; `nil`, with a warning that says why, when it cannot be read so, and without
   /// one when it lists no theme: the sets' names then give the columns.
   static func themes(of document: JSONNode, sets: [JSONNode.Member]) throws(DMDesignTokensError) -> [Theme]? {
-    guard let given = document["$themes"], case .array(let items) = given.value, !items.isEmpty else {
-      return nil
-    }
+    guard let given = document["$themes"] else { return nil }
     func notRead(_ place: TextPlace, _ why: String) -> [Theme]? {
       TokenReading.note(
         place, ["$themes"],
@@ -138,14 +138,21 @@ enum TokenSets {
           + "dark), and the others are merged, in file order, into every column")
       return nil
     }
-    // The sets in Tokens Studio's order (`$metadata.tokenSetOrder`), else the file's.
+    guard case .array(let items) = given.value else { return notRead(given.place, "it is not an array") }
+    guard !items.isEmpty else { return nil }
+    // The sets by name, and in Tokens Studio's order (`$metadata.tokenSetOrder`), else the file's.
+    var byName: [ExactText: JSONNode] = [:]
+    for set in sets { byName[ExactText(set.name)] = set.value }
     var order = sets.map(\.name)
     if case .array(let listed) = document["$metadata"]?["tokenSetOrder"]?.value {
-      let names = listed.compactMap(\.string)
-      order =
-        names.filter { name in sets.contains { $0.name == name } }
-        + order.filter { !names.contains($0) }
+      var named: Set<ExactText> = []
+      let names = listed.compactMap(\.string).filter {
+        byName[ExactText($0)] != nil && named.insert(ExactText($0)).inserted
+      }
+      order = names + order.filter { !named.contains(ExactText($0)) }
     }
+    var position: [ExactText: Int] = [:]
+    for (index, name) in order.enumerated() { position[ExactText(name)] = index }
     var themes: [Theme] = []
     var groups: Set<String> = []
     for item in items {
@@ -153,53 +160,96 @@ enum TokenSets {
         return notRead(item.place, "a theme without a name or selectedTokenSets")
       }
       groups.insert(item["group"]?.string ?? "")
-      var chosen: Set<String> = []
+      var chosen: Set<ExactText> = []
       for member in selected {
         guard let state = member.value.string, ["enabled", "source", "disabled"].contains(state) else {
           return notRead(member.place, "a set's state is not enabled, source or disabled")
         }
         guard state != "disabled" else { continue }
-        guard sets.contains(where: { $0.name == member.name }) else {
+        guard byName[ExactText(member.name)] != nil else {
           throw TokenTree.fail(
             member.place, ["$themes", name],
             "the theme \(ShownText.quoted(name)) reads the set \(ShownText.quoted(member.name)), which the file "
               + "does not have")
         }
-        chosen.insert(member.name)
+        chosen.insert(ExactText(member.name))
       }
-      let read = order.filter(chosen.contains).compactMap { name in sets.first { $0.name == name }?.value }
+      // In the sets' order, at the cost of the theme's own sets.
+      let read = chosen.sorted { (position[$0] ?? 0) < (position[$1] ?? 0) }.compactMap { byName[$0] }
       themes.append(Theme(name: name, place: item.place, sets: read))
     }
     guard groups.count == 1 else {
       return notRead(
         given.place, "its themes are in \(groups.count) groups, and one column cannot combine them")
     }
-    // Two themes of one column (`Dark`, `dark`) are an error at the second.
+    // Each theme's column: the one its name says (`Dark` → NIGHT), NORMAL for the default theme
+    // (the one whose name says NORMAL, else the first that says no side, else the first), and a
+    // light-only theme of its name for the others (`Brand B` → `Brand_B`). Two themes of one
+    // column (`Dark`, `dark`; `Sepia` twice) are an error at the second.
+    let read = themes.map { ResolverDocument.column(readingContext: $0.name) }
+    let defaultIndex = read.firstIndex(of: "NORMAL") ?? read.firstIndex(of: nil) ?? 0
     var columns: [String: String] = [:]
-    for theme in themes {
-      guard let column = ResolverDocument.column(readingContext: theme.name) else { continue }
+    var names: Set<ExactText> = []
+    for index in themes.indices {
+      let theme = themes[index]
+      guard names.insert(ExactText(theme.name)).inserted else {
+        throw TokenTree.fail(
+          theme.place, ["$themes", theme.name],
+          "two themes are named \(ShownText.quoted(theme.name)): rename one")
+      }
+      let column = index == defaultIndex ? "NORMAL" : read[index] ?? DMDesignTokens.keyName(theme.name)
+      guard DMDesignTokens.isColumnName(column) else {
+        throw TokenTree.fail(
+          theme.place, ["$themes", theme.name],
+          "the theme \(ShownText.quoted(theme.name)) gives the column \(ShownText.quoted(column)), but "
+            + DMDesignTokens.notAColumnName(column))
+      }
       if let other = columns.updateValue(theme.name, forKey: column) {
         throw TokenTree.fail(
           theme.place, ["$themes", theme.name],
           "the themes \(ShownText.quoted(other)) and \(ShownText.quoted(theme.name)) both give the column "
             + "\(column): rename one")
       }
+      themes[index].column = column
     }
     return themes
   }
 
   /// The resolver document of `themes`: a theme modifier whose contexts are the themes, each with
-  /// its sets; the default context is the theme that reads as the default light side, else the
-  /// first.
+  /// its sets and the column `themes(of:sets:)` gave it; the default context the theme of NORMAL.
   private static func themesDocument(_ themes: [Theme], at place: TextPlace) -> JSONNode {
     func object(_ members: [(String, TextPlace, JSONNode)]) -> JSONNode {
       JSONNode(value: .object(members.map { .init(name: $0.0, place: $0.1, value: $0.2) }), place: place)
     }
     func string(_ text: String) -> JSONNode { JSONNode(value: .string(text), place: place) }
+    // One theme is the one column: its sets, with no modifier.
+    guard themes.count > 1 else {
+      return object([
+        ("version", place, string(DesignTokens.version)),
+        (
+          "sets", place,
+          object([
+            (
+              "tokens", place,
+              object([("sources", place, JSONNode(value: .array(themes[0].sets), place: place))])
+            )
+          ])
+        ),
+        (
+          "resolutionOrder", place,
+          JSONNode(value: .array([object([("$ref", place, string("#/sets/tokens"))])]), place: place)
+        ),
+      ])
+    }
     let contexts = themes.map { ($0.name, $0.place, JSONNode(value: .array($0.sets), place: $0.place)) }
-    let defaultTheme =
-      themes.first { ResolverDocument.column(readingContext: $0.name) == "NORMAL" }
-      ?? themes.first { ResolverDocument.column(readingContext: $0.name) == nil } ?? themes[0]
+    let defaultTheme = themes.first { $0.column == "NORMAL" } ?? themes[0]
+    // Each theme's column said in DarkModeKit's `$extensions`, as a user would say it.
+    let columns = object([
+      (
+        DesignTokens.vendor, place,
+        object([("contexts", place, object(themes.map { ($0.name, $0.place, string($0.column)) }))])
+      )
+    ])
     return object([
       ("version", place, string(DesignTokens.version)),
       (
@@ -211,7 +261,10 @@ enum TokenSets {
         object([
           (
             "theme", place,
-            object([("contexts", place, object(contexts)), ("default", place, string(defaultTheme.name))])
+            object([
+              ("contexts", place, object(contexts)), ("default", place, string(defaultTheme.name)),
+              ("$extensions", place, columns),
+            ])
           )
         ])
       ),

@@ -611,17 +611,15 @@ struct TokenTree {
     return nil
   }
 
-  /// The path of the token whose value gives `token` (the token at `name`) its colour: the last
-  /// one its references lead to.
-  func source(of token: Token, named name: String) -> String {
+  /// Where the value that gives `token` its colour is written: that of the last token its
+  /// references lead to.
+  func source(of token: Token) -> TextPlace {
     var token = token
-    var name = name
     for _ in 0..<Self.maximumReferenceDepth {
       guard let target = Self.target(of: token.value), let next = self.token(target) else { break }
       token = next
-      name = target
     }
-    return name
+    return token.value.place
   }
 
   /// The value the token at `name` has once its references (by name, or by pointer to a token)
@@ -980,11 +978,10 @@ struct TokenTree {
       throw fail(place, path, "the colour's components are too large to convert to sRGB")
     }
     if wasMapped {
-      let numbers = components.map(\.formatted).joined(separator: " ")
+      let numbers =
+        components.map(\.formatted).joined(separator: " ") + (alpha < 1 ? " / \(alpha.formatted)" : "")
       let shown = colorSpace.isFunction ? "\(space)(\(numbers))" : "color(\(space) \(numbers))"
-      TokenReading.record(
-        DMColorOrigin(space: space, components: components, text: shown),
-        ofTokenAt: path.joined(separator: "."))
+      TokenReading.record(DMColorOrigin(space: space, components: components, text: shown), at: place)
       if let fallback {
         TokenReading.note(
           place, path,
