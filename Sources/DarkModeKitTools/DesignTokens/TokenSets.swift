@@ -9,6 +9,8 @@ import DarkModeKit
 /// (`light`, `dark`, `ide-dark`, `darkHighContrast`) are the contexts of a theme modifier, each
 /// merged over them. With one dark set and at most one light one, the contexts are the light and
 /// dark sides of the default theme; with only a dark set, the light side is the other sets alone.
+/// When Tokens Studio's `$themes` lists themes of one group, the themes are the contexts instead,
+/// each of the sets it reads (see `themes(of:sets:)`).
 enum TokenSets {
   /// Whether `document` is a file of token sets: two or more top-level groups, and Tokens Studio's
   /// own `$themes` or `$metadata`, or (with at most ``maximumSetsGuessed`` groups) references that
