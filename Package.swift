@@ -16,9 +16,7 @@ let package = Package(
     .executable(name: "dmkit-gtk-demo", targets: ["dmkit-gtk-demo"]),
   ],
   targets: [
-    // Two functions of the Swift runtime, which Swift code may not name (see UnownedObject.swift).
-    .target(name: "CDarkModeKitRuntime"),
-    .target(name: "DarkModeKit", dependencies: ["CDarkModeKitRuntime"]),
+    .target(name: "DarkModeKit"),
     .target(name: "DarkModeKitDBus"),
     .target(name: "DarkModeKitLinux", dependencies: ["DarkModeKit", "DarkModeKitDBus"]),
     .target(name: "DarkModeKitTools", dependencies: ["DarkModeKit"]),

@@ -33,13 +33,6 @@ extension GlobalStateTests {
       DMTraitCollection.setOverride(DMTraitCollection(userInterfaceStyle: style), animated: false)
     }
 
-    /// The serial number of the object's binding list: not 0 when a switch copies its values
-    /// resolved once (a planned list, see `BindingPlans`); 0 for none.
-    static func serial(of object: AnyObject) -> UInt64 {
-      guard let address = ThemableRegistry.shared.storageAddress(of: object) else { return 0 }
-      return Unmanaged<BindingStorage>.fromOpaque(address).takeUnretainedValue().header.serial
-    }
-
     final class Tally {
       var freed = 0
     }
@@ -136,8 +129,7 @@ extension GlobalStateTests {
         doubly.append(both)
       }
       let all: [Base] = bases + wides + widests + narrows + widesAsBase + doubly
-      #expect(all.allSatisfy { Self.serial(of: $0) != 0 }, "every list is planned")
-      #expect(Set(all.compactMap { ThemableRegistry.shared.storageAddress(of: $0) }).count == 6)
+      #expect(Set(all.compactMap { ThemableRegistry.shared.storageIdentity(of: $0) }).count == 6)
       #expect((doubly[0] as Base).dm.isBound(\.fill) && doubly[0].dm.isBound(\.fill))
 
       var frozenTint: DMColor?
@@ -232,11 +224,10 @@ extension GlobalStateTests {
       var after: Int64 = 0x4B4B
     }
 
-    /// Three lists of three classes with different layouts get serial numbers that share one slot
-    /// of the plan table, and their objects alternate in the registry with the objects of twenty
-    /// other lists (more lists than the table has entries): every object set re-resolves the slot
-    /// for another list. Each object gets its own values, and nothing around them is written.
-    @Test func listsSharingAPlanSlotAlternatingAmongMoreThanSixteenListsEachGetTheirOwnValues() {
+    /// Three lists of three classes with different layouts, whose objects alternate in the
+    /// registry with the objects of twenty other lists: each object gets its own values, and
+    /// nothing around them is written.
+    @Test func listsOfThreeLayoutsAlternatingAmongTwentyOtherListsEachGetTheirOwnValues() {
       let level = DMDynamic(light: 1.0, dark: 2.0)
       let block = DMDynamic(light: Block(10), dark: Block(20))
       var smalls: [Small] = []
@@ -246,21 +237,17 @@ extension GlobalStateTests {
       let small = Small()
       small.dm.bind(\.level, to: level)
       smalls.append(small)
-      let first = Self.serial(of: small)
-      #expect(first != 0)
-      // The next planned lists get numbers 16 and 32 higher: the same slot.
-      BindingPlans.lastSerial = first + UInt64(BindingPlans.entryCount) - 1
       let big = Big()
       big.dm.bind(\.block, to: block)
       bigs.append(big)
-      BindingPlans.lastSerial = Self.serial(of: big) + UInt64(BindingPlans.entryCount) - 1
       let mid = Mid()
       mid.dm.bind(\.tint, to: Self.red)
       mids.append(mid)
-      let serials = [Self.serial(of: small), Self.serial(of: big), Self.serial(of: mid)]
-      #expect(!serials.contains(0))
-      #expect(Set(serials).count == 3)
-      #expect(Set(serials.map { $0 % UInt64(BindingPlans.entryCount) }).count == 1, "one slot")
+      let lists: [ObjectIdentifier?] = [small, big, mid].map {
+        ThemableRegistry.shared.storageIdentity(of: $0 as AnyObject)
+      }
+      #expect(!lists.contains(nil))
+      #expect(Set(lists).count == 3)
       for index in 0..<20 {
         let extra = Small()
         extra.dm.bind(\.level, to: DMDynamic(light: 100 + Double(index), dark: 200 + Double(index)))
@@ -275,8 +262,10 @@ extension GlobalStateTests {
         mid.dm.bind(\.tint, to: Self.red)
         mids.append(mid)
       }
-      #expect(Set(extras.map { Self.serial(of: $0) }).count == 20)
-      #expect(Set(smalls.map { Self.serial(of: $0) }) == [serials[0]], "bound alike, one list")
+      #expect(Set(extras.map { ThemableRegistry.shared.storageIdentity(of: $0) }).count == 20)
+      #expect(
+        Set(smalls.map { ThemableRegistry.shared.storageIdentity(of: $0) }) == [lists[0]],
+        "bound alike, one list")
       for step in 0..<6 {
         let dark = step.isMultiple(of: 2)
         switchTo(dark ? .dark : .light)
@@ -450,8 +439,10 @@ extension GlobalStateTests {
         layer.dm.bind(\.alpha, to: contrastAlpha)
         layers.append(layer)
       }
-      #expect(Self.serial(of: panels[0]) != 0)
-      #expect(Set(panels.map { Self.serial(of: $0) }).count == 1, "bound alike, one list")
+      #expect(ThemableRegistry.shared.storageIdentity(of: panels[0]) != nil)
+      #expect(
+        Set(panels.map { ThemableRegistry.shared.storageIdentity(of: $0) }).count == 1,
+        "bound alike, one list")
       var shift = 0
       for step in 0..<4 {
         if step == 2 {

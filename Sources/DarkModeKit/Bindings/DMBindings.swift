@@ -25,60 +25,45 @@ public struct DMBindings<Root: AnyObject> {
   /// and through a subclass's (`\Card.tint`, `\PromoCard.tint`) has two bindings, so bind, ask
   /// about and unbind it through key paths of one type. The binding does not retain the object.
   /// Each update sets what the key path reaches then, as `object[keyPath: keyPath] = value` would:
-  /// a path through a reference (`\.target.fill`) follows `target` when it changes, and one through
-  /// a forced optional (`\.reading!.flag`) stops the program if the optional is `nil` then.
+  /// setters, observers and overrides run, a path through a reference (`\.target.fill`) follows
+  /// `target` when it changes, and one through a forced optional (`\.reading!.flag`) stops the
+  /// program if the optional is `nil` then.
+  ///
+  /// In an optimized build, a key path written where the app binds (`\.fill`) is compiled into
+  /// the update: it sets the property as `object.fill = value` would, in a few nanoseconds, where
+  /// applying a key path object costs some hundred. For that the key path expression is
+  /// evaluated twice, once for the update and once to name the binding; a key path held in a
+  /// variable, or built at run time, is applied as it is.
   /// - Parameters:
   ///   - keyPath: The property to set.
   ///   - dynamic: The value to resolve for the object's traits.
   @inlinable
-  public func bind<Value>(_ keyPath: ReferenceWritableKeyPath<Root, Value>, to dynamic: DMDynamic<Value>) {
-    bind(keyPath, to: dynamic, as: AsIs<Value>.self)
+  @inline(__always)
+  public func bind<Value>(
+    _ keyPath: @autoclosure () -> ReferenceWritableKeyPath<Root, Value>, to dynamic: DMDynamic<Value>
+  ) {
+    register(
+      keyPath: keyPath(), source: dynamic.storage, isShared: true,
+      store: Self.makeStore(keyPath(), as: AsIs<Value>.self))
   }
 
-  /// Keeps a property set to a dynamic value, stored as `Conversion` makes it (as it is, or
-  /// wrapped in an optional).
+  /// The update of a key-path binding: sets the property of an object to the value resolved for
+  /// traits, stored as `Conversion` makes it (as it is, or wrapped in an optional).
+  ///
+  /// Inlined where the app binds, `keyPath` is the key path expression the app wrote there, and
+  /// this closure its only use: the optimizer then makes the key path a constant of the closure,
+  /// and the assignment through it a direct one (a key path with another use stays an object that
+  /// each update applies). So the key path is consumed here, and named for the binding by a
+  /// second evaluation of the app's expression.
   @inlinable
-  func bind<Conversion: BoundValueConversion>(
-    _ keyPath: ReferenceWritableKeyPath<Root, Conversion.Property>, to dynamic: DMDynamic<Conversion.Value>,
-    as conversion: Conversion.Type
-  ) {
-    let object = object
-    // Set the property at once, through an in-place access that also tells where a stored
-    // property lives in the object; later updates then write there directly, which costs a few
-    // nanoseconds where a key-path store costs an allocation. Computed and observed properties
-    // (their access goes through a temporary) keep the key-path store, so their setters run.
-    let offset = withBindingContext { traits in
-      withUnsafeMutablePointer(to: &object[keyPath: keyPath]) { property in
-        property.pointee = Conversion.property(from: dynamic.resolved(with: traits))
-        return StoredProperty.offset(
-          of: UnsafeMutableRawPointer(property), size: MemoryLayout<Conversion.Property>.size, in: object,
-          through: keyPath)
-      }
-    }
-    // The closure captures nothing (once specialized for `Root` and `Conversion`), so a binding
-    // costs no allocation of its own: what it needs travels in the shared `BoundProperty`.
-    register(
-      keyPath: keyPath, source: dynamic.storage, offset: offset ?? -1,
-      valueSize: _isPOD(Conversion.Property.self) ? MemoryLayout<Conversion.Property>.size : 0,
-      resolve: { source, traits, destination in
-        destination.assumingMemoryBound(to: Conversion.Property.self).initialize(
-          to: Conversion.property(
-            from: Unmanaged<DMDynamic<Conversion.Value>.Storage>.fromOpaque(source.toOpaque())
-              .borrow { storage in storage.passCache.resolved(storage, with: traits) }))
-      }
-    ) {
-      object, source, offset, keyPath, traits in
-      let value = Conversion.property(
-        from: Unmanaged<DMDynamic<Conversion.Value>.Storage>.fromOpaque(source.toOpaque())
-          .borrow { storage in storage.passCache.resolved(storage, with: traits) })
-      if offset >= 0 {
-        (Unmanaged.passUnretained(object).toOpaque() + offset)
-          .assumingMemoryBound(to: Conversion.Property.self).pointee = value
-      } else {
-        let property = unsafeDowncast(
-          keyPath.takeUnretainedValue(), to: ReferenceWritableKeyPath<Root, Conversion.Property>.self)
-        unsafeDowncast(object, to: Root.self)[keyPath: property] = value
-      }
+  @inline(__always)
+  static func makeStore<Conversion: BoundValueConversion>(
+    _ keyPath: consuming ReferenceWritableKeyPath<Root, Conversion.Property>, as conversion: Conversion.Type
+  ) -> Binding.Store {
+    { [keyPath = consume keyPath] object, source, traits, fresh in
+      let storage = unsafeDowncast(source, to: DMDynamic<Conversion.Value>.Storage.self)
+      let value = fresh ? storage.resolved(with: traits) : storage.passCache.resolved(storage, with: traits)
+      unsafeDowncast(object, to: Root.self)[keyPath: keyPath] = Conversion.property(from: value)
     }
   }
 
@@ -135,49 +120,38 @@ public struct DMBindings<Root: AnyObject> {
     _ keyPath: ReferenceWritableKeyPath<Root, Conversion.Property>, to dynamic: DMDynamic<Conversion.Value>,
     as conversion: Conversion.Type, set: @escaping @MainActor (Root, Conversion.Property) -> Void
   ) {
-    let object = object
-    withBindingContext { traits in set(object, Conversion.property(from: dynamic.resolved(with: traits))) }
     // The update captures `set`, which may capture what belongs to this object alone: the
     // binding gets a description of its own (see `register`).
-    register(keyPath: keyPath, source: dynamic.storage, offset: StoredProperty.throughSetter) {
-      object, source, _, _, traits in
-      set(
-        unsafeDowncast(object, to: Root.self),
-        Conversion.property(
-          from: Unmanaged<DMDynamic<Conversion.Value>.Storage>.fromOpaque(source.toOpaque())
-            .borrow { storage in storage.passCache.resolved(storage, with: traits) }))
+    register(keyPath: keyPath, source: dynamic.storage, isShared: false) { object, source, traits, fresh in
+      let storage = unsafeDowncast(source, to: DMDynamic<Conversion.Value>.Storage.self)
+      let value = fresh ? storage.resolved(with: traits) : storage.passCache.resolved(storage, with: traits)
+      set(unsafeDowncast(object, to: Root.self), Conversion.property(from: value))
     }
   }
 
   /// Runs `body` with the traits bindings resolve for, made current.
-  @usableFromInline
   func withBindingContext<R>(_ body: (DMTraitCollection) -> R) -> R {
     let traits = traitCollection
     return PassContext.withCurrent(traits) { body(traits) }
   }
 
-  /// Keeps a binding that has already set its property once.
+  /// Sets the property once, for the object's traits now, and keeps the binding.
   ///
   /// - Parameters:
   ///   - keyPath: The bound property; it names the binding.
   ///   - source: The dynamic value's storage.
-  ///   - offset: Where the property is stored in the object, -1 to set it through `keyPath`, or
-  ///     `StoredProperty.throughSetter`.
-  ///   - valueSize: The size of the property's value when it is plain bytes, else 0.
-  ///   - resolve: Resolves the value into a buffer, for a property stored at `offset` whose value
-  ///     is plain bytes.
-  ///   - store: Sets the property of an object to the value resolved for traits.
+  ///   - isShared: Whether `store` sets the property through its key path alone, so that every
+  ///     binding of that key path on objects of this class may share it; `false` for a setter
+  ///     given with the binding.
+  ///   - store: Sets the property.
   @usableFromInline
-  func register(
-    keyPath: AnyKeyPath, source: AnyObject, offset: Int, valueSize: Int = 0,
-    resolve: @escaping Binding.Resolve = { _, _, _ in }, store: @escaping Binding.Store
-  ) {
+  func register(keyPath: AnyKeyPath, source: AnyObject, isShared: Bool, store: @escaping Binding.Store) {
+    withBindingContext { traits in store(object, source, traits, true) }
     let property =
-      offset == StoredProperty.throughSetter
-      ? BoundProperty.own(keyPath: keyPath, store: store)
-      : BoundProperty.shared(
-        keyPath: keyPath, objectType: type(of: object), sourceType: type(of: source), offset: offset,
-        store: store, valueSize: valueSize, resolve: resolve)
+      isShared
+      ? BoundProperty.shared(
+        keyPath: keyPath, objectType: type(of: object), sourceType: type(of: source), store: store)
+      : BoundProperty.own(keyPath: keyPath, store: store)
     let binding = Binding(property: property, source: source)
     // What the change lets go of goes after the access to the list (see `BindingList.Released`).
     if let responder = object as? DMResponder {
@@ -229,12 +203,20 @@ extension DMBindings {
   /// ```swift
   /// widget.dm.bind(\.backgroundColor, to: DMDynamicColor(key: "Surface"))  // a DMColor? property
   /// ```
+  ///
+  /// As ``bind(_:to:)-(()->ReferenceWritableKeyPath<Root,Value>,_)``, a key path written where
+  /// the app binds is compiled into the update, and evaluated twice.
   /// - Parameters:
   ///   - keyPath: The property to set.
   ///   - dynamic: The value to resolve for the object's traits.
   @inlinable
-  public func bind<Value>(_ keyPath: ReferenceWritableKeyPath<Root, Value?>, to dynamic: DMDynamic<Value>) {
-    bind(keyPath, to: dynamic, as: AsOptional<Value>.self)
+  @inline(__always)
+  public func bind<Value>(
+    _ keyPath: @autoclosure () -> ReferenceWritableKeyPath<Root, Value?>, to dynamic: DMDynamic<Value>
+  ) {
+    register(
+      keyPath: keyPath(), source: dynamic.storage, isShared: true,
+      store: Self.makeStore(keyPath(), as: AsOptional<Value>.self))
   }
 
   /// Keeps an optional image property set to a dynamic image.

@@ -2,23 +2,15 @@
 @MainActor
 @usableFromInline
 struct Binding {
-  /// Sets the property of `object` to `source` resolved for `traits`; the references are
-  /// borrowed for the call, not retained.
+  /// Sets the property of `object` to `source` resolved for `traits`; `fresh` resolves the value
+  /// anew rather than take the one remembered in the running pass.
+  ///
+  /// Made by the inlinable `DMBindings.bind` where the app binds, so that it is specialized for
+  /// the object's and the value's types, and, for a key path the app writes there, the optimizer
+  /// sets the property as `object.property = value` would (see `DMBindings.makeStore`).
   @usableFromInline
   typealias Store =
-    @MainActor (
-      _ object: AnyObject, _ source: Unmanaged<AnyObject>, _ offset: Int,
-      _ keyPath: Unmanaged<AnyKeyPath>, _ traits: DMTraitCollection
-    ) -> Void
-
-  /// Resolves `source` for `traits` and writes the property's value, as the property stores it,
-  /// to `destination`; for a property whose type is plain bytes (see
-  /// `BoundProperty/valueSize`).
-  @usableFromInline
-  typealias Resolve =
-    @MainActor (
-      _ source: Unmanaged<AnyObject>, _ traits: DMTraitCollection, _ destination: UnsafeMutableRawPointer
-    ) -> Void
+    @MainActor (_ object: AnyObject, _ source: AnyObject, _ traits: DMTraitCollection, _ fresh: Bool) -> Void
 
   let property: BoundProperty
   /// The dynamic value's storage. Read off the main actor only for its identity, by a shared
@@ -32,40 +24,34 @@ struct Binding {
   static let tombstone = Binding(property: .tombstone, source: BoundProperty.tombstone)
 
   var isTombstone: Bool { property === BoundProperty.tombstone }
+
+  /// Sets the property of `object` for `traits`, with the value the running pass remembers.
+  @inline(__always)
+  func apply(to object: AnyObject, traits: DMTraitCollection) {
+    property.store(object, source, traits, false)
+  }
 }
 
-/// How one property is set on objects of one class: its key path, where it lives in the object,
-/// and a function that sets it. Every binding of that property through its key path on objects of
-/// that class shares one, so that a binding costs two words in its object's list; a binding
-/// through a setter given with it has one of its own (`own(keyPath:store:)`).
+/// How one property is set on objects of one class: its key path and a function that sets it.
+/// Every binding of that property through its key path on objects of that class shares one, so
+/// that a binding costs two words in its object's list; a binding through a setter given with it
+/// has one of its own (`own(keyPath:store:)`).
 ///
 /// The function is made by the inlinable `DMBindings.bind` at the call site, where the root and
-/// value types are known, so that resolving and storing are specialized for them; for a
-/// key-path binding it captures nothing.
+/// value types are known, so that resolving and storing are specialized for them; for a key-path
+/// binding it captures nothing once specialized.
 @MainActor
 final class BoundProperty {
   let keyPath: AnyKeyPath
-  /// The stored property's offset in the object, -1 to write through the key path, or
-  /// `StoredProperty.throughSetter`.
-  let offset: Int
   let store: Binding.Store
-  /// The size of the property's value when it is plain bytes (no references, nothing to do on a
-  /// copy) and the property is stored at ``offset``: a pass may then copy a value resolved once
-  /// into every object bound alike (see `BindingPlans`). 0 otherwise.
-  let valueSize: Int
-  /// Resolves the value into a buffer; `nil` when ``valueSize`` is 0.
-  let resolve: Binding.Resolve?
+  /// Whether bindings of this property on objects of one class share it (a key-path binding), so
+  /// that lists of such bindings may be shared (see `BindingShapes`).
+  let isShared: Bool
 
-  private init(
-    keyPath: AnyKeyPath, offset: Int, store: @escaping Binding.Store, valueSize: Int = 0,
-    resolve: Binding.Resolve? = nil
-  ) {
+  private init(keyPath: AnyKeyPath, store: @escaping Binding.Store, isShared: Bool) {
     self.keyPath = keyPath
-    self.offset = offset
     self.store = store
-    let copies = offset >= 0 && resolve != nil && valueSize > 0
-    self.valueSize = copies ? valueSize : 0
-    self.resolve = copies ? resolve : nil
+    self.isShared = isShared
   }
 
   /// What identifies a shared description: its store function reads values of the dynamic
@@ -75,7 +61,6 @@ final class BoundProperty {
     let keyPath: AnyKeyPath
     let objectType: ObjectIdentifier
     let sourceType: ObjectIdentifier
-    let offset: Int
   }
 
   /// Every property bound so far; as many as the program has bound properties, never removed.
@@ -90,33 +75,27 @@ final class BoundProperty {
 
   /// The property of ``Binding/tombstone``: setting it does nothing.
   static let tombstone = BoundProperty(
-    keyPath: \Unbound.nothing, offset: StoredProperty.throughSetter, store: { _, _, _, _, _ in })
+    keyPath: \Unbound.nothing, store: { _, _, _, _ in }, isShared: false)
 
   /// A description of `keyPath` for one binding alone, whose `store` calls a setter given with
   /// it (`bind(_:to:set:)`): that setter may hold what it captured for that one object.
   static func own(keyPath: AnyKeyPath, store: @escaping Binding.Store) -> BoundProperty {
     BindingRefresh.isListening
-    return BoundProperty(keyPath: keyPath, offset: StoredProperty.throughSetter, store: store)
+    return BoundProperty(keyPath: keyPath, store: store, isShared: false)
   }
 
   /// The shared description of `keyPath` on objects of `objectType` bound to dynamic values whose
-  /// storage is of `sourceType`, made on first use.
+  /// storage is of `sourceType`, made on first use with `store`.
   static func shared(
-    keyPath: AnyKeyPath, objectType: AnyObject.Type, sourceType: AnyObject.Type, offset: Int,
-    store: @escaping Binding.Store, valueSize: Int, resolve: @escaping Binding.Resolve
+    keyPath: AnyKeyPath, objectType: AnyObject.Type, sourceType: AnyObject.Type,
+    store: @escaping Binding.Store
   ) -> BoundProperty {
     let key = Key(
-      keyPath: keyPath, objectType: ObjectIdentifier(objectType), sourceType: ObjectIdentifier(sourceType),
-      offset: offset)
+      keyPath: keyPath, objectType: ObjectIdentifier(objectType), sourceType: ObjectIdentifier(sourceType))
     if let property = known[key] { return property }
     // Bound values may come from colour tables, whose reloads must then reach the binding.
     BindingRefresh.isListening
-    // A path through a forced optional (`\.inner!.flag`) reaches the property only while the
-    // optional has a value: it is set through the key path, as an assignment would be, never in
-    // place into an optional set to `nil` since.
-    let inPlace = offset >= 0 && StoredProperty.forcesAnOptional(keyPath) ? -1 : offset
-    let property = BoundProperty(
-      keyPath: keyPath, offset: inPlace, store: store, valueSize: valueSize, resolve: resolve)
+    let property = BoundProperty(keyPath: keyPath, store: store, isShared: true)
     known[key] = property
     return property
   }

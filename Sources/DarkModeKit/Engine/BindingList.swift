@@ -7,23 +7,23 @@
 /// reads the same storage for all of them. A shared storage never changes; a change of the list
 /// gives it other storage.
 ///
-/// A longer list has storage of its own, which changes in place outside a pass when the list
-/// alone holds it: a new binding goes into spare room at the end (the storage grows by half again
-/// when full), a replaced one takes its old place, and an unbound one leaves a tombstone, a
-/// binding that sets nothing, until tombstones are half the storage. A large storage finds a key
+/// A longer list has storage of its own, which changes in place when the list alone holds it: a
+/// new binding goes into spare room at the end (the storage grows by half again when full), a
+/// replaced one takes its old place, and an unbound one leaves a tombstone, a binding that sets
+/// nothing, until tombstones are half the storage. A large storage finds a key
 /// path through an index. So binding, asking about and unbinding k properties of one object cost
 /// time in proportion to k.
 ///
-/// A pass reads a list in place, without retaining it: a change of the storage it is reading
-/// while the app's code runs (a setter binding properties of its own object) builds new storage
-/// instead, and the propagator keeps the old one until the pass ends.
+/// A pass reads a copy of a list, which keeps its storage as it is while the app's code runs: a
+/// setter that binds or unbinds properties of its own object then gives that object's list other
+/// storage.
 @MainActor
 struct BindingList {
   private var storage: BindingStorage?
 
-  /// The address of the list's storage, `nil` for none: two lists with the same address at two
+  /// The identity of the list's storage, `nil` for none: two lists with the same identity at two
   /// moments are the same storage only if it lived in between (for tests).
-  var storageAddress: UnsafeMutableRawPointer? { storage.map { Unmanaged.passUnretained($0).toOpaque() } }
+  var storageIdentity: ObjectIdentifier? { storage.map(ObjectIdentifier.init) }
 
   nonisolated init() {}
 
@@ -37,13 +37,8 @@ struct BindingList {
     var storage: BindingStorage?
   }
 
-  /// Counts the changes of every list, so that a pass knows when the app's code changed one while
-  /// it resolved values (see `BindingPlans`).
-  @exclusivity(unchecked) static var changeCount: UInt64 = 0
-
-  /// Counts a change of a list, here and for a walk's run of common cases (see `RunBreaks`).
+  /// Counts a change of a list for a walk's run of common cases (see `RunBreaks`).
   private static func countChange() {
-    changeCount &+= 1
     RunBreaks.count &+= 1
   }
 
@@ -73,131 +68,40 @@ struct BindingList {
     storage?.index(of: keyPath) != nil
   }
 
-  /// The storage a pass is reading in place while it runs the app's setters, which must not
-  /// change under it; see `reading(_:_:)`. (A planned storage, whose values' code a pass also runs
-  /// while reading it, is shared, and a shared storage never changes in place.)
-  @exclusivity(unchecked) private static var storageBeingRead: UnsafeMutableRawPointer?
-
-  /// Runs `body`, which reads the storage at `address` in place and calls the app's code, with
-  /// that storage kept from changing in place.
-  @inline(__always)
-  private static func reading<Result>(_ address: UnsafeMutableRawPointer, _ body: () -> Result) -> Result {
-    let outer = storageBeingRead
-    storageBeingRead = address
-    defer { storageBeingRead = outer }
-    return body()
-  }
-
-  /// Whether the storage may change in place: when it is not shared, this list alone holds it,
-  /// and no pass reads it at the moment (a pass reads a list in place while a setter of its object
-  /// runs). So binding many properties of one object costs time in proportion to their number
-  /// during a pass too, in a callback say.
+  /// Whether the storage may change in place: when it is not shared and this list alone holds it
+  /// (a pass reads a copy of the list while it runs the app's setters). So binding many
+  /// properties of one object costs time in proportion to their number.
   private var canChangeInPlace: Bool {
     mutating get {
-      // Asked first: a reference taken for the other questions would count as another holder.
-      guard isKnownUniquelyReferenced(&storage), storage?.isShared == false else { return false }
-      return !TraitPropagator.shared.isRunning
-        || Self.storageBeingRead != storage.map { Unmanaged.passUnretained($0).toOpaque() }
+      // Asked first: a reference taken for the other question would count as another holder.
+      isKnownUniquelyReferenced(&storage) && storage?.isShared == false
     }
   }
 
-  /// The storage, for tests: lists with the same bindings share it.
-  var storageIdentity: ObjectIdentifier? { storage.map(ObjectIdentifier.init) }
-
-  /// Whether the binding of `keyPath` writes its value straight into the object; `nil` when the
-  /// key path is not bound. For tests.
-  func writesInPlace(_ keyPath: AnyKeyPath) -> Bool? {
-    guard let storage, let index = storage.index(of: keyPath) else { return nil }
-    return storage[index].property.offset >= 0
-  }
-
-  /// The address of the storage of the list at `list`, read in place without retaining it: a list
-  /// is its storage's reference.
-  @inline(__always)
-  static func storageAddress(at list: UnsafeMutablePointer<BindingList>) -> UnsafeMutableRawPointer? {
-    UnsafeMutableRawPointer(list).load(as: UnsafeMutableRawPointer?.self)
-  }
-
-  /// Sets every bound property of `object` for `traits`, from the list at `list`, read in place:
-  /// a pass reads the list of each object it visits where the object holds it, without retaining
-  /// the storage or what the bindings refer to, as reference counting would cost more than the
-  /// setting.
+  /// Sets every bound property of `object` for `traits`, in order, with the values the running
+  /// pass remembers.
   ///
-  /// A setter may still bind or unbind properties of `object` meanwhile: the list then gets new
-  /// storage, and the old one is kept until the pass ends (by the propagator for an environment,
-  /// see `replaceStorage(with:)`; by the copy of its entries that a themable switch reads). So only
-  /// a pass reads a list in place; a debug build checks it.
-  ///
-  /// - Returns: `false` when the app's code bound or unbound properties while the values were
-  ///   resolved: nothing was set, and the caller sets the object's list as it is now with
-  ///   `applyOneByOne(at:to:traits:)`.
+  /// A setter may bind or unbind properties of `object` meanwhile: this list, a copy, keeps the
+  /// storage it reads as it is, and the object's list gets other storage.
   @inline(__always)
-  static func apply(
-    at list: UnsafeMutablePointer<BindingList>, to object: AnyObject, traits: DMTraitCollection,
-    plans: BindingPlans
-  ) -> Bool {
-    assert(TraitPropagator.shared.isRunning, "bindings are read in place only during a pass")
-    guard let address = storageAddress(at: list) else { return true }
-    switch plans.apply(address, to: Unmanaged.passUnretained(object).toOpaque(), traits: traits) {
-    case .applied: return true
-    case .notPlanned:
-      applyOneByOne(address, to: object, traits: traits)
-      return true
-    case .listsChanged: return false
-    }
+  func apply(to object: AnyObject, traits: DMTraitCollection) {
+    storage?.apply(to: object, traits: traits)
   }
 
-  /// Sets every bound property of the object at `object` for `traits`, from the list at `list`,
-  /// read in place, when its storage is planned (see `BindingPlans`): then only plain bytes are
-  /// written, and the object needs only its memory, not a reference. An empty list counts as
-  /// applied.
+  /// The list's storage, which a loop over many objects bound alike holds while it sets them
+  /// (see `TraitPropagator.walkCommonCases`): each object whose list ``isStored(in:)`` it is then
+  /// costs no reference counting.
+  var heldStorage: BindingStorage? { storage }
+
+  /// Whether the list's storage is `held`: then `held.apply(to:traits:)` sets what ``apply(to:traits:)``
+  /// would.
   @inline(__always)
-  static func applyPlanned(
-    at list: UnsafeMutablePointer<BindingList>, to object: UnsafeMutableRawPointer,
-    traits: DMTraitCollection, plans: BindingPlans
-  ) -> BindingPlans.Outcome {
-    assert(TraitPropagator.shared.isRunning, "bindings are read in place only during a pass")
-    guard let address = storageAddress(at: list) else { return .applied }
-    return plans.apply(address, to: object, traits: traits)
+  func isStored(in held: BindingStorage?) -> Bool {
+    storage === held
   }
 
-  /// Sets every bound property of `object` for `traits`, from the list at `list`, read in place,
-  /// one binding at a time.
-  static func applyOneByOne(
-    at list: UnsafeMutablePointer<BindingList>, to object: AnyObject, traits: DMTraitCollection
-  ) {
-    guard let address = storageAddress(at: list) else { return }
-    applyOneByOne(address, to: object, traits: traits)
-  }
-
-  /// Sets every bound property of `object` for `traits`, from the storage at `address`, one
-  /// binding at a time.
-  @inline(__always)
-  private static func applyOneByOne(
-    _ address: UnsafeMutableRawPointer, to object: AnyObject, traits: DMTraitCollection
-  ) {
-    // A setter may bind properties of `object`: not into the storage read here.
-    reading(address) {
-      Unmanaged<BindingStorage>.fromOpaque(address).borrow { storage in
-        storage.withElements { elements, count in
-          for index in 0..<count {
-            let binding = elements + index
-            let source = Unmanaged.passUnretained(binding.pointee.source)
-            Unmanaged.passUnretained(binding.pointee.property).borrow { property in
-              property.store(
-                object, source, property.offset, Unmanaged.passUnretained(property.keyPath), traits)
-            }
-          }
-        }
-      }
-    }
-  }
-
-  /// Puts `new` in place of the current storage, which a running pass may still be reading: the
-  /// propagator keeps it until the pass ends.
   private mutating func replaceStorage(with new: BindingStorage?) -> Released {
     let old = storage
-    if let old { TraitPropagator.shared.keepUntilPassEnds(old) }
     storage = new
     return Released(storage: old)
   }
@@ -209,15 +113,11 @@ struct BindingStorageHeader {
   var count: Int32
   var tombstones: Int32
   var isShared = false
-  /// The number of a planned storage, never the same for two, and 0 for a storage that is not
-  /// planned: a pass copies the values of a planned storage, resolved once, into each object that
-  /// holds it, and keeps them under this number (an address may be reused by another storage
-  /// during a pass). See `BindingPlans`.
-  var serial: UInt64 = 0
 }
 
 /// A binding list's bindings in one allocation: the slots in use (tombstones included), and
-/// how many of them are tombstones. Changed in place only outside passes (see ``BindingList``).
+/// how many of them are tombstones. Changed in place only while one list alone holds it (see
+/// ``BindingList``).
 final class BindingStorage: ManagedBuffer<BindingStorageHeader, Binding> {
   typealias Header = BindingStorageHeader
 
@@ -378,6 +278,27 @@ final class BindingStorage: ManagedBuffer<BindingStorageHeader, Binding> {
   /// changes in place; a storage's goes with it.
   private static let indexes = Locked<[ObjectIdentifier: [AnyKeyPath: Int]]>([:])
 
+  /// Sets every bound property of `object` for `traits`, in order (see
+  /// ``BindingList/apply(to:traits:)``).
+  ///
+  /// The caller holds the storage, and nothing changes it meanwhile: a list changes its storage in
+  /// place only when it alone holds it. So each binding is read where it lies, without retaining
+  /// what it refers to, which would cost more than most setters.
+  @MainActor
+  @inline(__always)
+  func apply(to object: AnyObject, traits: DMTraitCollection) {
+    withElements { elements, count in
+      for index in 0..<count {
+        let binding = elements + index
+        Unmanaged.passUnretained(binding.pointee.property).borrow { property in
+          Unmanaged.passUnretained(binding.pointee.source).borrow { source in
+            property.store(object, source, traits, false)
+          }
+        }
+      }
+    }
+  }
+
   /// Runs `body` with the bindings in place and their count.
   ///
   /// Not isolated, so that a closure handed to it from main-actor code is not checked for
@@ -428,7 +349,6 @@ enum BindingShapes {
       return hasSameBindings(existing, made) ? existing : made
     }
     made.header.isShared = true
-    made.header.serial = BindingPlans.canPlan(made) ? BindingPlans.nextSerial() : 0
     table.withLock { $0[hash] = .passUnretained(made) }
     return made
   }
@@ -451,7 +371,7 @@ enum BindingShapes {
       var hasher = Hasher()
       for index in 0..<count {
         let binding = elements[index]
-        guard binding.property.offset != StoredProperty.throughSetter else { return nil }
+        guard binding.property.isShared else { return nil }
         hasher.combine(ObjectIdentifier(binding.property))
         hasher.combine(ObjectIdentifier(binding.source))
       }

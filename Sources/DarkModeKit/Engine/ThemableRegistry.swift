@@ -4,38 +4,45 @@
 /// The entries lie in one array, in the order their objects were first bound, and a dictionary
 /// finds an object's entry: a switch reads them one after the other, and only an object that is
 /// its own trait environment makes its collection current for itself (checked once, when it is
-/// first bound). Entries do not keep their object alive (see ``UnownedObject``); entries of
-/// deallocated objects are dropped after each global change that finds one, and whenever the table
-/// has doubled since the last sweep. Until then an entry keeps its object's memory (where
-/// `UnownedObject.keepsMemory`: not with Objective-C interoperability), so an address in the table
-/// is never another object's.
+/// first bound). Entries hold their object weakly; entries of deallocated objects are dropped
+/// after each global change that finds one, and whenever the table has doubled since the last
+/// sweep. A freed object's identity may be a new object's: an entry counts as an object's only
+/// while it still holds that object.
 @MainActor
 final class ThemableRegistry {
   static let shared = ThemableRegistry()
 
   struct Entry {
-    let object: UnownedObject
+    /// The object, held weakly in an object of its own: copying a weak reference costs two atomic
+    /// operations on the object's side table, copying this reference one on this object.
+    private let reference: WeakReference
+    /// The object's identity when it was bound, which finds the entry in `places`.
+    let id: ObjectIdentifier
     var bindings = BindingList()
     /// Whether the object is a ``DMTraitEnvironment``, whose bindings follow its own collection.
     let hasOwnTraits: Bool
+
+    init(_ object: AnyObject) {
+      reference = WeakReference(object)
+      id = ObjectIdentifier(object)
+      hasOwnTraits = object is any DMTraitEnvironment
+    }
+
+    /// The object, while it lives.
+    var object: AnyObject? { reference.object }
   }
 
-  /// The object of the entry at `entry`, in place (see ``UnownedObject``).
-  @inline(__always)
-  private static func object(of entry: UnsafePointer<Entry>) -> UnsafePointer<UnownedObject> {
-    entry.pointer(to: \.object).unsafelyUnwrapped
-  }
+  private final class WeakReference {
+    weak var object: AnyObject?
 
-  /// Whether the entry at `place` is the one of `object`.
-  private func holds(_ object: AnyObject, at place: Int) -> Bool {
-    entries.withUnsafeBufferPointer { entries in
-      UnownedObject.retained(Self.object(of: entries.baseAddress.unsafelyUnwrapped + place)) === object
+    init(_ object: AnyObject) {
+      self.object = object
     }
   }
 
   private var entries: [Entry] = []
-  /// Where the entry of the object at each address is in `entries`.
-  private var places: [UnsafeMutableRawPointer: Int] = [:]
+  /// Where the entry of each object is in `entries`, by identity.
+  private var places: [ObjectIdentifier: Int] = [:]
   private var sweepThreshold = 64
   /// Counts the changes of the registry, so that a switch knows when a setter changed it.
   private var version: UInt64 = 0
@@ -44,10 +51,8 @@ final class ThemableRegistry {
 
   /// The place of the live entry of `object`, if it has one.
   private func place(of object: AnyObject) -> Int? {
-    guard let place = places[Unmanaged.passUnretained(object).toOpaque()] else { return nil }
-    // An entry that keeps its object's memory is the only one at that address; otherwise a freed
-    // object's entry may name the address of a new object.
-    guard UnownedObject.keepsMemory || holds(object, at: place) else { return nil }
+    // A freed object's entry may name the identity of a new object.
+    guard let place = places[ObjectIdentifier(object)], entries[place].object === object else { return nil }
     return place
   }
 
@@ -63,11 +68,10 @@ final class ThemableRegistry {
     version &+= 1
     if let place = place(of: object) { return Released(list: entries[place].bindings.set(binding)) }
     var dropped = entries.count >= sweepThreshold ? sweep() : []
-    let entry = Entry(object: UnownedObject(object), hasOwnTraits: object is any DMTraitEnvironment)
-    // The entry of a freed object at this address, which only a reference that keeps no memory
-    // leaves (see `place(of:)`), goes first.
-    if let stale = places[entry.object.address] { dropped.append(remove(at: stale)) }
-    places[entry.object.address] = entries.count
+    let entry = Entry(object)
+    // The entry of a freed object with the same identity goes first (see `place(of:)`).
+    if let stale = places[entry.id] { dropped.append(remove(at: stale)) }
+    places[entry.id] = entries.count
     entries.append(entry)
     return Released(list: entries[entries.count - 1].bindings.set(binding), entries: dropped)
   }
@@ -88,106 +92,53 @@ final class ThemableRegistry {
 
   /// Re-applies every live binding for the new global collection.
   ///
-  /// The entries are read in place from a copy of the array, which keeps their lists alive; an
-  /// entry is neither copied nor its list retained. Where entries keep their object's memory, a
-  /// planned list (see `BindingPlans`) is written into it without a reference, once the object is
-  /// found alive: the values' code may free it meanwhile, but then only its kept memory is
-  /// written. Anything else runs the app's code with the object, and holds a strong reference to
-  /// it while it does. A setter may bind or unbind properties meanwhile: from then on, each
-  /// object's list is looked up again, so that an object whose bindings changed gets its new ones
-  /// and an object no longer bound gets none.
+  /// The entries are read from a copy of the array, which keeps their lists as they are; each
+  /// object is held strongly while its setters run. A setter may bind or unbind properties
+  /// meanwhile: from then on, each object's list is looked up again, so that an object whose
+  /// bindings changed gets its new ones and an object no longer bound gets none.
   func applyAll(_ global: DMTraitCollection) {
     PassGeneration.advance()
     let entries = self.entries
     let versionAtStart = version
-    let plans = TraitPropagator.shared.plans
     var foundFreed = false
-    /// Applies the list at `list`, read in place, to `object`, for its own collection when it has
-    /// one.
-    func apply(at list: UnsafeMutablePointer<BindingList>, to object: AnyObject, hasOwnTraits: Bool) {
-      if hasOwnTraits, let environment = object as? any DMTraitEnvironment {
-        let traits = environment.dmTraitCollection
-        PassContext.withCurrent(traits) { apply(at: list, to: object, traits: traits) }
-      } else {
-        apply(at: list, to: object, traits: global)
-      }
-    }
-    /// Applies the list at `list`, read in place, to `object`, for `traits`; when the app's code
-    /// changed lists meanwhile, the object's list as it is now.
-    func apply(at list: UnsafeMutablePointer<BindingList>, to object: AnyObject, traits: DMTraitCollection) {
-      guard !BindingList.apply(at: list, to: object, traits: traits, plans: plans) else { return }
-      applyCurrentOneByOne(to: object, traits: traits)
-    }
-    /// Sets the object's list as it is now, one binding at a time.
-    func applyCurrentOneByOne(to object: AnyObject, traits: DMTraitCollection) {
-      guard let place = place(of: object) else { return }
-      // A copy, which keeps the list alive while its setters run.
-      var current = self.entries[place].bindings
-      BindingList.applyOneByOne(at: &current, to: object, traits: traits)
-    }
-    // The values of the planned storage set last in this loop, for `global` in this pass, while
-    // nothing else resolves values: the storage lives while `entries` holds it, so no other
-    // storage takes its address meanwhile.
-    var kept = BindingPlans.KeptRun()
+    // The storage of the list set last, held: objects bound alike share one, and setting each of
+    // them from here costs no reference counting (see `BindingList.isStored(in:)`).
+    var held: BindingStorage?
     PassContext.withCurrent(global) {
-      entries.withUnsafeBufferPointer { buffer in
-        guard let first = buffer.baseAddress else { return }
-        // Only read: the lists are read through mutable pointers, as the walk reads them.
-        let base = UnsafeMutablePointer(mutating: first)
-        for index in 0..<buffer.count {
-          let entry = base + index
-          let object = Self.object(of: entry)
-          guard UnownedObject.isAlive(object) else {
-            foundFreed = true
-            continue
-          }
-          var outcome = BindingPlans.Outcome.notPlanned
-          if UnownedObject.keepsMemory, version == versionAtStart, !entry.pointee.hasOwnTraits {
-            let list = entry.pointer(to: \.bindings).unsafelyUnwrapped
-            // Objects bound alike one after the other: the values set last, copied again.
-            let storage = BindingList.storageAddress(at: list)
-            if storage != nil, storage == kept.storageInPieces {
-              assert(plans.holds(kept), "values kept by the themable loop were resolved again meanwhile")
-              kept.copyInPieces(to: object.pointee.address)
-              continue
-            }
-            if storage != nil, storage == kept.storage {
-              assert(plans.holds(kept), "values kept by the themable loop were resolved again meanwhile")
-              kept.copy(to: object.pointee.address)
-              continue
-            }
-            outcome = BindingList.applyPlanned(
-              at: list, to: object.pointee.address, traits: global, plans: plans)
-            if outcome == .applied {
-              // The run is this list's only if the list has storage (an empty one sets nothing).
-              let run = plans.keptRun
-              kept = run.storage == storage ? run : BindingPlans.KeptRun()
-              continue
-            }
-          }
-          // Values may be resolved from here on, into the entry the kept values are in.
-          kept = BindingPlans.KeptRun()
-          guard let object = UnownedObject.retained(object) else {
-            foundFreed = true
-            continue
-          }
-          if outcome == .listsChanged {
-            applyCurrentOneByOne(to: object, traits: global)
-          } else if version == versionAtStart {
-            apply(at: &entry.pointee.bindings, to: object, hasOwnTraits: entry.pointee.hasOwnTraits)
-          } else if let place = place(of: object) {
-            var current = self.entries[place].bindings
-            apply(at: &current, to: object, hasOwnTraits: entry.pointee.hasOwnTraits)
-          }
+      for index in entries.indices {
+        guard let object = entries[index].object else {
+          foundFreed = true
+          continue
+        }
+        if version == versionAtStart, !entries[index].hasOwnTraits {
+          if !entries[index].bindings.isStored(in: held) { held = entries[index].bindings.heldStorage }
+          held?.apply(to: object, traits: global)
+        } else if version == versionAtStart {
+          apply(entries[index].bindings, to: object, global: global, hasOwnTraits: true)
+        } else if let place = place(of: object) {
+          let current = self.entries[place].bindings
+          apply(current, to: object, global: global, hasOwnTraits: entries[index].hasOwnTraits)
         }
       }
     }
     if foundFreed { withExtendedLifetime(sweep()) {} }
   }
 
-  /// The address of the storage of `object`'s bindings, if it has any (for tests).
-  func storageAddress(of object: AnyObject) -> UnsafeMutableRawPointer? {
-    place(of: object).flatMap { entries[$0].bindings.storageAddress }
+  /// Applies `list` to `object`, for its own collection when it has one, else for `global`.
+  @inline(__always)
+  private func apply(_ list: BindingList, to object: AnyObject, global: DMTraitCollection, hasOwnTraits: Bool)
+  {
+    if hasOwnTraits, let environment = object as? any DMTraitEnvironment {
+      let traits = environment.dmTraitCollection
+      PassContext.withCurrent(traits) { list.apply(to: object, traits: traits) }
+    } else {
+      list.apply(to: object, traits: global)
+    }
+  }
+
+  /// The identity of the storage of `object`'s bindings, if it has any (for tests).
+  func storageIdentity(of object: AnyObject) -> ObjectIdentifier? {
+    place(of: object).flatMap { entries[$0].bindings.storageIdentity }
   }
 
   /// The number of objects with live bindings, after dropping the dead entries.
@@ -208,11 +159,11 @@ final class ThemableRegistry {
   /// Removes the entry at `place`, and returns it for the caller to let go of; the last entry
   /// takes its place.
   private func remove(at place: Int) -> Entry {
-    places[entries[place].object.address] = nil
+    places[entries[place].id] = nil
     let last = entries.count - 1
     if place != last {
       entries.swapAt(place, last)
-      places[entries[place].object.address] = place
+      places[entries[place].id] = place
     }
     return entries.removeLast()
   }
@@ -223,14 +174,9 @@ final class ThemableRegistry {
     version &+= 1
     var old: [Entry] = []
     swap(&old, &entries)
-    old.withUnsafeBufferPointer { old in
-      for index in old.indices
-      where UnownedObject.isAlive(Self.object(of: old.baseAddress.unsafelyUnwrapped + index)) {
-        entries.append(old[index])
-      }
-    }
-    var places: [UnsafeMutableRawPointer: Int] = [:]
-    for (place, entry) in entries.enumerated() { places[entry.object.address] = place }
+    entries = old.filter { $0.object != nil }
+    var places: [ObjectIdentifier: Int] = [:]
+    for (place, entry) in entries.enumerated() { places[entry.id] = place }
     self.places = places
     sweepThreshold = max(64, entries.count * 2)
     return old

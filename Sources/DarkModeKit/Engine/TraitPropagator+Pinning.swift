@@ -70,9 +70,4 @@ extension TraitPropagator {
   func pin(_ node: DMResponder) {
     if isRunning { pinned.append(node) }
   }
-
-  /// Keeps a binding list's storage alive until the running pass ends; nothing outside a pass.
-  func keepUntilPassEnds(_ bindings: BindingStorage) {
-    if isRunning { retiredBindings.append(bindings) }
-  }
 }

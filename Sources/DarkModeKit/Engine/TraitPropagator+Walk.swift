@@ -238,12 +238,9 @@ extension TraitPropagator {
     // structure changes, which ends the run, and only a walk writes the slot.
     runParent = -1
     let slot = currentSlot
-    // The values set last, for the collection in the slot, forgotten when that changes: app code
-    // runs between two nodes, but only this loop resolves values, and the storage they came from
-    // outlives the run (its node is in the order, and a list that changes keeps its old storage
-    // until the pass ends), so no other storage takes its address. A change of a list ends the
-    // run besides.
-    var kept = BindingPlans.KeptRun()
+    // The binding storage of the node set last, held: siblings bound alike share one, and setting
+    // each of them from here costs no reference counting (see `BindingList.isStored(in:)`).
+    var held: BindingStorage?
     var position = start
     while true {
       let parentPosition = order.parent(at: position)
@@ -253,10 +250,7 @@ extension TraitPropagator {
         unowned(unsafe) let parent = order.node(at: parentPosition).takeUnretainedValue()
         guard parent.isAttached, let traits = parent.reported else { break }
         runParent = parentPosition
-        if slot.pointee != traits {
-          kept.forget()
-          slot.pointee = traits
-        }
+        if slot.pointee != traits { slot.pointee = traits }
       }
       let inherited = slot.pointee
       // Borrowed, not retained: see `Entry`.
@@ -272,22 +266,8 @@ extension TraitPropagator {
         node.reported?.accentBits = inherited.accentBits
         assert(
           node.reported == inherited, "a node's collection written in part differs from the one it inherits")
-        let list = (Unmanaged.passUnretained(node).toOpaque() + bindingsOffset).assumingMemoryBound(
-          to: BindingList.self)
-        if let storage = BindingList.storageAddress(at: list) {
-          if storage == kept.storageInPieces {
-            assert(plans.holds(kept), "values kept by the walk were resolved again meanwhile")
-            kept.copyInPieces(to: Unmanaged.passUnretained(node).toOpaque())
-          } else if storage == kept.storage {
-            assert(plans.holds(kept), "values kept by the walk were resolved again meanwhile")
-            kept.copy(to: Unmanaged.passUnretained(node).toOpaque())
-          } else {
-            refreshBindings(of: node, traits: inherited)
-            // The run is this storage's only if its list was planned and stayed as it was.
-            let run = plans.keptRun
-            kept = run.storage == storage ? run : BindingPlans.KeptRun()
-          }
-        }
+        if !node.bindings.isStored(in: held) { held = node.bindings.heldStorage }
+        held?.apply(to: node, traits: inherited)
         if previous != runPrevious { runPrevious = previous }
         node.dmTraitCollectionDidChange(runPrevious)
         guard RunBreaks.count == breaks else {
@@ -426,20 +406,13 @@ extension TraitPropagator {
 
   /// Sets a node's bound properties again for `traits`, with its collection current; no call.
   ///
-  /// A binding's setter may bind or unbind properties of this node meanwhile: the list it
-  /// replaces is kept until the pass ends (see `keepUntilPassEnds(_:)`).
+  /// A binding's setter may bind or unbind properties of this node meanwhile: the list read here
+  /// is a copy, which keeps the storage it reads (see `BindingList.apply(to:traits:)`).
   @inline(__always)
   func refreshBindings(of node: DMResponder, traits: DMTraitCollection) {
     currentSlot.pointee = traits
-    let list = (Unmanaged.passUnretained(node).toOpaque() + bindingsOffset).assumingMemoryBound(
-      to: BindingList.self)
-    assert(
-      list == withUnsafeMutablePointer(to: &node.bindings) { $0 },
-      "a node's list is not where it was measured")
-    if !BindingList.apply(at: list, to: node, traits: traits, plans: plans) {
-      // The app's code changed lists while the values were resolved: the node's list as it is now.
-      BindingList.applyOneByOne(at: list, to: node, traits: traits)
-    }
+    let list = node.bindings
+    list.apply(to: node, traits: traits)
   }
 
   /// Updates a node's bindings, then calls it, with its collection current; the walk then calls

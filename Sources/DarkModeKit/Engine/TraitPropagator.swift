@@ -63,16 +63,6 @@ final class TraitPropagator {
   /// `WalkOrder`).
   let recordingOrder = WalkOrder(version: 0, capacity: 256)
   let detachStack = WalkStack()
-  /// The values of shared binding lists resolved in the running pass.
-  let plans = BindingPlans()
-  /// Where a node's binding list is inside it, measured once: a pass reads each node's list where
-  /// it lies (see `refreshBindings(of:traits:)`).
-  let bindingsOffset: Int = {
-    let probe = DMResponder()
-    return withUnsafeMutablePointer(to: &probe.bindings) { list in
-      UnsafeMutableRawPointer(list) - Unmanaged.passUnretained(probe).toOpaque()
-    }
-  }()
   /// Visible windows whose colours may differ since the last report to the window handler.
   @exclusivity(unchecked) var restyledWindows: [DMWindow] = []
   /// Whether the running walk changed, for any environment that had reported before, a trait that
@@ -94,10 +84,6 @@ final class TraitPropagator {
   /// The views of freed controllers, held until a pass places them (see
   /// `controllerWasFreed(view:)`).
   @exclusivity(unchecked) private(set) var orphanedViews: [DMResponder] = []
-  /// Storage of binding lists that changed during the running pass, kept until it ends; see
-  /// `BindingList.apply(at:to:traits:plans:)`.
-  @exclusivity(unchecked) var retiredBindings: [BindingStorage] = []
-
   /// The position of the parent whose collection the running run of common cases read last (see
   /// `walkCommonCases(of:from:controllers:)`). Kept here rather than in a local, so that the loop
   /// writes it only when it changes, instead of saving it around each call.
@@ -245,9 +231,8 @@ final class TraitPropagator {
     events.removeAll(keepingCapacity: true)
     // Move out what the pass kept before letting go of it: a deinitializer run by the release
     // may start a pass of its own, which must find the propagator idle and its lists free.
-    var finished = (pinned: [DMResponder](), retired: [BindingStorage]())
-    swap(&finished.pinned, &pinned)
-    swap(&finished.retired, &retiredBindings)
+    var finished: [DMResponder] = []
+    swap(&finished, &pinned)
     isRunning = false
     // Only now: an optimized build may otherwise release `finished` right after its last use.
     withExtendedLifetime(finished) {}
