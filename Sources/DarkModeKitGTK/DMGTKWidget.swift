@@ -122,19 +122,24 @@ extension DMBindings where Root: DMGTKStyled {
   /// Keeps one of the widget's colours (``DMGTKStyled/backgroundColor``,
   /// ``DMGTKStyled/foregroundColor``, ``DMGTKStyled/borderColor``) set to a dynamic colour.
   ///
-  /// The same binding as DarkModeKit's `bind(_:to:)`, with updates that call the colour's setter
-  /// instead of storing through the key path, which costs several times more. Any other optional
-  /// colour property is bound as DarkModeKit binds it.
+  /// The same binding as DarkModeKit's `bind(_:to:)`, with updates that call the colour's setter.
+  /// Any other optional colour property is bound as DarkModeKit binds it, its key path compiled
+  /// into the update where the app binds.
   /// - Parameters:
   ///   - keyPath: The colour to set.
   ///   - color: The colour to resolve for the widget's traits.
   @inlinable
-  public func bind(_ keyPath: ReferenceWritableKeyPath<Root, DMColor?>, to color: DMDynamic<DMColor>) {
-    switch StyledColorPaths.index(of: keyPath, in: Root.self) {
-    case 0: bind(keyPath, to: color, set: { $0.backgroundColor = $1 })
-    case 1: bind(keyPath, to: color, set: { $0.foregroundColor = $1 })
-    case 2: bind(keyPath, to: color, set: { $0.borderColor = $1 })
-    default: bindThroughKeyPath(self, keyPath, to: color)
+  @inline(__always)
+  public func bind(
+    _ keyPath: @autoclosure () throws -> ReferenceWritableKeyPath<Root, DMColor?>,
+    to color: DMDynamic<DMColor>
+  ) rethrows {
+    let path = try keyPath()
+    switch StyledColorPaths.index(of: path, in: Root.self) {
+    case 0: bind(path, to: color, set: { $0.backgroundColor = $1 })
+    case 1: bind(path, to: color, set: { $0.foregroundColor = $1 })
+    case 2: bind(path, to: color, set: { $0.borderColor = $1 })
+    default: try bindThroughKeyPath(self, keyPath, to: color)
     }
   }
 }
@@ -160,9 +165,11 @@ enum StyledColorPaths {
 /// DarkModeKit's own binding of an optional property, which the overload above hides from code
 /// that knows its root to be styled.
 @MainActor
-@usableFromInline
+@inlinable
+@inline(__always)
 func bindThroughKeyPath<Root, Value>(
-  _ bindings: DMBindings<Root>, _ keyPath: ReferenceWritableKeyPath<Root, Value?>, to value: DMDynamic<Value>
-) {
-  bindings.bind(keyPath, to: value)
+  _ bindings: DMBindings<Root>, _ keyPath: () throws -> ReferenceWritableKeyPath<Root, Value?>,
+  to value: DMDynamic<Value>
+) rethrows {
+  try bindings.bind(try keyPath(), to: value)
 }

@@ -63,6 +63,8 @@ final class PropertyKinds: DMView {
 
   lazy var lazyColor = DMColor.clear
 
+  var slots = [DMColor](repeating: .clear, count: 4)
+
   weak var target: Target?
 
   var metrics = SwatchView.Metrics(padding: 0, weight: "regular")
@@ -302,6 +304,43 @@ extension GlobalStateTests {
       #expect(wrapped.allSatisfy { $0.$wrapped == 1 + styles.count })
       #expect(changes.withLock { $0 } == models.count, "each observation fires at the first change")
       window.isHidden = true
+    }
+
+    /// A key path expression with a side effect gives another key path at each evaluation: the
+    /// binding sets the property its first evaluation names, and no other.
+    @Test func aKeyPathExpressionWithASideEffectBindsThePropertyOfItsFirstEvaluation() {
+      let view = shown(PropertyKinds())
+      var next = 0
+      func slot() -> Int {
+        defer { next += 1 }
+        return next
+      }
+      view.dm.bind(\.slots[slot()], to: pair)
+      #expect(next >= 2, "evaluated more than once")
+      #expect(view.dm.isBound(\.slots[0]))
+      #expect(!view.dm.isBound(\.slots[1]))
+      switchStyle(.dark)
+      #expect(view.slots == [dark, .clear, .clear, .clear])
+      // A pure binding of the same property on another view shares its description, and follows.
+      let other = shown(PropertyKinds())
+      other.dm.bind(\.slots[0], to: pair)
+      switchStyle(.light)
+      #expect(view.slots == [light, .clear, .clear, .clear])
+      #expect(other.slots == [light, .clear, .clear, .clear])
+    }
+
+    /// A key path found by code that throws is bound with `try`.
+    @Test func aKeyPathFoundByThrowingCodeIsBoundWithTry() throws {
+      struct Unknown: Error {}
+      func path(named name: String) throws -> ReferenceWritableKeyPath<PropertyKinds, DMColor> {
+        guard name == "stored" else { throw Unknown() }
+        return \.stored
+      }
+      let view = shown(PropertyKinds())
+      try view.dm.bind(path(named: "stored"), to: pair)
+      #expect(throws: Unknown.self) { try view.dm.bind(path(named: "nothing"), to: pair) }
+      switchStyle(.dark)
+      #expect(view.stored == dark)
     }
 
     @Test func aLazyPropertyFollows() {

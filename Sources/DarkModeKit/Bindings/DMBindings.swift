@@ -30,21 +30,37 @@ public struct DMBindings<Root: AnyObject> {
   /// program if the optional is `nil` then.
   ///
   /// In an optimized build, a key path written where the app binds (`\.fill`) is compiled into
-  /// the update: it sets the property as `object.fill = value` would, in a few nanoseconds, where
-  /// applying a key path object costs some hundred. For that the key path expression is
-  /// evaluated twice, once for the update and once to name the binding; a key path held in a
-  /// variable, or built at run time, is applied as it is.
+  /// the update: it sets the property as `object.fill = value` would, exclusivity check included,
+  /// in a few nanoseconds, where applying a key path object costs some hundred. For that the key
+  /// path expression is evaluated up to three times: for the update, to name the binding, and to
+  /// check that it gives the same key path each time (an expression with side effects, such as
+  /// `\.slots[next()]`, binds the property of its first evaluation, through the key path
+  /// object). A key path held in a variable, or built at run time, is applied as it is.
   /// - Parameters:
   ///   - keyPath: The property to set.
   ///   - dynamic: The value to resolve for the object's traits.
   @inlinable
   @inline(__always)
   public func bind<Value>(
-    _ keyPath: @autoclosure () -> ReferenceWritableKeyPath<Root, Value>, to dynamic: DMDynamic<Value>
-  ) {
-    register(
-      keyPath: keyPath(), source: dynamic.storage, isShared: true,
-      store: Self.makeStore(keyPath(), as: AsIs<Value>.self))
+    _ keyPath: @autoclosure () throws -> ReferenceWritableKeyPath<Root, Value>, to dynamic: DMDynamic<Value>
+  ) rethrows {
+    try bindFolding(keyPath, to: dynamic, as: AsIs<Value>.self)
+  }
+
+  /// Keeps a property set to a dynamic value, stored as `Conversion` makes it, with an update in
+  /// which the optimizer folds the key path expression `keyPath` (see `makeStore(_:as:)`).
+  @inlinable
+  @inline(__always)
+  func bindFolding<Conversion: BoundValueConversion>(
+    _ keyPath: () throws -> ReferenceWritableKeyPath<Root, Conversion.Property>,
+    to dynamic: DMDynamic<Conversion.Value>, as conversion: Conversion.Type
+  ) rethrows {
+    let name = try keyPath()
+    var store = Self.makeStore(try keyPath(), as: conversion)
+    // An expression with side effects may give another key path each time: the binding then sets
+    // the one that names it.
+    if try keyPath() != name { store = Self.makeStore(name, as: conversion) }
+    register(keyPath: name, source: dynamic.storage, isShared: true, store: store)
   }
 
   /// The update of a key-path binding: sets the property of an object to the value resolved for
@@ -70,9 +86,10 @@ public struct DMBindings<Root: AnyObject> {
   /// Keeps a property set to a dynamic value through `set`, which must do what setting the
   /// property through `keyPath` does.
   ///
-  /// For toolkit authors: a bound property that is computed (its setter schedules a redraw) is
-  /// otherwise set through a key-path store, which costs several times more than a call. Give a
-  /// function that calls the setter, and every update calls it instead.
+  /// For toolkit authors: a property bound through a key path that is not written where the app
+  /// binds (one that a toolkit's own overload passes on, say) is set by applying the key path
+  /// object, which costs some hundred nanoseconds. Give a function that calls the setter, and
+  /// every update calls it instead.
   ///
   /// ```swift
   /// extension DMBindings where Root == Label {
@@ -204,19 +221,17 @@ extension DMBindings {
   /// widget.dm.bind(\.backgroundColor, to: DMDynamicColor(key: "Surface"))  // a DMColor? property
   /// ```
   ///
-  /// As ``bind(_:to:)-(()->ReferenceWritableKeyPath<Root,Value>,_)``, a key path written where
-  /// the app binds is compiled into the update, and evaluated twice.
+  /// As with a property that is not optional, a key path written where the app binds is compiled
+  /// into the update, and the expression is evaluated up to three times.
   /// - Parameters:
   ///   - keyPath: The property to set.
   ///   - dynamic: The value to resolve for the object's traits.
   @inlinable
   @inline(__always)
   public func bind<Value>(
-    _ keyPath: @autoclosure () -> ReferenceWritableKeyPath<Root, Value?>, to dynamic: DMDynamic<Value>
-  ) {
-    register(
-      keyPath: keyPath(), source: dynamic.storage, isShared: true,
-      store: Self.makeStore(keyPath(), as: AsOptional<Value>.self))
+    _ keyPath: @autoclosure () throws -> ReferenceWritableKeyPath<Root, Value?>, to dynamic: DMDynamic<Value>
+  ) rethrows {
+    try bindFolding(keyPath, to: dynamic, as: AsOptional<Value>.self)
   }
 
   /// Keeps an optional image property set to a dynamic image.
@@ -225,9 +240,13 @@ extension DMBindings {
   /// - Parameters:
   ///   - keyPath: The property to set.
   ///   - image: The image to resolve for the object's traits.
-  public func bind<Image>(_ keyPath: ReferenceWritableKeyPath<Root, Image?>, to image: DMDynamicImage<Image>)
-  {
-    bind(keyPath, to: image.dynamic)
+  @inlinable
+  @inline(__always)
+  public func bind<Image>(
+    _ keyPath: @autoclosure () throws -> ReferenceWritableKeyPath<Root, Image?>,
+    to image: DMDynamicImage<Image>
+  ) rethrows {
+    try bindFolding(keyPath, to: image.dynamic, as: AsIs<Image?>.self)
   }
 
   /// Sets an optional image property once, without following later changes.

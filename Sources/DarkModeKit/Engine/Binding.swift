@@ -24,12 +24,6 @@ struct Binding {
   static let tombstone = Binding(property: .tombstone, source: BoundProperty.tombstone)
 
   var isTombstone: Bool { property === BoundProperty.tombstone }
-
-  /// Sets the property of `object` for `traits`, with the value the running pass remembers.
-  @inline(__always)
-  func apply(to object: AnyObject, traits: DMTraitCollection) {
-    property.store(object, source, traits, false)
-  }
 }
 
 /// How one property is set on objects of one class: its key path and a function that sets it.

@@ -257,7 +257,7 @@ final class TraitPropagator {
 /// Counts what the app's code can do in a callback that a walk's run of common cases must look
 /// at: a structural change (which a node moved by its own call is), extras made for any
 /// environment (registrations, overrides, checkpoints), and a change of any binding list (after
-/// which the run does not rely on the values it kept). One number, so that the run checks one
+/// which the run does not rely on the list it holds). One number, so that the run checks one
 /// after each call.
 @MainActor
 enum RunBreaks {
