@@ -29,6 +29,9 @@ struct Benchmarks {
     resolveCases()
     parseCase()
     let hierarchyIsLinear = HierarchyScaleCases(runs: runs).run()
+    let customTraits = CustomTraitCases(runs: runs, quick: quick)
+    _ = customTraits.switches()
+    _ = customTraits.memoryKept()
     // 1,000 changes in the quick run too: the target is about the 99th percentile of as many.
     _ = LatencyCase(changes: 1_000).run()
     if !ScaleCases(quick: quick, runs: runs).run() || !tableMemoryIsLinear || !hierarchyIsLinear {

@@ -189,6 +189,7 @@ struct HierarchyScaleCases {
           blackHole(dark)
         })
     }
+    Self.customTraitCases { name, sizes, unit, make in scale(name, sizes: sizes, unit: unit, make) }
     for newestFirst in [true, false] {
       scale(
         "end registrations of one view, \(newestFirst ? "newest" : "oldest") first", sizes: [4_000, 16_000],
@@ -317,7 +318,7 @@ struct HierarchyScaleCases {
 
 /// One case at one size: what each run needs first (untimed), the timed work, and what undoes
 /// the case once its runs are over.
-private struct Work {
+struct Work {
   var prepare: () -> Void
   var body: () -> Void
   var finish: () -> Void = {}

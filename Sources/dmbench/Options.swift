@@ -9,6 +9,8 @@ enum Mode: Equatable {
   case memory(quick: Bool)
   /// Section 9 alone, or section 8 alone with `tables`.
   case scale(tables: Bool, quick: Bool)
+  /// Section 11 alone: custom traits.
+  case customTraits(quick: Bool)
   /// A scene of `views` bound views (or themable objects) switched `count` times.
   case switches(views: Int, count: Int, themables: Bool, ratio: Bool)
   /// Two choices saved in turn to `path`, `count` times or until killed (for the reliability
@@ -31,6 +33,7 @@ enum Mode: Equatable {
            dmbench --memory [--quick]
            dmbench --hierarchy-scale [--quick]
            dmbench --table-scale [--quick]
+           dmbench --custom-traits [--quick]
            dmbench --switches VIEWS COUNT [--themables] [--ratio]
            dmbench --write-preferences PATH [COUNT]
            dmbench --read-tokens PATH tokens|json
@@ -41,6 +44,8 @@ enum Mode: Equatable {
       --hierarchy-scale  section 9 only: growth of hierarchy operations; exits 1 if one grows
                          faster than its input
       --table-scale      section 8 only: growth of colour-table and design-token work, alike
+      --custom-traits    section 11 only: a custom-trait switch against a built-in one, and the
+                         memory kept by collections of many custom traits; exits 1 on a miss
       --switches         builds VIEWS bound views (1 to 10,000,000) and switches COUNT times, for
                          counting allocations from outside (valgrind); with --themables, bound
                          themable objects instead; with --ratio, then prints the median switch,
@@ -105,7 +110,8 @@ enum Mode: Equatable {
       case "--quick": quick = true
       case "--themables": themables = true
       case "--ratio": ratio = true
-      case "--help", "-h", "--memory", "--hierarchy-scale", "--table-scale", "--switches":
+      case "--help", "-h", "--memory", "--hierarchy-scale", "--table-scale", "--custom-traits",
+        "--switches":
         if let modeFlag {
           throw UsageError(description: "\(argument) (argument \(position)) cannot be given with \(modeFlag)")
         }
@@ -134,6 +140,7 @@ enum Mode: Equatable {
     case "--memory": self = .memory(quick: quick)
     case "--hierarchy-scale": self = .scale(tables: false, quick: quick)
     case "--table-scale": self = .scale(tables: true, quick: quick)
+    case "--custom-traits": self = .customTraits(quick: quick)
     default: self = .full(quick: quick)
     }
   }

@@ -32,6 +32,17 @@ case .scale(let tables, let quick):
       exit(1)
     }
   }
+case .customTraits(let quick):
+  MainActor.assumeIsolated {
+    let benchmarks = Benchmarks(quick: quick)
+    let cases = CustomTraitCases(runs: benchmarks.runs, quick: quick)
+    // Both run, whatever the first gives.
+    let switchesMet = cases.switches()
+    if !(cases.memoryKept() && switchesMet) {
+      print("dmbench: a custom-trait target was missed")
+      exit(1)
+    }
+  }
 case .switches(let views, let count, let themables, let ratio):
   MainActor.assumeIsolated {
     let scene = Scene(count: themables ? 0 : views)

@@ -16,7 +16,7 @@ enum Density: DMTraitDefinition {
 }
 
 /// A colour that depends on the brand, as a colour table column would.
-private let brandColor = DMDynamic<DMColor>(dynamicProvider: { traits in
+let brandColor = DMDynamic<DMColor>(dynamicProvider: { traits in
   switch traits[Brand.self] {
   case "ocean": DMColor(rgb: 0x0077BE)
   case "forest": DMColor(rgb: 0x228B22)

@@ -233,10 +233,9 @@ extension TraitPropagator {
     let last = min(order.count - 1, order.firstControllerParent(from: controllers))
     // Anything a callback does that the walk must look at counts here (see `RunBreaks`).
     let breaks = RunBreaks.count
-    // The collection of the last parent read, which the loop keeps in the current collection's
-    // slot: siblings come one after the other, a parent's collection stays as it is until the
-    // structure changes, which ends the run, and only a walk writes the slot.
-    runParent = -1
+    // The collection handed to the callbacks as the previous one: the same for most nodes of a
+    // switch, so the loop writes it only when it differs.
+    var runPrevious = DMTraitCollection()
     let slot = currentSlot
     // The binding storage of the node set last, held: siblings bound alike share one, and setting
     // each of them from here costs no reference counting (see `BindingList.isStored(in:)`).
@@ -245,46 +244,85 @@ extension TraitPropagator {
     while true {
       let parentPosition = order.parent(at: position)
       guard parentPosition >= 0 else { break }
-      if parentPosition != runParent {
-        // Read without retaining: the order's nodes live while it is current.
-        unowned(unsafe) let parent = order.node(at: parentPosition).takeUnretainedValue()
-        guard parent.isAttached, let traits = parent.reported else { break }
-        runParent = parentPosition
-        if slot.pointee != traits { slot.pointee = traits }
-      }
-      let inherited = slot.pointee
-      // Borrowed, not retained: see `Entry`.
-      let step = order.node(at: position).borrow { node -> CommonStep in
-        // Changed, with the same custom traits: a built-in trait changed.
-        guard node.extras == nil, node.isAttached, let previous = node.reported,
-          previous.customID == inherited.customID,
-          previous.traitBits != inherited.traitBits || previous.accentBits != inherited.accentBits
-        else { return .other }
-        // Only the built-in traits are written: the node has a collection, with these custom
-        // traits. Two stores instead of four, in a loop whose time goes mostly into stores.
-        node.reported?.traitBits = inherited.traitBits
-        node.reported?.accentBits = inherited.accentBits
-        assert(
-          node.reported == inherited, "a node's collection written in part differs from the one it inherits")
-        if !node.bindings.isStored(in: held) { held = node.bindings.heldStorage }
-        held?.apply(to: node, traits: inherited)
-        if previous != runPrevious { runPrevious = previous }
-        node.dmTraitCollectionDidChange(runPrevious)
-        guard RunBreaks.count == breaks else {
-          return afterBreak(node, previous: runPrevious, current: slot.pointee)
+      // The parent's collection, read once for its children: they come one after the other, and
+      // a parent's collection stays as it is until the structure changes, which ends the run.
+      // Borrowed, not retained: the order's nodes live while it is current.
+      guard
+        let inherited = order.node(at: parentPosition).borrow({ parent -> DMTraitCollection? in
+          parent.isAttached ? parent.reported : nil
+        })
+      else { break }
+      // The current collection's slot, which only a walk writes.
+      if slot.pointee != inherited { slot.pointee = inherited }
+      repeat {
+        // Borrowed, not retained: see `Entry`.
+        let step = order.node(at: position).borrow { node -> CommonStep in
+          guard node.extras == nil, node.isAttached, let bits = node.reported?.traitBits else {
+            return .other
+          }
+          let accent = node.reported.unsafelyUnwrapped.accentBits
+          let bindingsChange: Bool
+          if node.reported.unsafelyUnwrapped.custom === inherited.custom {
+            // The same custom traits: changed when a built-in trait changed, and then only the
+            // built-in traits are written.
+            guard bits != inherited.traitBits || accent != inherited.accentBits else { return .other }
+            if bits != runPrevious.traitBits || accent != runPrevious.accentBits
+              || runPrevious.custom !== inherited.custom
+            {
+              runPrevious = node.reported.unsafelyUnwrapped
+            }
+            node.reported?.traitBits = inherited.traitBits
+            node.reported?.accentBits = inherited.accentBits
+            assert(
+              node.reported == inherited,
+              "a node's collection written in part differs from the one it inherits")
+            bindingsChange = true
+          } else {
+            guard let changes = takeCustomTraits(of: node, inherited: inherited, previous: &runPrevious)
+            else {
+              return .other
+            }
+            bindingsChange = changes
+          }
+          if bindingsChange {
+            if !node.bindings.isStored(in: held) { held = node.bindings.heldStorage }
+            held?.apply(to: node, traits: inherited)
+          }
+          node.dmTraitCollectionDidChange(runPrevious)
+          guard RunBreaks.count == breaks else {
+            return afterBreak(node, previous: runPrevious, current: inherited)
+          }
+          return position < last ? .next : .visited(descended: true)
         }
-        return position < last ? .next : .visited(descended: true)
-      }
-      switch step {
-      case .other:
-        return CommonRun(position: position, descended: nil, visits: position - start)
-      case .visited(let descended):
-        return CommonRun(position: position, descended: descended, visits: position - start + 1)
-      case .next:
-        position += 1
-      }
+        switch step {
+        case .other:
+          return CommonRun(position: position, descended: nil, visits: position - start)
+        case .visited(let descended):
+          return CommonRun(position: position, descended: descended, visits: position - start + 1)
+        case .next:
+          position += 1
+        }
+      } while order.parent(at: position) == parentPosition
     }
     return CommonRun(position: position, descended: nil, visits: position - start)
+  }
+
+  /// For the run of common cases, a node whose custom traits are another set than its parent's
+  /// (the same two sets for every node under a change): writes the node's collection, and its
+  /// previous one in `previous`, and tells whether its bound values change; or returns `nil`,
+  /// writing nothing, when the collection did not change. Out of the loop, whose other nodes then
+  /// cost no reference counting.
+  @inline(never)
+  private func takeCustomTraits(
+    of node: DMResponder, inherited: DMTraitCollection, previous: inout DMTraitCollection
+  ) -> Bool? {
+    guard let reported = node.reported else { return nil }
+    let custom = compareCustomTraits(reported.custom, inherited.custom)
+    let builtInChanged = reported.builtInTraitsDiffer(from: inherited)
+    guard builtInChanged || !custom.equal else { return nil }
+    if reported != previous { previous = reported }
+    node.reported = inherited
+    return builtInChanged || custom.colorsDiffer
   }
 
   /// What the run of common cases does after a call that did something the walk must look at
@@ -430,13 +468,50 @@ extension TraitPropagator {
       return node.dmTraitCollectionDidChange(nil)
     }
     // The collections differ, so with the same custom traits, a built-in trait changed.
-    if previous.customID == traits.customID || !wasAttached || previous.changesBoundValues(comparedTo: traits)
+    if previous.custom === traits.custom || !wasAttached || previous.builtInTraitsDiffer(from: traits)
+      || compareCustomTraits(previous.custom, traits.custom).colorsDiffer
     {
       refreshBindings(of: node, traits: traits)
     } else {
       currentSlot.pointee = traits
     }
     node.dmTraitCollectionDidChange(previous)
+  }
+
+  /// Whether two sets of custom trait values are equal, and whether a trait that affects colours
+  /// differs between them; remembered for the rest of the pass, in which every environment under
+  /// a change of custom traits compares the same two sets (so a pass costs the same whatever the
+  /// number of custom traits).
+  func compareCustomTraits(_ previous: CustomTraitValues?, _ current: CustomTraitValues?)
+    -> (equal: Bool, colorsDiffer: Bool)
+  {
+    if let known = customComparison, known.previous === previous, known.current === current {
+      return known.result
+    }
+    let equal = CustomTraits.equal(previous, current)
+    let result = (equal: equal, colorsDiffer: !equal && CustomTraits.colorsDiffer(previous, current))
+    customComparison = CustomComparison(previous: previous, current: current, result: result)
+    return result
+  }
+
+  /// Whether `trait` differs between two collections, for a registration called in a pass: a
+  /// custom trait compared between two sets is remembered for the rest of the pass, in which every
+  /// registration under a change of custom traits compares the same two.
+  func trait(_ trait: DMTrait, differsFrom previous: DMTraitCollection, to current: DMTraitCollection) -> Bool
+  {
+    guard case .custom(let identifier) = trait.kind, previous.custom !== current.custom else {
+      return trait.differs(previous, current)
+    }
+    if let known = customTraitComparison, known.previous === previous.custom,
+      known.current === current.custom,
+      known.identifier == identifier
+    {
+      return known.differs
+    }
+    let differs = trait.differs(previous, current)
+    customTraitComparison = CustomTraitComparison(
+      identifier: identifier, previous: previous.custom, current: current.custom, differs: differs)
+    return differs
   }
 
   /// Marks `node` and its attached descendants as outside any visible window. No calls.

@@ -84,15 +84,23 @@ final class TraitPropagator {
   /// The views of freed controllers, held until a pass places them (see
   /// `controllerWasFreed(view:)`).
   @exclusivity(unchecked) private(set) var orphanedViews: [DMResponder] = []
-  /// The position of the parent whose collection the running run of common cases read last (see
-  /// `walkCommonCases(of:from:controllers:)`). Kept here rather than in a local, so that the loop
-  /// writes it only when it changes, instead of saving it around each call.
-  @exclusivity(unchecked) var runParent = -1
-  /// The collection the running run of common cases last handed a callback as the previous one:
-  /// the same for most views of a switch, so the loop writes it only when it differs, instead of
-  /// saving the previous collection around each call. Passes do not nest (what a callback asks for
-  /// waits in `events`), so no other run writes either during a call.
-  @exclusivity(unchecked) var runPrevious = DMTraitCollection()
+  /// The last two sets of custom trait values the running pass compared; see
+  /// `compareCustomTraits(_:_:)`. Let go when the pass ends.
+  var customComparison: CustomComparison?
+  struct CustomComparison {
+    let previous: CustomTraitValues?
+    let current: CustomTraitValues?
+    let result: (equal: Bool, colorsDiffer: Bool)
+  }
+  /// The last custom trait a registration in the running pass compared between two sets; see
+  /// `trait(_:differsFrom:to:)`. Let go when the pass ends.
+  var customTraitComparison: CustomTraitComparison?
+  struct CustomTraitComparison {
+    let identifier: String
+    let previous: CustomTraitValues?
+    let current: CustomTraitValues?
+    let differs: Bool
+  }
   /// Where a pass writes the collection of the environment it is calling; see `PassContext`.
   let currentSlot: UnsafeMutablePointer<DMTraitCollection> = {
     let slot = UnsafeMutablePointer<DMTraitCollection>.allocate(capacity: 1)
@@ -228,6 +236,8 @@ final class TraitPropagator {
   @inline(__always)
   private func endPass() {
     resolutionVersion &+= 1
+    customComparison = nil
+    customTraitComparison = nil
     events.removeAll(keepingCapacity: true)
     // Move out what the pass kept before letting go of it: a deinitializer run by the release
     // may start a pass of its own, which must find the propagator idle and its lists free.

@@ -22,7 +22,9 @@ public final class DMTraitChangeRegistration {
   /// Calls the handler if one of the traits changed from `previous` to `current`.
   @inline(__always)
   func notify(previous: DMTraitCollection, current: DMTraitCollection) {
-    guard isRegistered, traits.contains(where: { $0.differs(previous, current) }) else { return }
+    guard isRegistered,
+      traits.contains(where: { TraitPropagator.shared.trait($0, differsFrom: previous, to: current) })
+    else { return }
     handler(previous)
   }
 }

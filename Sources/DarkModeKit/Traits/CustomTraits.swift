@@ -1,165 +1,226 @@
-/// The custom trait values of every collection, interned: each distinct set of (trait, value)
-/// pairs has a number, and a collection holds only that number (`DMTraitCollection.customID`).
+/// The custom trait values one collection sets, by trait identifier (`DMTraitCollection.custom`).
 ///
-/// So collections stay plain values without reference counting, and two collections have the
-/// same custom values exactly when their numbers are equal. Number 0 is the empty set, the case
-/// of almost every collection, and is handled without taking the lock. Sets are never freed (see
-/// ``DMTraitDefinition``).
+/// Copies of a collection share one; a collection changed while it shares its values with another
+/// gets its own first (copy on write), so a set is never changed once two collections hold it. A
+/// collection without custom traits holds none: most collections cost no reference counting.
+/// A set lives as long as the collections that hold it.
+@usableFromInline
+final class CustomTraitValues: @unchecked Sendable {
+  // Safe: `values` changes only through `CustomTraits`' functions that take an `inout` set, and
+  // only when that set is uniquely referenced; a set two collections (or threads) can reach is
+  // only read.
+  fileprivate(set) var values: [String: CustomTraitEntry]
+
+  fileprivate init(_ values: [String: CustomTraitEntry]) {
+    self.values = values
+  }
+}
+
+/// One trait's value in a set, with what its definition says of it, so that comparing sets needs
+/// nothing else. Equal, and hashed, by the value alone: one identifier is one definition.
+@usableFromInline
+struct CustomTraitEntry: Hashable, @unchecked Sendable {
+  // Safe: the values are the `Sendable` values of trait definitions.
+  let value: AnyHashable
+  let defaultValue: AnyHashable
+  let affectsColorAppearance: Bool
+
+  /// The value, or `nil` for the trait's default: how a resolved collection reads it.
+  var nonDefaultValue: AnyHashable? { value == defaultValue ? nil : value }
+
+  @usableFromInline
+  static func == (lhs: CustomTraitEntry, rhs: CustomTraitEntry) -> Bool {
+    lhs.value == rhs.value
+  }
+
+  @usableFromInline
+  func hash(into hasher: inout Hasher) {
+    hasher.combine(value)
+  }
+}
+
+/// What collections do with their custom trait values, and the traits the program defined.
+///
+/// The process keeps only the definitions (identifier, name, default value, whether the trait
+/// affects colours), one per trait type: as many as the program declares.
+@usableFromInline
 enum CustomTraits {
-  /// What the table knows of a trait, from its definition.
-  private struct Definition {
+  /// What is known of a trait type, read once from its definition.
+  struct Definition {
+    let identifier: String
     let name: String
     let defaultValue: AnyHashable
     let affectsColorAppearance: Bool
   }
 
-  /// One trait's value in a set.
-  private struct Entry: Hashable {
-    let identifier: String
-    let value: AnyHashable
+  private struct Known {
+    var byType: [ObjectIdentifier: Definition] = [:]
+    /// The name of each identifier, for descriptions.
+    var names: [String: String] = [:]
   }
 
-  private struct State {
-    var definitions: [String: Definition] = [:]
-    /// Entries sorted by identifier, by number.
-    var sets: [[Entry]] = [[]]
-    /// For each set, the number of the same set without the entries that hold their trait's
-    /// default value: what the set reads as.
-    var canonical: [UInt32] = [0]
-    var ids: [[Entry]: UInt32] = [[]: 0]
+  /// Read and written under the lock, never while app code runs.
+  private static let known = Locked(Known())
 
-    mutating func intern(_ entries: [Entry]) -> UInt32 {
-      if let id = ids[entries] { return id }
-      let withoutDefaults = entries.filter { $0.value != definitions[$0.identifier]?.defaultValue }
-      let canonicalID = withoutDefaults.count == entries.count ? nil : intern(withoutDefaults)
-      let id = UInt32(sets.count)
-      sets.append(entries)
-      canonical.append(canonicalID ?? id)
-      ids[entries] = id
-      return id
-    }
-
-    func value(of identifier: String, in id: UInt32) -> AnyHashable? {
-      sets[Int(id)].first { $0.identifier == identifier }?.value
-    }
-  }
-
-  /// Values are hashed and compared under the lock: a trait's value type must not reach
-  /// DarkModeKit from its `==` or `hash(into:)`.
-  private static let state = Locked(State())
-
-  /// Makes a trait known, so that its sets can drop default values and describe it.
-  static func register<Definition: DMTraitDefinition>(_ definition: Definition.Type) {
+  /// What the definition says, read from the type the first time only: a definition's
+  /// identifier is, by default, the type's name, which takes reflection to make.
+  static func definition<Trait: DMTraitDefinition>(of type: Trait.Type) -> Definition {
+    let key = ObjectIdentifier(type)
+    if let definition = known.withLock({ $0.byType[key] }) { return definition }
     // Read outside the lock: the definition is the app's code.
-    let identifier = definition.identifier
-    let known = Self.Definition(
-      name: definition.name, defaultValue: AnyHashable(definition.defaultValue),
-      affectsColorAppearance: definition.affectsColorAppearance)
-    state.withLock { state in
-      if state.definitions[identifier] == nil { state.definitions[identifier] = known }
+    let definition = Definition(
+      identifier: type.identifier, name: type.name, defaultValue: AnyHashable(type.defaultValue),
+      affectsColorAppearance: type.affectsColorAppearance)
+    return known.withLock { known in
+      if let first = known.byType[key] { return first }
+      known.byType[key] = definition
+      if known.names[definition.identifier] == nil { known.names[definition.identifier] = definition.name }
+      return definition
     }
   }
 
-  /// The trait's value in set `id`, or its default when the set does not hold it.
-  static func value<Definition: DMTraitDefinition>(
-    of definition: Definition.Type, in id: UInt32
-  ) -> Definition.Value {
-    guard id != 0 else { return definition.defaultValue }
-    let identifier = definition.identifier
-    let stored = state.withLock { $0.value(of: identifier, in: id) }
-    return stored?.base as? Definition.Value ?? definition.defaultValue
+  /// Makes a trait known, so that descriptions name it.
+  static func register<Trait: DMTraitDefinition>(_ type: Trait.Type) {
+    _ = definition(of: type)
   }
 
-  /// The number of set `id` with the trait set to `value`.
-  static func setting<Definition: DMTraitDefinition>(
-    _ value: Definition.Value, for definition: Definition.Type, in id: UInt32
-  ) -> UInt32 {
-    register(definition)
+  /// The trait's value in `values`, or its default when they do not set it.
+  static func value<Trait: DMTraitDefinition>(of type: Trait.Type, in values: CustomTraitValues?)
+    -> Trait.Value
+  {
+    guard let values else { return type.defaultValue }
+    return values.values[definition(of: type).identifier]?.value.base as? Trait.Value ?? type.defaultValue
+  }
+
+  /// Sets the trait in `values`, in place when no other collection holds them.
+  static func set<Trait: DMTraitDefinition>(
+    _ value: Trait.Value, for type: Trait.Type, in values: inout CustomTraitValues?
+  ) {
+    let definition = definition(of: type)
     // A value that is not equal to itself (a NaN) could never be found again: it reads as the
     // default.
-    let kept = value == value ? value : definition.defaultValue
-    let entry = Entry(identifier: definition.identifier, value: AnyHashable(kept))
-    return state.withLock { state in
-      var entries = state.sets[Int(id)]
-      entries.removeAll { $0.identifier == entry.identifier }
-      let index = entries.firstIndex { $0.identifier > entry.identifier } ?? entries.endIndex
-      entries.insert(entry, at: index)
-      return state.intern(entries)
+    let entry = CustomTraitEntry(
+      value: value == value ? AnyHashable(value) : definition.defaultValue,
+      defaultValue: definition.defaultValue, affectsColorAppearance: definition.affectsColorAppearance)
+    if values == nil {
+      values = CustomTraitValues([definition.identifier: entry])
+    } else if isKnownUniquelyReferenced(&values) {
+      values.unsafelyUnwrapped.values[definition.identifier] = entry
+    } else {
+      var copy = values.unsafelyUnwrapped.values
+      copy[definition.identifier] = entry
+      values = CustomTraitValues(copy)
     }
   }
 
-  /// The number of set `id` without the trait.
-  static func removing(_ identifier: String, in id: UInt32) -> UInt32 {
-    guard id != 0 else { return 0 }
-    return state.withLock { state in
-      state.intern(state.sets[Int(id)].filter { $0.identifier != identifier })
+  /// Removes the trait from `values`, in place when no other collection holds them.
+  static func remove(_ identifier: String, from values: inout CustomTraitValues?) {
+    // No reference is held across the uniqueness check, which would then always fail.
+    guard values?.values[identifier] != nil else { return }
+    if values.unsafelyUnwrapped.values.count == 1 {
+      values = nil
+    } else if isKnownUniquelyReferenced(&values) {
+      values.unsafelyUnwrapped.values[identifier] = nil
+    } else {
+      var copy = values.unsafelyUnwrapped.values
+      copy[identifier] = nil
+      values = CustomTraitValues(copy)
     }
   }
 
-  /// Whether set `id` holds the trait, even with its default value.
-  static func contains(_ identifier: String, in id: UInt32) -> Bool {
-    guard id != 0 else { return false }
-    return state.withLock { $0.value(of: identifier, in: id) != nil }
+  /// Whether `values` set the trait, even to its default value.
+  static func contains(_ identifier: String, in values: CustomTraitValues?) -> Bool {
+    values?.values[identifier] != nil
   }
 
-  /// The number of the set with every entry of `top`, and the entries of `base` for the other
-  /// traits.
-  static func overlay(_ base: UInt32, with top: UInt32) -> UInt32 {
-    guard base != 0, top != 0, base != top else { return top == 0 ? base : top }
-    return state.withLock { state in
-      let overriding = state.sets[Int(top)]
-      var entries = state.sets[Int(base)].filter { entry in
-        !overriding.contains { $0.identifier == entry.identifier }
-      }
-      entries.append(contentsOf: overriding)
-      entries.sort { $0.identifier < $1.identifier }
-      return state.intern(entries)
+  /// Puts every value of `top` into `base`, over the values `base` has for the same traits: in
+  /// place when no other collection holds `base`, so that merging many collections into one
+  /// takes time in proportion to the values merged.
+  static func overlay(_ base: inout CustomTraitValues?, with top: CustomTraitValues?) {
+    guard let top, base !== top else { return }
+    guard base != nil else {
+      base = top
+      return
+    }
+    // The same values again: the collection keeps the set it has. (No reference to `base` is
+    // held across the uniqueness check, which would then always fail.)
+    if top.values.allSatisfy({ base.unsafelyUnwrapped.values[$0.key] == $0.value }) { return }
+    if isKnownUniquelyReferenced(&base) {
+      base.unsafelyUnwrapped.values.merge(top.values) { _, new in new }
+    } else {
+      base = CustomTraitValues(base.unsafelyUnwrapped.values.merging(top.values) { _, new in new })
     }
   }
 
-  /// The number of set `id` without the entries that hold their default value: a resolved
-  /// collection holds only values that differ from the default, so that two collections that
-  /// read the same compare equal.
-  static func canonical(_ id: UInt32) -> UInt32 {
-    guard id != 0 else { return 0 }
-    return state.withLock { $0.canonical[Int(id)] }
+  /// `values` without the traits that hold their default value: a resolved collection holds only
+  /// values that differ from the default, so that two collections that read the same compare
+  /// equal. The same set when nothing is dropped.
+  static func withoutDefaults(_ values: CustomTraitValues?) -> CustomTraitValues? {
+    guard let values else { return nil }
+    let kept = values.values.filter { $0.value.nonDefaultValue != nil }
+    if kept.count == values.values.count { return values }
+    return kept.isEmpty ? nil : CustomTraitValues(kept)
+  }
+
+  /// Whether two sets hold the same values.
+  @usableFromInline
+  static func equal(_ lhs: CustomTraitValues?, _ rhs: CustomTraitValues?) -> Bool {
+    guard lhs !== rhs else { return true }
+    guard let lhs, let rhs else { return false }
+    return lhs.values == rhs.values
+  }
+
+  /// Feeds the values to `hasher`, the same for sets that are ``equal(_:_:)``.
+  @usableFromInline
+  static func hash(_ values: CustomTraitValues?, into hasher: inout Hasher) {
+    hasher.combine(values?.values)
+  }
+
+  /// Whether a trait reads differently in two sets, defaults included: an entry that one set
+  /// lacks reads as the default the other's entry knows.
+  private static func reads(
+    _ identifier: String, differentlyIn lhs: [String: CustomTraitEntry], _ rhs: [String: CustomTraitEntry]
+  ) -> Bool {
+    switch (lhs[identifier], rhs[identifier]) {
+    case (nil, nil): false
+    case (let entry?, nil), (nil, let entry?): entry.nonDefaultValue != nil
+    case (let left?, let right?): left.value != right.value
+    }
   }
 
   /// Whether the trait reads differently in two sets, defaults included.
-  static func valueDiffers(_ identifier: String, _ lhs: UInt32, _ rhs: UInt32) -> Bool {
-    state.withLock { state in
-      state.value(of: identifier, in: state.canonical[Int(lhs)])
-        != state.value(of: identifier, in: state.canonical[Int(rhs)])
-    }
+  static func valueDiffers(_ identifier: String, _ lhs: CustomTraitValues?, _ rhs: CustomTraitValues?) -> Bool
+  {
+    guard lhs !== rhs else { return false }
+    return reads(identifier, differentlyIn: lhs?.values ?? [:], rhs?.values ?? [:])
   }
 
-  /// Whether a trait that affects colours reads differently in two sets.
-  static func colorsDiffer(_ lhs: UInt32, _ rhs: UInt32) -> Bool {
-    guard lhs != rhs else { return false }
-    return state.withLock { state in
-      func colorEntries(_ id: UInt32) -> [Entry] {
-        state.sets[Int(state.canonical[Int(id)])].filter {
-          state.definitions[$0.identifier]?.affectsColorAppearance ?? true
-        }
+  /// Whether a trait that affects colours reads differently in two sets, defaults included.
+  static func colorsDiffer(_ lhs: CustomTraitValues?, _ rhs: CustomTraitValues?) -> Bool {
+    guard lhs !== rhs else { return false }
+    let left = lhs?.values ?? [:]
+    let right = rhs?.values ?? [:]
+    func differ(_ entries: [String: CustomTraitEntry], _ other: [String: CustomTraitEntry]) -> Bool {
+      entries.contains { identifier, entry in
+        entry.affectsColorAppearance && reads(identifier, differentlyIn: entries, other)
       }
-      return colorEntries(lhs) != colorEntries(rhs)
     }
+    return differ(left, right) || differ(right, left)
   }
 
   /// The name a trait was defined with, or its identifier when it was never registered.
   static func name(of identifier: String) -> String {
-    state.withLock { $0.definitions[identifier]?.name } ?? identifier
+    known.withLock { $0.names[identifier] } ?? identifier
   }
 
-  /// `name: value` for each trait of set `id`, in identifier order.
-  static func describe(_ id: UInt32) -> [String] {
-    guard id != 0 else { return [] }
-    let named = state.withLock { state in
-      state.sets[Int(id)].map {
-        (name: state.definitions[$0.identifier]?.name ?? $0.identifier, value: $0.value)
-      }
-    }
+  /// `name: value` for each trait of `values`, in identifier order.
+  static func describe(_ values: CustomTraitValues?) -> [String] {
+    guard let values else { return [] }
+    let identifiers = values.values.keys.sorted()
+    let names = known.withLock { known in identifiers.map { known.names[$0] ?? $0 } }
     // Outside the lock: a value's description is the app's code.
-    return named.map { "\($0.name): \($0.value.base)" }
+    return zip(identifiers, names).map { identifier, name in
+      "\(name): \(values.values[identifier].unsafelyUnwrapped.value.base)"
+    }
   }
 }

@@ -14,8 +14,8 @@ extension DMTraitCollection {
   /// ```
   /// - Parameter definition: The trait's type.
   public subscript<Definition: DMTraitDefinition>(definition: Definition.Type) -> Definition.Value {
-    get { CustomTraits.value(of: definition, in: customID) }
-    set { customID = CustomTraits.setting(newValue, for: definition, in: customID) }
+    get { CustomTraits.value(of: definition, in: custom) }
+    set { CustomTraits.set(newValue, for: definition, in: &custom) }
   }
 
   /// Creates a collection that sets one trait the app defined; every other trait is unspecified.
@@ -40,7 +40,7 @@ extension DMTraitCollection {
     case .theme: theme != nil
     case .accessibilityMotion: accessibilityMotion != .unspecified
     case .accentColor: accentBits != 0
-    case .custom(let identifier): CustomTraits.contains(identifier, in: customID)
+    case .custom(let identifier): CustomTraits.contains(identifier, in: custom)
     }
   }
 
@@ -59,7 +59,7 @@ extension DMTraitCollection {
     case .theme: theme = nil
     case .accessibilityMotion: accessibilityMotion = .unspecified
     case .accentColor: accentBits = 0
-    case .custom(let identifier): customID = CustomTraits.removing(identifier, in: customID)
+    case .custom(let identifier): CustomTraits.remove(identifier, from: &custom)
     }
   }
 

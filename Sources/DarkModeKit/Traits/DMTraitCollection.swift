@@ -14,18 +14,19 @@
 /// A theme with one side chooses the style too (see <doc:ThemesAndSides>).
 public struct DMTraitCollection: Sendable, Hashable, Codable, CustomStringConvertible {
   /// The style, contrast, level and motion, a byte each (`0` for unspecified), and the theme's
-  /// number plus one (`0` for none) in the upper half: a collection compares and copies as three
-  /// integers, which a pass does for every environment.
+  /// number plus one (`0` for none) in the upper half: a collection compares and copies as two
+  /// integers and a reference that is almost always `nil`, which a pass does for every
+  /// environment.
   @usableFromInline
   var traitBits: UInt64
   /// The accent colour, 16 bits per component, packed so that the collection stays small; see
   /// ``accentColor``. `0` for none.
   @usableFromInline
   var accentBits: UInt64
-  /// The number of this collection's custom trait values in the process-wide table; `0` for
-  /// none. See `CustomTraits`.
+  /// The custom trait values this collection sets, shared with its copies; `nil` for none, the
+  /// case of almost every collection. See `CustomTraits`.
   @usableFromInline
-  var customID: UInt32
+  var custom: CustomTraitValues?
 
   /// Light or dark.
   @inlinable
@@ -111,7 +112,7 @@ public struct DMTraitCollection: Sendable, Hashable, Codable, CustomStringConver
   public init() {
     traitBits = 0
     accentBits = 0
-    customID = 0
+    custom = nil
   }
 
   /// Creates a collection that specifies only the style.
@@ -187,7 +188,7 @@ public struct DMTraitCollection: Sendable, Hashable, Codable, CustomStringConver
   public init(traitsFrom traitCollections: [DMTraitCollection]) {
     self.init()
     for traits in traitCollections {
-      self = self.overlaid(with: traits)
+      overlay(with: traits)
     }
   }
 
@@ -199,7 +200,8 @@ public struct DMTraitCollection: Sendable, Hashable, Codable, CustomStringConver
   /// - Returns: `true` when every trait is the same.
   @inlinable @inline(__always)
   public static func == (lhs: DMTraitCollection, rhs: DMTraitCollection) -> Bool {
-    lhs.traitBits == rhs.traitBits && lhs.accentBits == rhs.accentBits && lhs.customID == rhs.customID
+    lhs.traitBits == rhs.traitBits && lhs.accentBits == rhs.accentBits
+      && (lhs.custom === rhs.custom || CustomTraits.equal(lhs.custom, rhs.custom))
   }
 
   /// Hashes every trait.
@@ -208,7 +210,7 @@ public struct DMTraitCollection: Sendable, Hashable, Codable, CustomStringConver
   public func hash(into hasher: inout Hasher) {
     hasher.combine(traitBits)
     hasher.combine(accentBits)
-    hasher.combine(customID)
+    CustomTraits.hash(custom, into: &hasher)
   }
 
   private enum CodingKeys: String, CodingKey {
@@ -256,7 +258,7 @@ public struct DMTraitCollection: Sendable, Hashable, Codable, CustomStringConver
     guard let other = traitCollection else { return true }
     let motion: UInt64 = 0xFF << Self.motionShift
     return traitBits & ~motion != other.traitBits & ~motion || accentBits != other.accentBits
-      || CustomTraits.colorsDiffer(customID, other.customID)
+      || CustomTraits.colorsDiffer(custom, other.custom)
   }
 
   /// A readable summary, for example `DMTraitCollection(style: dark, contrast: normal, level: base,
@@ -268,7 +270,7 @@ public struct DMTraitCollection: Sendable, Hashable, Codable, CustomStringConver
       + "level: \(userInterfaceLevel), theme: \(theme.map { "\"\($0.rawValue)\"" } ?? "nil")"
     if accessibilityMotion != .unspecified { text += ", motion: \(accessibilityMotion)" }
     if let accentColor { text += ", accent: \(accentColor.hexString)" }
-    for custom in CustomTraits.describe(customID) { text += ", \(custom)" }
+    for custom in CustomTraits.describe(custom) { text += ", \(custom)" }
     return text + ")"
   }
 }
@@ -279,17 +281,25 @@ extension DMTraitCollection {
   @inline(__always)
   func overlaid(with top: DMTraitCollection) -> DMTraitCollection {
     var result = self
-    if top.userInterfaceStyle != .unspecified { result.userInterfaceStyle = top.userInterfaceStyle }
-    if top.accessibilityContrast != .unspecified { result.accessibilityContrast = top.accessibilityContrast }
-    if top.userInterfaceLevel != .unspecified { result.userInterfaceLevel = top.userInterfaceLevel }
-    if top.accessibilityMotion != .unspecified { result.accessibilityMotion = top.accessibilityMotion }
-    if top.accentBits != 0 { result.accentBits = top.accentBits }
-    if top.customID != 0 { result.customID = CustomTraits.overlay(result.customID, with: top.customID) }
-    if let theme = top.theme {
-      result.theme = theme
-      if let side = top.styleChosenByTheme { result.userInterfaceStyle = side }
-    }
+    result.overlay(with: top)
     return result
+  }
+
+  /// Takes every trait that `top` specifies from `top`, as ``overlaid(with:)`` does, in place: a
+  /// collection that merges many others in turn changes its own custom values rather than copy
+  /// them each time.
+  @inline(__always)
+  mutating func overlay(with top: DMTraitCollection) {
+    if top.userInterfaceStyle != .unspecified { userInterfaceStyle = top.userInterfaceStyle }
+    if top.accessibilityContrast != .unspecified { accessibilityContrast = top.accessibilityContrast }
+    if top.userInterfaceLevel != .unspecified { userInterfaceLevel = top.userInterfaceLevel }
+    if top.accessibilityMotion != .unspecified { accessibilityMotion = top.accessibilityMotion }
+    if top.accentBits != 0 { accentBits = top.accentBits }
+    if top.custom != nil { CustomTraits.overlay(&custom, with: top.custom) }
+    if let theme = top.theme {
+      self.theme = theme
+      if let side = top.styleChosenByTheme { userInterfaceStyle = side }
+    }
   }
 
   /// The rule of themes and sides: a theme with one side is a choice of that style, unless the
@@ -323,7 +333,7 @@ extension DMTraitCollection {
   /// level `.base`, motion `.normal`, and custom traits that hold their default value dropped.
   var withDefaults: DMTraitCollection {
     var result = self
-    result.customID = CustomTraits.canonical(customID)
+    result.custom = CustomTraits.withoutDefaults(custom)
     if result.userInterfaceStyle == .unspecified { result.userInterfaceStyle = .light }
     if result.accessibilityContrast == .unspecified { result.accessibilityContrast = .normal }
     if result.userInterfaceLevel == .unspecified { result.userInterfaceLevel = .base }
@@ -337,7 +347,7 @@ extension DMTraitCollection {
   @inline(__always)
   func resolved(under overrides: DMTraitCollection) -> DMTraitCollection {
     var result = overlaid(with: overrides)
-    if overrides.customID != 0 { result.customID = CustomTraits.canonical(result.customID) }
+    if overrides.custom != nil { result.custom = CustomTraits.withoutDefaults(result.custom) }
     return result
   }
 
@@ -351,8 +361,8 @@ extension DMTraitCollection {
   /// one to `other`: any change but one of custom traits that do not affect colours.
   @inline(__always)
   func changesBoundValues(comparedTo other: DMTraitCollection) -> Bool {
-    guard customID != other.customID else { return self != other }
-    return builtInTraitsDiffer(from: other) || CustomTraits.colorsDiffer(customID, other.customID)
+    guard custom !== other.custom else { return builtInTraitsDiffer(from: other) }
+    return builtInTraitsDiffer(from: other) || CustomTraits.colorsDiffer(custom, other.custom)
   }
 
   /// Whether every trait is unspecified.

@@ -16,14 +16,13 @@
 /// let density = sidebar.dmTraitCollection[ContentDensity.self]  // 0.8
 /// ```
 ///
-/// Collections stay plain values that compare as integers: each distinct combination of custom
-/// values the process uses is kept, for the life of the process, in a table that collections
-/// refer to by number (as theme names are). Give custom traits a small set of values — flags,
-/// enumerations, a few sizes — rather than a value that changes continuously.
+/// A collection keeps its custom values in storage of its own, shared by its copies and copied
+/// when one of them changes; a collection without custom traits has none. Setting or merging m
+/// custom traits takes time in proportion to m, and the values go with the last collection that
+/// holds them: the process keeps only what each trait type's definition says (identifier, name,
+/// default, whether it affects colours), read once.
 ///
-/// Values are compared and hashed while that table is locked: the value type's `==` and
-/// `hash(into:)` must not use DarkModeKit. A value that is not equal to itself (a floating-point
-/// NaN) is stored as the default.
+/// A value that is not equal to itself (a floating-point NaN) is stored as the default.
 ///
 /// A resolved collection (an environment's, ``DMTraitCollection/current``) does not hold a custom
 /// trait whose value is the default, so ``DMTraitCollection/contains(_:)`` is `false` for it
@@ -35,7 +34,8 @@ public protocol DMTraitDefinition {
   /// The value of a collection that does not set the trait.
   static var defaultValue: Value { get }
 
-  /// A name unique among the process's traits; by default the type's full name.
+  /// A name unique among the process's traits; by default the type's full name. Read once, the
+  /// first time the trait is used, as are the other requirements.
   static var identifier: String { get }
 
   /// The name printed in a collection's description; by default the type's name.
@@ -123,7 +123,7 @@ public struct DMTrait: Sendable, Hashable, CustomStringConvertible {
     case .accessibilityMotion: lhs.accessibilityMotion != rhs.accessibilityMotion
     case .accentColor: lhs.accentBits != rhs.accentBits
     case .custom(let identifier):
-      lhs.customID != rhs.customID && CustomTraits.valueDiffers(identifier, lhs.customID, rhs.customID)
+      CustomTraits.valueDiffers(identifier, lhs.custom, rhs.custom)
     }
   }
 }
