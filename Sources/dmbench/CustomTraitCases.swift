@@ -31,6 +31,12 @@ enum Emphasis: DMTraitDefinition {
   static let defaultValue = 0
 }
 
+/// A trait that does not affect colours, switched among many others.
+enum Compactness: DMTraitDefinition {
+  static let defaultValue = false
+  static let affectsColorAppearance = false
+}
+
 /// Sets one numbered custom trait of a collection to a value.
 typealias TraitSetter = (inout DMTraitCollection, Int) -> Void
 
@@ -99,7 +105,51 @@ struct CustomTraitCases {
       print(
         "   target: a custom-trait switch \(label) within 1.5× of a built-in one: \(met ? "met" : "MISSED")")
     }
+    allMet = manyTraitsSwitch(count: count) && allMet
     return allMet
+  }
+
+  /// Prints what 1,000 custom traits set add to a switch of a trait that does not affect colours,
+  /// at 1,000 and at 10,000 views; returns whether the second is within 2× of the first: the
+  /// traits cost something once a pass, not for each view (which would make it 10×).
+  private func manyTraitsSwitch(count: Int) -> Bool {
+    let sizes = [count / 10, count]
+    var added: [Double] = []
+    for size in sizes {
+      let scene = Scene(count: size)
+      scene.window.makeKeyAndVisible()
+      func compactSwitch(others: Int) -> Timing {
+        var plain = DMTraitCollection(userInterfaceStyle: .light)
+        for setter in Self.setters(count: others) { setter(&plain, 1) }
+        var compact = plain
+        compact[Compactness.self] = true
+        return Measure.time(runs: runs, prepare: { DMTraitCollection.setOverride(plain, animated: false) }) {
+          DMTraitCollection.setOverride(compact, animated: false)
+        }
+      }
+      let alone = compactSwitch(others: 0)
+      let among = compactSwitch(others: 1_000)
+      let follows = scene.views.allSatisfy { $0.dmTraitCollection[Compactness.self] }
+      scene.window.isHidden = true
+      DMTraitCollection.setOverride(DMTraitCollection(), animated: false)
+      added.append(among.median - alone.median)
+      print(
+        column("     a trait that leaves colours, \(size.formatted()) views", 48)
+          + formatDuration(alone.median))
+      print(
+        column("     the same among 1,000 custom traits", 48) + formatDuration(among.median)
+          + (follows ? "" : "  (the views do not follow!)"))
+      if !follows { return false }
+    }
+    let growth = added[1] / max(added[0], 1e-9)
+    let met = growth <= 2
+    print(
+      String(format: "   what 1,000 custom traits add grows %.1f× for 10× the views", growth)
+        + " (once a pass: about 1×; for each view: 10×)")
+    print(
+      "   target: what many custom traits add to a switch grows at most 2× for 10× the views: \(met ? "met" : "MISSED")"
+    )
+    return met
   }
 
   /// Prints the memory a process keeps after building collections of many custom traits one at a

@@ -103,6 +103,30 @@ private func collection(_ setters: [SetTrait], value: Int, reversed: Bool = fals
     #expect(values == nil, "nothing keeps a collection's custom values after it goes")
   }
 
+  /// Two trait types that share an identifier, by mistake: both read as the first one used.
+  private enum SharedFirst: DMTraitDefinition {
+    static let defaultValue = 0
+    static var identifier: String { "tests.shared-identifier" }
+  }
+  private enum SharedSecond: DMTraitDefinition {
+    static let defaultValue = 1
+    static var identifier: String { "tests.shared-identifier" }
+  }
+
+  @Test func twoTraitTypesWithOneIdentifierReadAsTheFirstUsed() {
+    var first = DMTraitCollection()
+    first[SharedFirst.self] = 1
+    var second = DMTraitCollection()
+    second[SharedSecond.self] = 1
+    #expect(first == second)
+    let unset = DMTraitCollection()
+    #expect(
+      first.changedTraits([.custom(SharedFirst.self)], comparedTo: unset)
+        == second.changedTraits([.custom(SharedFirst.self)], comparedTo: unset),
+      "equal collections differ from a third alike")
+    #expect(first.changedTraits([.custom(SharedFirst.self)], comparedTo: unset).count == 1)
+  }
+
   @Test func copiesChangedOnManyThreadsAtOnceStayTheirOwn() async {
     let shared = collection(numberedTraits(20), value: 1)
     let results = await withTaskGroup(of: Bool.self) { group in
@@ -212,6 +236,28 @@ extension GlobalStateTests {
       #expect(brandCalls == 100, "the brand did not change")
       #expect(densityCalls == 100)
       #expect(registrations.count == 200)
+      window.isHidden = true
+    }
+
+    @Test func theWindowHandlerHearsOnlyOfChangesThatChangeColours() {
+      var restyled = 0
+      DarkModeManager.setup(with: DMConfiguration(windowThemeChangeHandler: { _ in restyled += 1 }))
+      let (window, swatches) = window(of: 300)
+      var traits = DMTraitCollection(Density.self, 0.5)
+      DMTraitCollection.setOverride(traits, animated: false)
+      #expect(restyled == 0, "a trait that does not affect colours")
+      traits.accessibilityMotion = .reduced
+      DMTraitCollection.setOverride(traits, animated: false)
+      #expect(restyled == 0, "the motion alone")
+      #expect(swatches.allSatisfy { $0.calls == 2 })
+      traits[Brand.self] = "ocean"
+      DMTraitCollection.setOverride(traits, animated: false)
+      #expect(restyled == 1, "a custom trait that affects colours")
+      #expect(swatches.allSatisfy { $0.color == DMColor(rgb: 0x0077BE) })
+      traits.userInterfaceStyle = .dark
+      DMTraitCollection.setOverride(traits, animated: false)
+      #expect(restyled == 2, "the style")
+      #expect(swatches.allSatisfy { $0.calls == 4 })
       window.isHidden = true
     }
 

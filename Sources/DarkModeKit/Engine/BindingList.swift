@@ -93,6 +93,16 @@ struct BindingList {
   /// costs no reference counting.
   var heldStorage: BindingStorage? { storage }
 
+  /// Makes `held` the list's storage, for a loop over many objects that sets each with
+  /// `held?.apply(to:traits:)`, which then sets what ``apply(to:traits:)`` would: the next object
+  /// bound alike (sharing that storage) costs no reference counting. The one step of both such
+  /// loops, the siblings of a walk and the themable objects of a switch. (The list is not held
+  /// while the setters run: a setter may bind or unbind, changing it.)
+  @inline(__always)
+  func hold(in held: inout BindingStorage?) {
+    if !isStored(in: held) { held = heldStorage }
+  }
+
   /// Whether the list's storage is `held`: then `held.apply(to:traits:)` sets what ``apply(to:traits:)``
   /// would.
   @inline(__always)

@@ -101,8 +101,7 @@ final class ThemableRegistry {
     let entries = self.entries
     let versionAtStart = version
     var foundFreed = false
-    // The storage of the list set last, held: objects bound alike share one, and setting each of
-    // them from here costs no reference counting (see `BindingList.isStored(in:)`).
+    // The storage of the list set last (see `BindingList.hold(in:)`).
     var held: BindingStorage?
     PassContext.withCurrent(global) {
       for index in entries.indices {
@@ -111,13 +110,11 @@ final class ThemableRegistry {
           continue
         }
         if version == versionAtStart, !entries[index].hasOwnTraits {
-          if !entries[index].bindings.isStored(in: held) { held = entries[index].bindings.heldStorage }
+          entries[index].bindings.hold(in: &held)
           held?.apply(to: object, traits: global)
-        } else if version == versionAtStart {
-          apply(entries[index].bindings, to: object, global: global, hasOwnTraits: true)
-        } else if let place = place(of: object) {
-          let current = self.entries[place].bindings
-          apply(current, to: object, global: global, hasOwnTraits: entries[index].hasOwnTraits)
+        } else if let list = version == versionAtStart ? entries[index].bindings : bindings(of: object) {
+          // After a setter bound or unbound, each object's list is looked up again.
+          apply(list, to: object, global: global, hasOwnTraits: entries[index].hasOwnTraits)
         }
       }
     }
@@ -125,7 +122,6 @@ final class ThemableRegistry {
   }
 
   /// Applies `list` to `object`, for its own collection when it has one, else for `global`.
-  @inline(__always)
   private func apply(_ list: BindingList, to object: AnyObject, global: DMTraitCollection, hasOwnTraits: Bool)
   {
     if hasOwnTraits, let environment = object as? any DMTraitEnvironment {
@@ -134,6 +130,11 @@ final class ThemableRegistry {
     } else {
       list.apply(to: object, traits: global)
     }
+  }
+
+  /// The bindings of `object` as they are now, or `nil` when it has none.
+  private func bindings(of object: AnyObject) -> BindingList? {
+    place(of: object).map { entries[$0].bindings }
   }
 
   /// The identity of the storage of `object`'s bindings, if it has any (for tests).

@@ -24,7 +24,11 @@ extension TraitPropagator {
     }
     walksWholeTree = false
     guard globalChanged else { return reportRestyledWindows() }
-    if previous.changesBoundValues(comparedTo: resolved) { ThemableRegistry.shared.applyAll(resolved) }
+    // Compared through the pass's comparison of custom traits, which the walk made for the same
+    // two sets.
+    if previous.builtInTraitsDiffer(from: resolved) || colorsDiffer(previous, resolved) {
+      ThemableRegistry.shared.applyAll(resolved)
+    }
     reportRestyledWindows()
     handlers.themeChangeHandler?()
     GlobalChangeReporter.report(previous: previous, current: resolved)
@@ -214,9 +218,9 @@ extension TraitPropagator {
 
   /// Visits the nodes of `order` from `start` on for as long as each is the common case of a
   /// switch, in a loop of its own: a node attached since the last walk, with no overrides and no
-  /// registrations, whose collection changed but not its custom traits, under a parent that is not
-  /// the window, after the walk already marked its window restyled. `update(_:inheriting:)` does
-  /// the same for such a node, with the checks it needs for every other.
+  /// registrations, whose collection changed, under a parent that is not the window, after the
+  /// walk already marked its window restyled. `update(_:inheriting:)` does the same for such a
+  /// node, with the checks it needs for every other.
   ///
   /// It stops before the first node of another kind, and after the last node, one whose call
   /// moved it, gave it registrations, changed the structure, or that has controllers below it:
@@ -225,9 +229,7 @@ extension TraitPropagator {
   private func walkCommonCases(of order: WalkOrder, from start: Int, controllers: Int)
     -> CommonRun
   {
-    guard walkChangedColors, !walksWholeTree else {
-      return CommonRun(position: start, descended: nil, visits: 0)
-    }
+    guard !walksWholeTree else { return CommonRun(position: start, descended: nil, visits: 0) }
     // The run stops after visiting this position: the last node, or the first from which
     // controllers may hang.
     let last = min(order.count - 1, order.firstControllerParent(from: controllers))
@@ -235,10 +237,7 @@ extension TraitPropagator {
     let breaks = RunBreaks.count
     // The collection handed to the callbacks as the previous one: the same for most nodes of a
     // switch, so the loop writes it only when it differs.
-    var runPrevious = DMTraitCollection()
-    let slot = currentSlot
-    // The binding storage of the node set last, held: siblings bound alike share one, and setting
-    // each of them from here costs no reference counting (see `BindingList.isStored(in:)`).
+    var previous = DMTraitCollection()
     var held: BindingStorage?
     var position = start
     while true {
@@ -253,46 +252,13 @@ extension TraitPropagator {
         })
       else { break }
       // The current collection's slot, which only a walk writes.
-      if slot.pointee != inherited { slot.pointee = inherited }
+      if currentSlot.pointee != inherited { currentSlot.pointee = inherited }
       repeat {
         // Borrowed, not retained: see `Entry`.
-        let step = order.node(at: position).borrow { node -> CommonStep in
-          guard node.extras == nil, node.isAttached, let bits = node.reported?.traitBits else {
-            return .other
-          }
-          let accent = node.reported.unsafelyUnwrapped.accentBits
-          let bindingsChange: Bool
-          if node.reported.unsafelyUnwrapped.custom === inherited.custom {
-            // The same custom traits: changed when a built-in trait changed, and then only the
-            // built-in traits are written.
-            guard bits != inherited.traitBits || accent != inherited.accentBits else { return .other }
-            if bits != runPrevious.traitBits || accent != runPrevious.accentBits
-              || runPrevious.custom !== inherited.custom
-            {
-              runPrevious = node.reported.unsafelyUnwrapped
-            }
-            node.reported?.traitBits = inherited.traitBits
-            node.reported?.accentBits = inherited.accentBits
-            assert(
-              node.reported == inherited,
-              "a node's collection written in part differs from the one it inherits")
-            bindingsChange = true
-          } else {
-            guard let changes = takeCustomTraits(of: node, inherited: inherited, previous: &runPrevious)
-            else {
-              return .other
-            }
-            bindingsChange = changes
-          }
-          if bindingsChange {
-            if !node.bindings.isStored(in: held) { held = node.bindings.heldStorage }
-            held?.apply(to: node, traits: inherited)
-          }
-          node.dmTraitCollectionDidChange(runPrevious)
-          guard RunBreaks.count == breaks else {
-            return afterBreak(node, previous: runPrevious, current: inherited)
-          }
-          return position < last ? .next : .visited(descended: true)
+        let step = order.node(at: position).borrow { node in
+          commonStep(
+            node, inheriting: inherited, isLast: position >= last, breaks: breaks, previous: &previous,
+            held: &held)
         }
         switch step {
         case .other:
@@ -307,6 +273,56 @@ extension TraitPropagator {
     return CommonRun(position: position, descended: nil, visits: position - start)
   }
 
+  /// One node of a run of common cases: brings it up to date with `inherited`, its parent's
+  /// collection, and calls it with `previous`, which it updates; or, for a node that is not a
+  /// common case, does nothing. `breaks` is `RunBreaks.count` when the run began; `held`, the
+  /// bindings the run set last.
+  @inline(__always)
+  private func commonStep(
+    _ node: DMResponder, inheriting inherited: DMTraitCollection, isLast: Bool, breaks: UInt64,
+    previous: inout DMTraitCollection, held: inout BindingStorage?
+  ) -> CommonStep {
+    guard node.extras == nil, node.isAttached, let bits = node.reported?.traitBits else { return .other }
+    let accent = node.reported.unsafelyUnwrapped.accentBits
+    let bindingsChange: Bool
+    if node.reported.unsafelyUnwrapped.custom === inherited.custom {
+      // The same custom traits: changed when a built-in trait changed, and then only the built-in
+      // traits are written; the collection is read in place, field by field, as copying it would
+      // cost reference counting.
+      guard bits != inherited.traitBits || accent != inherited.accentBits else { return .other }
+      if !walkChangedColors {
+        // The window is restyled (see `walk(from:)`) when colours changed: any change but the
+        // motion's.
+        let motion: UInt64 = 0xFF << DMTraitCollection.motionShift
+        walkChangedColors = bits & ~motion != inherited.traitBits & ~motion || accent != inherited.accentBits
+      }
+      if bits != previous.traitBits || accent != previous.accentBits
+        || previous.custom !== inherited.custom
+      {
+        previous = node.reported.unsafelyUnwrapped
+      }
+      node.reported?.traitBits = inherited.traitBits
+      node.reported?.accentBits = inherited.accentBits
+      assert(
+        node.reported == inherited, "a node's collection written in part differs from the one it inherits")
+      bindingsChange = true
+    } else {
+      guard let changes = takeCustomTraits(of: node, inherited: inherited, previous: &previous) else {
+        return .other
+      }
+      bindingsChange = changes
+    }
+    if bindingsChange {
+      node.bindings.hold(in: &held)
+      held?.apply(to: node, traits: inherited)
+    }
+    node.dmTraitCollectionDidChange(previous)
+    guard RunBreaks.count == breaks else {
+      return afterBreak(node, previous: previous, current: inherited)
+    }
+    return isLast ? .visited(descended: true) : .next
+  }
+
   /// For the run of common cases, a node whose custom traits are another set than its parent's
   /// (the same two sets for every node under a change): writes the node's collection, and its
   /// previous one in `previous`, and tells whether its bound values change; or returns `nil`,
@@ -316,11 +332,16 @@ extension TraitPropagator {
   private func takeCustomTraits(
     of node: DMResponder, inherited: DMTraitCollection, previous: inout DMTraitCollection
   ) -> Bool? {
-    guard let reported = node.reported else { return nil }
-    let custom = compareCustomTraits(reported.custom, inherited.custom)
-    let builtInChanged = reported.builtInTraitsDiffer(from: inherited)
+    // Read in place: a copy of the collection would retain its custom values.
+    guard node.reported != nil else { return nil }
+    let custom = compareCustomTraits(node.reported.unsafelyUnwrapped.custom, inherited.custom)
+    let builtInChanged = node.reported.unsafelyUnwrapped.builtInTraitsDiffer(from: inherited)
     guard builtInChanged || !custom.equal else { return nil }
-    if reported != previous { previous = reported }
+    if !walkChangedColors {
+      walkChangedColors =
+        node.reported.unsafelyUnwrapped.builtInColorsDiffer(from: inherited) || custom.colorsDiffer
+    }
+    if node.reported.unsafelyUnwrapped != previous { previous = node.reported.unsafelyUnwrapped }
     node.reported = inherited
     return builtInChanged || custom.colorsDiffer
   }
@@ -394,7 +415,7 @@ extension TraitPropagator {
     if let applied = node.appliedOverride { traits = traits.resolved(under: applied) }
     let wasAttached = node.isAttached
     node.isAttached = true
-    if traits == node.reported {
+    if let reported = node.reported, isUnchanged(reported, traits) {
       if wasAttached { return walksWholeTree }
       // Just attached with the collection it last reported: no call, but its bindings may
       // have been set while it was away (for other traits) or their tables reloaded.
@@ -404,7 +425,7 @@ extension TraitPropagator {
       node.reported = traits
       // A change of the motion alone does not change colours (see `hasDifferentColorAppearance`).
       // Once one environment's colours changed, the others need not be compared.
-      if !walkChangedColors, let previous, previous.hasDifferentColorAppearance(comparedTo: traits) {
+      if !walkChangedColors, let previous, colorsDiffer(previous, traits) {
         walkChangedColors = true
       }
       deliver(to: node, previous: previous, traits: traits, wasAttached: wasAttached)
@@ -482,16 +503,43 @@ extension TraitPropagator {
   /// differs between them; remembered for the rest of the pass, in which every environment under
   /// a change of custom traits compares the same two sets (so a pass costs the same whatever the
   /// number of custom traits).
+  @inline(__always)
   func compareCustomTraits(_ previous: CustomTraitValues?, _ current: CustomTraitValues?)
     -> (equal: Bool, colorsDiffer: Bool)
   {
-    if let known = customComparison, known.previous === previous, known.current === current {
-      return known.result
+    // Compared in place: a copy of the remembered comparison would retain both sets.
+    if customComparison?.compares(previous, current) == true {
+      return customComparison.unsafelyUnwrapped.result
     }
+    return compareCustomTraitsAnew(previous, current)
+  }
+
+  @inline(never)
+  private func compareCustomTraitsAnew(_ previous: CustomTraitValues?, _ current: CustomTraitValues?)
+    -> (equal: Bool, colorsDiffer: Bool)
+  {
     let equal = CustomTraits.equal(previous, current)
     let result = (equal: equal, colorsDiffer: !equal && CustomTraits.colorsDiffer(previous, current))
     customComparison = CustomComparison(previous: previous, current: current, result: result)
     return result
+  }
+
+  /// Whether an environment's collection is the same after a change as before it; custom traits
+  /// are compared through `compareCustomTraits(_:_:)`, once a pass for the two sets every
+  /// environment under a change compares.
+  @inline(__always)
+  func isUnchanged(_ previous: DMTraitCollection, _ current: DMTraitCollection) -> Bool {
+    guard !previous.builtInTraitsDiffer(from: current) else { return false }
+    return previous.custom === current.custom || compareCustomTraits(previous.custom, current.custom).equal
+  }
+
+  /// Whether colours resolved for `current` may differ from colours resolved for `previous`, as
+  /// `DMTraitCollection.hasDifferentColorAppearance(comparedTo:)` tells, with custom traits
+  /// compared through `compareCustomTraits(_:_:)`.
+  func colorsDiffer(_ previous: DMTraitCollection, _ current: DMTraitCollection) -> Bool {
+    previous.builtInColorsDiffer(from: current)
+      || (previous.custom !== current.custom
+        && compareCustomTraits(previous.custom, current.custom).colorsDiffer)
   }
 
   /// Whether `trait` differs between two collections, for a registration called in a pass: a

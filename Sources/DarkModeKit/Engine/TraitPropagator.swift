@@ -91,6 +91,12 @@ final class TraitPropagator {
     let previous: CustomTraitValues?
     let current: CustomTraitValues?
     let result: (equal: Bool, colorsDiffer: Bool)
+
+    /// Whether this is the comparison of `previous` with `current`.
+    @inline(__always)
+    func compares(_ previous: CustomTraitValues?, _ current: CustomTraitValues?) -> Bool {
+      self.previous === previous && self.current === current
+    }
   }
   /// The last custom trait a registration in the running pass compared between two sets; see
   /// `trait(_:differsFrom:to:)`. Let go when the pass ends.
@@ -236,16 +242,18 @@ final class TraitPropagator {
   @inline(__always)
   private func endPass() {
     resolutionVersion &+= 1
-    customComparison = nil
-    customTraitComparison = nil
     events.removeAll(keepingCapacity: true)
     // Move out what the pass kept before letting go of it: a deinitializer run by the release
-    // may start a pass of its own, which must find the propagator idle and its lists free.
+    // (of an object, or of a custom trait's value) may start a pass of its own, which must find
+    // the propagator idle and its lists free.
     var finished: [DMResponder] = []
     swap(&finished, &pinned)
+    let comparisons = (customComparison, customTraitComparison)
+    customComparison = nil
+    customTraitComparison = nil
     isRunning = false
-    // Only now: an optimized build may otherwise release `finished` right after its last use.
-    withExtendedLifetime(finished) {}
+    // Only now: an optimized build may otherwise release them right after their last use.
+    withExtendedLifetime((finished, comparisons)) {}
   }
 
   // MARK: Testing

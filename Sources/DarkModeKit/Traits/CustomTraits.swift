@@ -55,8 +55,10 @@ enum CustomTraits {
 
   private struct Known {
     var byType: [ObjectIdentifier: Definition] = [:]
-    /// The name of each identifier, for descriptions.
-    var names: [String: String] = [:]
+    /// The first definition of each identifier: the one every type with that identifier uses
+    /// (identifiers are unique among a process's traits, but a mistake must not make equal
+    /// collections read differently).
+    var byIdentifier: [String: Definition] = [:]
   }
 
   /// Read and written under the lock, never while app code runs.
@@ -73,9 +75,10 @@ enum CustomTraits {
       affectsColorAppearance: type.affectsColorAppearance)
     return known.withLock { known in
       if let first = known.byType[key] { return first }
-      known.byType[key] = definition
-      if known.names[definition.identifier] == nil { known.names[definition.identifier] = definition.name }
-      return definition
+      let first = known.byIdentifier[definition.identifier] ?? definition
+      known.byIdentifier[definition.identifier] = first
+      known.byType[key] = first
+      return first
     }
   }
 
@@ -200,24 +203,30 @@ enum CustomTraits {
     guard lhs !== rhs else { return false }
     let left = lhs?.values ?? [:]
     let right = rhs?.values ?? [:]
-    func differ(_ entries: [String: CustomTraitEntry], _ other: [String: CustomTraitEntry]) -> Bool {
-      entries.contains { identifier, entry in
-        entry.affectsColorAppearance && reads(identifier, differentlyIn: entries, other)
+    for (identifier, entry) in left where entry.affectsColorAppearance {
+      if let other = right[identifier] {
+        if entry.value != other.value { return true }
+      } else if entry.nonDefaultValue != nil {
+        return true
       }
     }
-    return differ(left, right) || differ(right, left)
+    // The traits the left set lacks, read there as their default.
+    for (identifier, entry) in right where entry.affectsColorAppearance && left[identifier] == nil {
+      if entry.nonDefaultValue != nil { return true }
+    }
+    return false
   }
 
   /// The name a trait was defined with, or its identifier when it was never registered.
   static func name(of identifier: String) -> String {
-    known.withLock { $0.names[identifier] } ?? identifier
+    known.withLock { $0.byIdentifier[identifier]?.name } ?? identifier
   }
 
   /// `name: value` for each trait of `values`, in identifier order.
   static func describe(_ values: CustomTraitValues?) -> [String] {
     guard let values else { return [] }
     let identifiers = values.values.keys.sorted()
-    let names = known.withLock { known in identifiers.map { known.names[$0] ?? $0 } }
+    let names = known.withLock { known in identifiers.map { known.byIdentifier[$0]?.name ?? $0 } }
     // Outside the lock: a value's description is the app's code.
     return zip(identifiers, names).map { identifier, name in
       "\(name): \(values.values[identifier].unsafelyUnwrapped.value.base)"

@@ -256,9 +256,14 @@ public struct DMTraitCollection: Sendable, Hashable, Codable, CustomStringConver
   ///   ``DMTraitDefinition/affectsColorAppearance`` `false`, do not change colours.
   public func hasDifferentColorAppearance(comparedTo traitCollection: DMTraitCollection?) -> Bool {
     guard let other = traitCollection else { return true }
+    return builtInColorsDiffer(from: other) || CustomTraits.colorsDiffer(custom, other.custom)
+  }
+
+  /// Whether a built-in trait that affects colours differs: any but the motion.
+  @inline(__always)
+  func builtInColorsDiffer(from other: DMTraitCollection) -> Bool {
     let motion: UInt64 = 0xFF << Self.motionShift
     return traitBits & ~motion != other.traitBits & ~motion || accentBits != other.accentBits
-      || CustomTraits.colorsDiffer(custom, other.custom)
   }
 
   /// A readable summary, for example `DMTraitCollection(style: dark, contrast: normal, level: base,
@@ -355,14 +360,6 @@ extension DMTraitCollection {
   @inline(__always)
   func builtInTraitsDiffer(from other: DMTraitCollection) -> Bool {
     traitBits != other.traitBits || accentBits != other.accentBits
-  }
-
-  /// Whether bound values must be set again when an environment's collection changes from this
-  /// one to `other`: any change but one of custom traits that do not affect colours.
-  @inline(__always)
-  func changesBoundValues(comparedTo other: DMTraitCollection) -> Bool {
-    guard custom !== other.custom else { return builtInTraitsDiffer(from: other) }
-    return builtInTraitsDiffer(from: other) || CustomTraits.colorsDiffer(custom, other.custom)
   }
 
   /// Whether every trait is unspecified.

@@ -17,12 +17,16 @@
 /// ```
 ///
 /// A collection keeps its custom values in storage of its own, shared by its copies and copied
-/// when one of them changes; a collection without custom traits has none. Setting or merging m
-/// custom traits takes time in proportion to m, and the values go with the last collection that
-/// holds them: the process keeps only what each trait type's definition says (identifier, name,
-/// default, whether it affects colours), read once.
+/// when one of them changes; a collection without custom traits has none. Building or merging a
+/// collection of m custom traits takes time in proportion to m (a trait set through an
+/// environment's ``DMResponder/traitOverrides`` copies that environment's custom values), and the
+/// values go with the last collection that holds them: the process keeps only what each trait
+/// type's definition says (identifier, name, default, whether it affects colours), read once.
+/// Identifiers must be unique: a second type with an identifier already used reads as the first.
 ///
-/// A value that is not equal to itself (a floating-point NaN) is stored as the default.
+/// A value that is not equal to itself (a floating-point NaN) is stored as the default. Values may
+/// be compared while DarkModeKit holds a lock: the value type's `==` and `hash(into:)` must not use
+/// DarkModeKit.
 ///
 /// A resolved collection (an environment's, ``DMTraitCollection/current``) does not hold a custom
 /// trait whose value is the default, so ``DMTraitCollection/contains(_:)`` is `false` for it
@@ -94,8 +98,7 @@ public struct DMTrait: Sendable, Hashable, CustomStringConvertible {
   /// - Parameter definition: The trait's type.
   /// - Returns: The trait.
   public static func custom<Definition: DMTraitDefinition>(_ definition: Definition.Type) -> DMTrait {
-    CustomTraits.register(definition)
-    return DMTrait(kind: .custom(identifier: definition.identifier))
+    DMTrait(kind: .custom(identifier: CustomTraits.definition(of: definition).identifier))
   }
 
   /// The trait's name: the property's for a built-in trait, the definition's ``DMTraitDefinition/name``
