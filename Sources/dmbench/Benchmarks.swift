@@ -211,7 +211,7 @@ struct Benchmarks {
 
   // MARK: 3, 4: changes that must not grow with N
 
-  private func localCases() {
+  func localCases() {
     print("3. No-op change (override set to a value that resolves the same); 4. override on one view")
     print("   with 100 descendants inside the window")
     var noops: [Int: Double] = [:]

@@ -9,6 +9,8 @@ enum Mode: Equatable {
   case memory(quick: Bool)
   /// Section 9 alone, or section 8 alone with `tables`.
   case scale(tables: Bool, quick: Bool)
+  /// Sections 3 and 4 alone: a no-op change and an override on one view.
+  case local(quick: Bool)
   /// Section 11 alone: custom traits.
   case customTraits(quick: Bool)
   /// A scene of `views` bound views (or themable objects) switched `count` times.
@@ -33,6 +35,7 @@ enum Mode: Equatable {
            dmbench --memory [--quick]
            dmbench --hierarchy-scale [--quick]
            dmbench --table-scale [--quick]
+           dmbench --local [--quick]
            dmbench --custom-traits [--quick]
            dmbench --switches VIEWS COUNT [--themables] [--ratio]
            dmbench --write-preferences PATH [COUNT]
@@ -44,6 +47,7 @@ enum Mode: Equatable {
       --hierarchy-scale  section 9 only: growth of hierarchy operations; exits 1 if one grows
                          faster than its input
       --table-scale      section 8 only: growth of colour-table and design-token work, alike
+      --local            sections 3 and 4 only: a no-op change, an override on one view
       --custom-traits    section 11 only: a custom-trait switch against a built-in one, and the
                          memory kept by collections of many custom traits; exits 1 on a miss
       --switches         builds VIEWS bound views (1 to 10,000,000) and switches COUNT times, for
@@ -110,7 +114,7 @@ enum Mode: Equatable {
       case "--quick": quick = true
       case "--themables": themables = true
       case "--ratio": ratio = true
-      case "--help", "-h", "--memory", "--hierarchy-scale", "--table-scale", "--custom-traits",
+      case "--help", "-h", "--memory", "--hierarchy-scale", "--table-scale", "--local", "--custom-traits",
         "--switches":
         if let modeFlag {
           throw UsageError(description: "\(argument) (argument \(position)) cannot be given with \(modeFlag)")
@@ -141,6 +145,7 @@ enum Mode: Equatable {
     case "--hierarchy-scale": self = .scale(tables: false, quick: quick)
     case "--table-scale": self = .scale(tables: true, quick: quick)
     case "--custom-traits": self = .customTraits(quick: quick)
+    case "--local": self = .local(quick: quick)
     default: self = .full(quick: quick)
     }
   }

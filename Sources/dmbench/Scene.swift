@@ -10,11 +10,11 @@ protocol ThreeProperties: AnyObject {
 
 /// A view with three themed properties and a callback that counts, as in an app.
 final class BenchView: DMView, ThreeProperties {
-  // Written without dynamic exclusivity checks, as bindings write them, so that the floor (a
-  // plain loop writing them) is a floor.
-  @exclusivity(unchecked) var background = DMColor.clear
-  @exclusivity(unchecked) var border = DMColor.clear
-  @exclusivity(unchecked) var opacity = 1.0
+  // Ordinary properties, as an app's: every write to them, a binding's, a baseline's or the
+  // floor's, pays Swift's dynamic exclusivity check.
+  var background = DMColor.clear
+  var border = DMColor.clear
+  var opacity = 1.0
   var changes = 0
 
   override func dmTraitCollectionDidChange(_ previousTraitCollection: DMTraitCollection?) {
@@ -25,11 +25,10 @@ final class BenchView: DMView, ThreeProperties {
 /// An object outside the hierarchy with the same three themed properties, bound through
 /// `DMThemable` (a layer, a cell's style, a terminal program's palette).
 final class BenchLayer: DMThemable, ThreeProperties {
-  // Written without dynamic exclusivity checks, as bindings write them, so that the floor (a
-  // plain loop writing them) is a floor.
-  @exclusivity(unchecked) var background = DMColor.clear
-  @exclusivity(unchecked) var border = DMColor.clear
-  @exclusivity(unchecked) var opacity = 1.0
+  // Ordinary properties, as an app's (see `BenchView`).
+  var background = DMColor.clear
+  var border = DMColor.clear
+  var opacity = 1.0
 
   /// `count` layers, each with its three properties bound.
   @MainActor

@@ -32,6 +32,8 @@ case .scale(let tables, let quick):
       exit(1)
     }
   }
+case .local(let quick):
+  MainActor.assumeIsolated { Benchmarks(quick: quick).localCases() }
 case .customTraits(let quick):
   MainActor.assumeIsolated {
     let benchmarks = Benchmarks(quick: quick)

@@ -173,8 +173,13 @@ extension TraitPropagator {
             return window.isVisible && update(node, inheriting: propagatedGlobal)
           }
           // Read without retaining: the order's nodes live while it is current.
-          unowned(unsafe) let parent = order.node(at: parentPosition).takeUnretainedValue()
-          guard parent.isAttached, let inherited = parent.reported else { return false }
+          // Borrowed, not retained: copying the collection out of an `unowned(unsafe)` reference
+          // would retain the parent.
+          guard
+            let inherited = order.node(at: parentPosition).borrow({ parent -> DMTraitCollection? in
+              parent.isAttached ? parent.reported : nil
+            })
+          else { return false }
           return update(node, inheriting: inherited)
         }
       }
@@ -385,11 +390,16 @@ extension TraitPropagator {
     let inherited: DMTraitCollection
     var parentPosition: Int32 = -1
     if let unretained = entry.parent {
-      // Read without retaining (see `Entry`).
-      unowned(unsafe) let parent = unretained.takeUnretainedValue()
-      guard parent.isAttached, let parentTraits = parent.reported else { return false }
+      // Borrowed, not retained (see `Entry`): copying the collection out of an `unowned(unsafe)`
+      // reference would retain the parent.
+      guard
+        let (parentTraits, position) = unretained.borrow({ parent -> (DMTraitCollection, Int32)? in
+          guard parent.isAttached, let traits = parent.reported else { return nil }
+          return (traits, parent.walkPosition)
+        })
+      else { return false }
       inherited = parentTraits
-      parentPosition = parent.walkPosition
+      parentPosition = position
     } else {
       guard (node as? DMWindow)?.isVisible == true else { return false }
       inherited = propagatedGlobal
@@ -415,7 +425,8 @@ extension TraitPropagator {
     if let applied = node.appliedOverride { traits = traits.resolved(under: applied) }
     let wasAttached = node.isAttached
     node.isAttached = true
-    if let reported = node.reported, isUnchanged(reported, traits) {
+    // Compared in place: a copy of the collection would retain its custom values.
+    if node.reported != nil, isUnchanged(node.reported.unsafelyUnwrapped, traits) {
       if wasAttached { return walksWholeTree }
       // Just attached with the collection it last reported: no call, but its bindings may
       // have been set while it was away (for other traits) or their tables reloaded.
