@@ -125,6 +125,12 @@ private func collection(_ setters: [SetTrait], value: Int, reversed: Bool = fals
         == second.changedTraits([.custom(SharedFirst.self)], comparedTo: unset),
       "equal collections differ from a third alike")
     #expect(first.changedTraits([.custom(SharedFirst.self)], comparedTo: unset).count == 1)
+    #expect(unset[SharedSecond.self] == 0, "unset, it reads as the first type's default")
+    var setToThatDefault = DMTraitCollection()
+    setToThatDefault[SharedSecond.self] = 0
+    #expect(
+      setToThatDefault.overlaid(with: DMTraitCollection()).withDefaults[SharedSecond.self] == 0,
+      "a resolved collection drops it, and it still reads 0")
   }
 
   @Test func copiesChangedOnManyThreadsAtOnceStayTheirOwn() async {

@@ -172,9 +172,8 @@ extension TraitPropagator {
           guard parentPosition >= 0 else {
             return window.isVisible && update(node, inheriting: propagatedGlobal)
           }
-          // Read without retaining: the order's nodes live while it is current.
-          // Borrowed, not retained: copying the collection out of an `unowned(unsafe)` reference
-          // would retain the parent.
+          // Borrowed, not retained: the order's nodes live while it is current (copying the
+          // collection out of an `unowned(unsafe)` reference would retain the parent).
           guard
             let inherited = order.node(at: parentPosition).borrow({ parent -> DMTraitCollection? in
               parent.isAttached ? parent.reported : nil
@@ -223,9 +222,9 @@ extension TraitPropagator {
 
   /// Visits the nodes of `order` from `start` on for as long as each is the common case of a
   /// switch, in a loop of its own: a node attached since the last walk, with no overrides and no
-  /// registrations, whose collection changed, under a parent that is not the window, after the
-  /// walk already marked its window restyled. `update(_:inheriting:)` does the same for such a
-  /// node, with the checks it needs for every other.
+  /// registrations, whose collection changed, below the window. It marks the window restyled
+  /// (`walkChangedColors`) when colours changed, as `update(_:inheriting:)` does for such a node
+  /// with the checks it needs for every other.
   ///
   /// It stops before the first node of another kind, and after the last node, one whose call
   /// moved it, gave it registrations, changed the structure, or that has controllers below it:

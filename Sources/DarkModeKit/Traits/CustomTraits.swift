@@ -91,8 +91,10 @@ enum CustomTraits {
   static func value<Trait: DMTraitDefinition>(of type: Trait.Type, in values: CustomTraitValues?)
     -> Trait.Value
   {
-    guard let values else { return type.defaultValue }
-    return values.values[definition(of: type).identifier]?.value.base as? Trait.Value ?? type.defaultValue
+    let definition = definition(of: type)
+    if let value = values?.values[definition.identifier]?.value.base as? Trait.Value { return value }
+    // The default of the first type with this identifier, which the values are compared with.
+    return definition.defaultValue.base as? Trait.Value ?? type.defaultValue
   }
 
   /// Sets the trait in `values`, in place when no other collection holds them.
