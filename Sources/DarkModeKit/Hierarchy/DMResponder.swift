@@ -14,11 +14,14 @@ open class DMResponder: DMTraitEnvironment {
       if overrideUserInterfaceStyle != oldValue { TraitPropagator.shared.overridesDidChange(self) }
     }
   }
-  // The two fields below are declared here, next to the style's single byte, to take no room of
-  // their own.
+  // The three fields below are declared here, next to the style's single byte, to take no room
+  // of their own (a class's stored properties are laid out in the order they are declared).
   /// Whether this environment is a view that is a controller's root view (see
   /// `DMView.owningController`), read on the propagation path instead of the weak reference.
   @exclusivity(unchecked) final var isRootViewOfController = false
+  /// Whether the environment is in a visible window and ``reported`` is up to date. Attached
+  /// environments have attached parents.
+  @exclusivity(unchecked) final var isAttached = false
   /// Where a walk that recorded its window's ``WalkOrder`` put this environment.
   @exclusivity(unchecked) final var walkPosition: Int32 = 0
 
@@ -102,9 +105,6 @@ open class DMResponder: DMTraitEnvironment {
   /// The collection last reported to ``dmTraitCollectionDidChange(_:)``; while ``isAttached``, the
   /// resolved collection.
   @exclusivity(unchecked) final var reported: DMTraitCollection?
-  /// Whether the environment is in a visible window and ``reported`` is up to date. Attached
-  /// environments have attached parents.
-  @exclusivity(unchecked) final var isAttached = false
   /// Bindings of this object's properties.
   @exclusivity(unchecked) final var bindings = BindingList()
 
