@@ -13,7 +13,7 @@
 /// model on Linux.
 final class Locked<State>: @unchecked Sendable {
   // Safe: `state` is touched only while `mutex` is held.
-  @exclusivity(unchecked) private var state: State
+  private var state: State
   private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
 
   init(_ state: State) {

@@ -3,7 +3,7 @@ import Testing
 @testable import DarkModeKit
 
 /// The engine reads walk entries and binding lists without retaining them, under rules stated
-/// where it does (`TraitPropagator.Entry`, `WalkOrder`). A debug build checks
+/// where it does (`TraitPropagator.UnretainedEntry`, `UnsafeWalkOrder`). A debug build checks
 /// each rule: breaking one stops the program with the rule's message instead of reading freed
 /// memory. Each test breaks a rule in a child process and expects it to stop.
 #if DEBUG
@@ -20,13 +20,13 @@ import Testing
       ) { [freed] in
         await MainActor.run {
           let kept = DMView()
-          var entry: TraitPropagator.Entry?
+          var entry: TraitPropagator.UnretainedEntry?
           do {
             let dropped = DMView()
             entry =
               freed == "node"
-              ? TraitPropagator.Entry(node: dropped, parent: kept)
-              : TraitPropagator.Entry(node: kept, parent: dropped)
+              ? TraitPropagator.UnretainedEntry(node: dropped, parent: kept)
+              : TraitPropagator.UnretainedEntry(node: kept, parent: dropped)
           }
           withExtendedLifetime(kept) { _ = freed == "node" ? entry?.node : entry?.parent }
         }
@@ -65,12 +65,12 @@ import Testing
         processExitsWith: .failure, observing: [\.standardErrorContent]
       ) {
         await MainActor.run {
-          let order = WalkOrder(version: 0, capacity: 1)
+          let order = UnsafeWalkOrder(version: 0, capacity: 1)
           do {
             let dropped = DMView()
             _ = order.append(dropped, parent: -1)
           }
-          _ = order.node(at: 0)
+          order.withNode(at: 0) { _ in }
         }
       }
       #expect(stops(result, saying: "a walk order outlived one of its nodes"))
@@ -81,7 +81,7 @@ import Testing
         await MainActor.run {
           let view = DMView()
           let parent = DMView()
-          let entry = TraitPropagator.Entry(node: view, parent: parent)
+          let entry = TraitPropagator.UnretainedEntry(node: view, parent: parent)
           _ = entry.node
           _ = entry.parent
           withExtendedLifetime((view, parent)) {}

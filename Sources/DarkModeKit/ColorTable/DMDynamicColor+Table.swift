@@ -26,10 +26,9 @@ extension DMDynamic where Value == DMColor {
 /// nothing.
 @usableFromInline
 final class ColorTableKeyLookup: DynamicSource<DMColor>, @unchecked Sendable {
-  // Safe: `generation` and `row` are only touched inside `table.withContents`, under the table's
-  // lock, which also makes dynamic exclusivity checks on them redundant.
-  @exclusivity(unchecked) private var generation: UInt64?
-  @exclusivity(unchecked) private var row = -1
+  /// The table version last seen, and the key's row in it (`-1` when missing); only touched inside
+  /// `table.withContents`, under the table's lock.
+  private var seen: (generation: UInt64, row: Int)?
 
   let key: String
   let table: DMColorTable
@@ -44,9 +43,12 @@ final class ColorTableKeyLookup: DynamicSource<DMColor>, @unchecked Sendable {
   override func resolved(with traits: DMTraitCollection) -> DMColor {
     var isNewlyMissing = false
     let color = table.withContents { contents -> DMColor in
-      if generation != contents.generation {
-        generation = contents.generation
+      let row: Int
+      if let seen, seen.generation == contents.generation {
+        row = seen.row
+      } else {
         row = contents.keyIndex[key] ?? -1
+        seen = (contents.generation, row)
         isNewlyMissing = row < 0 && !contents.isEmpty
       }
       guard row >= 0 else { return .magenta }
@@ -58,6 +60,6 @@ final class ColorTableKeyLookup: DynamicSource<DMColor>, @unchecked Sendable {
 
   /// The cached row for a table version, or `nil` when the cache holds another version; for tests.
   func cachedRow(generation: UInt64) -> Int? {
-    table.withContents { _ in self.generation == generation ? row : nil }
+    table.withContents { _ in seen?.generation == generation ? seen?.row : nil }
   }
 }

@@ -3,9 +3,9 @@
 @MainActor
 @usableFromInline
 enum PassGeneration {
-  /// The number of the running (or last) pass; never 0.
-  @usableFromInline @exclusivity(unchecked)
-  static var current: UInt64 = 1
+  /// The number of the running (or last) pass; never 0. It changes only through ``advance()``.
+  @usableFromInline
+  private(set) static var current: UInt64 = 1
 
   /// Starts a new pass: values remembered in earlier ones no longer count.
   static func advance() {
@@ -21,11 +21,25 @@ enum PassGeneration {
 @MainActor
 @usableFromInline
 final class PassCache<Value: Sendable> {
-  // Main-actor state read and written on every resolve in a pass, never held across a call: no
-  // dynamic exclusivity checks.
-  @usableFromInline @exclusivity(unchecked) var generation: UInt64 = 0
-  @usableFromInline @exclusivity(unchecked) var traits = DMTraitCollection()
-  @usableFromInline @exclusivity(unchecked) var value: Value?
+  /// The pass, traits and value of the last resolution.
+  @usableFromInline
+  struct Last {
+    @usableFromInline var generation: UInt64 = 0
+    @usableFromInline var traits = DMTraitCollection()
+    @usableFromInline var value: Value?
+
+    @usableFromInline
+    init(generation: UInt64 = 0, traits: DMTraitCollection = DMTraitCollection(), value: Value? = nil) {
+      self.generation = generation
+      self.traits = traits
+      self.value = value
+    }
+  }
+
+  // Main-actor state read on every resolve in a pass and written when the traits differ, never
+  // held across a call: no dynamic exclusivity checks, which would cost a switch 41% (one of the
+  // four fields listed in Docs/Architecture.md).
+  @usableFromInline @exclusivity(unchecked) var last = Last()
 
   @usableFromInline
   nonisolated init() {}
@@ -33,11 +47,11 @@ final class PassCache<Value: Sendable> {
   /// The value for `traits` in the current pass: remembered, or resolved now and remembered.
   @inlinable
   func resolved(_ storage: DMDynamic<Value>.Storage, with traits: DMTraitCollection) -> Value {
-    if generation == PassGeneration.current, self.traits == traits, let value { return value }
+    if last.generation == PassGeneration.current, last.traits == traits, let value = last.value {
+      return value
+    }
     let value = storage.resolved(with: traits)
-    generation = PassGeneration.current
-    self.traits = traits
-    self.value = value
+    last = Last(generation: PassGeneration.current, traits: traits, value: value)
     return value
   }
 }

@@ -1,8 +1,8 @@
 /// The bindings of one object, at most one per key path, in the order they were made.
 ///
-/// The bindings live in one tail-allocated ``BindingStorage``. Most objects bind a few properties
+/// The bindings live in one tail-allocated ``UnsafeBindingStorage``. Most objects bind a few properties
 /// to values that many objects share (palette colours), in the same order: a list of up to
-/// ``BindingStorage/sharedLimit`` bindings through key paths is shared by every object with the
+/// ``UnsafeBindingStorage/sharedLimit`` bindings through key paths is shared by every object with the
 /// same bindings (see ``BindingShapes``), so that each of them holds one pointer, and a pass
 /// reads the same storage for all of them. A shared storage never changes; a change of the list
 /// gives it other storage.
@@ -19,7 +19,7 @@
 /// storage.
 @MainActor
 struct BindingList {
-  private var storage: BindingStorage?
+  private var storage: UnsafeBindingStorage?
 
   /// The identity of the list's storage, `nil` for none: two lists with the same identity at two
   /// moments are the same storage only if it lived in between (for tests).
@@ -34,34 +34,30 @@ struct BindingList {
   /// captured) that binds or unbinds properties of the same object.
   struct Released {
     var binding: Binding?
-    var storage: BindingStorage?
-  }
-
-  /// Counts a change of a list for a walk's run of common cases (see `RunBreaks`).
-  private static func countChange() {
-    RunBreaks.count &+= 1
+    var storage: UnsafeBindingStorage?
   }
 
   @discardableResult
   mutating func set(_ binding: Binding) -> Released {
-    Self.countChange()
+    // A walk's run of common cases looks again at lists after a change (see `RunBreaks`).
+    RunBreaks.record()
     let index = storage?.index(of: binding.keyPath)
     if canChangeInPlace, let storage {
       if let index { return Released(binding: storage.replace(at: index, with: binding)) }
       if storage.appendInPlace(binding) { return Released() }
     }
     return replaceStorage(
-      with: BindingShapes.shared(BindingStorage.copy(of: storage, replacing: index, with: binding)))
+      with: BindingShapes.shared(UnsafeBindingStorage.copy(of: storage, replacing: index, with: binding)))
   }
 
   @discardableResult
   mutating func remove(_ keyPath: AnyKeyPath) -> Released {
-    Self.countChange()
+    RunBreaks.record()
     guard let index = storage?.index(of: keyPath) else { return Released() }
     if storage?.liveCount == 1 { return replaceStorage(with: nil) }
     // Checked before anything else holds the storage.
     if canChangeInPlace { return Released(binding: storage.unsafelyUnwrapped.removeInPlace(at: index)) }
-    return replaceStorage(with: BindingShapes.shared(BindingStorage.copy(of: storage, removing: index)))
+    return replaceStorage(with: BindingShapes.shared(UnsafeBindingStorage.copy(of: storage, removing: index)))
   }
 
   func contains(_ keyPath: AnyKeyPath) -> Bool {
@@ -91,7 +87,7 @@ struct BindingList {
   /// The list's storage, which a loop over many objects bound alike holds while it sets them
   /// (see `TraitPropagator.walkCommonCases`): each object whose list ``isStored(in:)`` it is then
   /// costs no reference counting.
-  var heldStorage: BindingStorage? { storage }
+  var heldStorage: UnsafeBindingStorage? { storage }
 
   /// Makes `held` the list's storage, for a loop over many objects that sets each with
   /// `held?.apply(to:traits:)`, which then sets what ``apply(to:traits:)`` would: the next object
@@ -99,25 +95,25 @@ struct BindingList {
   /// loops, the siblings of a walk and the themable objects of a switch. (The list is not held
   /// while the setters run: a setter may bind or unbind, changing it.)
   @inline(__always)
-  func hold(in held: inout BindingStorage?) {
+  func hold(in held: inout UnsafeBindingStorage?) {
     if !isStored(in: held) { held = heldStorage }
   }
 
   /// Whether the list's storage is `held`: then `held.apply(to:traits:)` sets what ``apply(to:traits:)``
   /// would.
   @inline(__always)
-  func isStored(in held: BindingStorage?) -> Bool {
+  func isStored(in held: UnsafeBindingStorage?) -> Bool {
     storage === held
   }
 
-  private mutating func replaceStorage(with new: BindingStorage?) -> Released {
+  private mutating func replaceStorage(with new: UnsafeBindingStorage?) -> Released {
     let old = storage
     storage = new
     return Released(storage: old)
   }
 }
 
-/// The slots in use of a ``BindingStorage``, tombstones included, how many are tombstones, and
+/// The slots in use of a ``UnsafeBindingStorage``, tombstones included, how many are tombstones, and
 /// whether the storage is shared (see ``BindingShapes``).
 struct BindingStorageHeader {
   var count: Int32
@@ -128,7 +124,12 @@ struct BindingStorageHeader {
 /// A binding list's bindings in one allocation: the slots in use (tombstones included), and
 /// how many of them are tombstones. Changed in place only while one list alone holds it (see
 /// ``BindingList``).
-final class BindingStorage: ManagedBuffer<BindingStorageHeader, Binding> {
+///
+/// Its invariants, which ``checkInvariants()`` checks (see `InternalChecks`): the slots in use fit
+/// its room and are initialized, `tombstones` counts the tombstones among them, which are at most
+/// half of them; shared storage has no tombstone and at most ``sharedLimit`` bindings; and a key
+/// path index, where there is one, gives the slot of every live binding and nothing else.
+final class UnsafeBindingStorage: ManagedBuffer<BindingStorageHeader, Binding> {
   typealias Header = BindingStorageHeader
 
   /// From this capacity on, a storage finds key paths through an index.
@@ -142,14 +143,18 @@ final class BindingStorage: ManagedBuffer<BindingStorageHeader, Binding> {
 
   /// Makes storage for `count` bindings with room for `capacity`; `initialize` must initialize
   /// the first `count`.
+  @MainActor
   static func make(
     count: Int, capacity: Int? = nil, _ initialize: (UnsafeMutablePointer<Binding>) -> Void
-  ) -> BindingStorage {
+  ) -> UnsafeBindingStorage {
     let storage = unsafeDowncast(
-      BindingStorage.create(minimumCapacity: capacity ?? count) { _ in
+      UnsafeBindingStorage.create(minimumCapacity: capacity ?? count) { _ in
         Header(count: Int32(count), tombstones: 0)
-      }, to: BindingStorage.self)
+      }, to: UnsafeBindingStorage.self)
     storage.withUnsafeMutablePointerToElements(initialize)
+    #if DARKMODEKIT_INTERNAL_CHECKS
+      storage.checkInvariants()
+    #endif
     return storage
   }
 
@@ -157,8 +162,8 @@ final class BindingStorage: ManagedBuffer<BindingStorageHeader, Binding> {
   /// `binding` in place of the one at `replacing`, or after the others.
   @MainActor
   static func copy(
-    of old: BindingStorage?, replacing: Int? = nil, with binding: Binding? = nil, removing: Int? = nil
-  ) -> BindingStorage {
+    of old: UnsafeBindingStorage?, replacing: Int? = nil, with binding: Binding? = nil, removing: Int? = nil
+  ) -> UnsafeBindingStorage {
     let count =
       (old?.liveCount ?? 0) - (removing == nil ? 0 : 1) + (replacing == nil && binding != nil ? 1 : 0)
     return make(count: count, capacity: capacity(for: count)) { elements in
@@ -208,7 +213,10 @@ final class BindingStorage: ManagedBuffer<BindingStorageHeader, Binding> {
   @MainActor
   /// - Returns: The binding it replaced, for the caller to let go of.
   func replace(at index: Int, with binding: Binding) -> Binding {
-    withUnsafeMutablePointerToElements { elements in
+    #if DARKMODEKIT_INTERNAL_CHECKS
+      defer { checkInvariants() }
+    #endif
+    return withUnsafeMutablePointerToElements { elements in
       let old = (elements + index).move()
       (elements + index).initialize(to: binding)
       return old
@@ -225,6 +233,9 @@ final class BindingStorage: ManagedBuffer<BindingStorageHeader, Binding> {
       header.pointee.count += 1
     }
     if isIndexed { Self.indexes.withLock { $0[ObjectIdentifier(self)]?[binding.keyPath] = slot } }
+    #if DARKMODEKIT_INTERNAL_CHECKS
+      checkInvariants()
+    #endif
     return true
   }
 
@@ -251,6 +262,9 @@ final class BindingStorage: ManagedBuffer<BindingStorageHeader, Binding> {
       Self.indexes.withLock { _ = $0[ObjectIdentifier(self)]?.removeValue(forKey: removed.keyPath) }
     }
     if header.tombstones * 2 > header.count { compact() }
+    #if DARKMODEKIT_INTERNAL_CHECKS
+      checkInvariants()
+    #endif
     return removed
   }
 
@@ -318,6 +332,33 @@ final class BindingStorage: ManagedBuffer<BindingStorageHeader, Binding> {
     withUnsafeMutablePointers { header, elements in body(elements, Int(header.pointee.count)) }
   }
 
+  /// Stops the program when the storage's invariants do not hold (see the type's documentation).
+  @MainActor
+  func checkInvariants() {
+    InternalChecks.counted()
+    let header = header
+    precondition(
+      header.tombstones >= 0 && header.tombstones <= header.count && Int(header.count) <= capacity,
+      "a binding storage's slots in use are outside its room")
+    precondition(
+      header.tombstones * 2 <= header.count, "a binding storage kept more tombstones than bindings")
+    precondition(
+      !header.isShared || (header.tombstones == 0 && header.count <= Self.sharedLimit),
+      "a shared binding storage has tombstones or too many bindings")
+    let index = isIndexed ? Self.indexes.withLock { $0[ObjectIdentifier(self)] } : nil
+    withElements { elements, count in
+      let tombstones = (0..<count).count { elements[$0].isTombstone }
+      precondition(tombstones == Int(header.tombstones), "a binding storage miscounts its tombstones")
+      guard let index else { return }
+      precondition(index.count == count - tombstones, "a binding storage's index misses a binding")
+      for (keyPath, slot) in index {
+        precondition(
+          slot >= 0 && slot < count && !elements[slot].isTombstone && elements[slot].keyPath == keyPath,
+          "a binding storage's index gives the wrong slot")
+      }
+    }
+  }
+
   deinit {
     if header.isShared {
       // The table hands out shared storages on the main actor; one freed elsewhere at the same
@@ -343,15 +384,15 @@ final class BindingStorage: ManagedBuffer<BindingStorageHeader, Binding> {
 /// its deinitializer runs on the main actor, as the objects whose lists hold it are freed there).
 /// A storage whose bindings hash like another's with other bindings stays unshared.
 enum BindingShapes {
-  private static let table = Locked<[Int: Unmanaged<BindingStorage>]>([:])
+  private static let table = Locked<[Int: Unmanaged<UnsafeBindingStorage>]>([:])
 
   /// The shared storage with the bindings of `made`, a new storage that nothing else holds yet:
   /// one found in the table, or `made` itself, now shared; `made` as it is when it cannot be
   /// shared (a binding through a setter of its own, which no other list can have, or more than
-  /// ``BindingStorage/sharedLimit`` bindings).
+  /// ``UnsafeBindingStorage/sharedLimit`` bindings).
   @MainActor
-  static func shared(_ made: BindingStorage?) -> BindingStorage? {
-    guard let made, made.count <= BindingStorage.sharedLimit, let hash = shapeHash(of: made) else {
+  static func shared(_ made: UnsafeBindingStorage?) -> UnsafeBindingStorage? {
+    guard let made, made.count <= UnsafeBindingStorage.sharedLimit, let hash = shapeHash(of: made) else {
       return made
     }
     // Alive: shared storages go on the main actor, which this is (see `deinit`).
@@ -360,11 +401,14 @@ enum BindingShapes {
     }
     made.header.isShared = true
     table.withLock { $0[hash] = .passUnretained(made) }
+    #if DARKMODEKIT_INTERNAL_CHECKS
+      made.checkInvariants()
+    #endif
     return made
   }
 
   /// Takes a shared storage out of the table, from its deinitializer.
-  static func forget(_ storage: BindingStorage) {
+  static func forget(_ storage: UnsafeBindingStorage) {
     guard let hash = shapeHash(of: storage) else { return }
     table.withLock { table in
       if table[hash]?.toOpaque() == Unmanaged.passUnretained(storage).toOpaque() { table[hash] = nil }
@@ -376,7 +420,7 @@ enum BindingShapes {
 
   /// A hash of the bindings' properties and values, in order; `nil` when one of them is a
   /// tombstone or sets its property through a setter of its own.
-  private static func shapeHash(of storage: BindingStorage) -> Int? {
+  private static func shapeHash(of storage: UnsafeBindingStorage) -> Int? {
     storage.withElements { elements, count in
       var hasher = Hasher()
       for index in 0..<count {
@@ -390,7 +434,7 @@ enum BindingShapes {
     }
   }
 
-  private static func hasSameBindings(_ first: BindingStorage, _ second: BindingStorage) -> Bool {
+  private static func hasSameBindings(_ first: UnsafeBindingStorage, _ second: UnsafeBindingStorage) -> Bool {
     first.withElements { firstElements, firstCount in
       second.withElements { secondElements, secondCount in
         firstCount == secondCount

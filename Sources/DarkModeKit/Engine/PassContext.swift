@@ -40,12 +40,13 @@ enum PassContext {
     }
   }
 
-  /// Makes `slot` this thread's current-collection storage until ``leaveSlot(_:)``: a pass writes
-  /// each environment's collection into the slot before calling it, instead of setting the
-  /// pointer again for every environment.
+  /// Makes `slot` this thread's current-collection storage until ``leaveSlot(_:)`` (see
+  /// ``UnsafeTraitsSlot``).
   /// - Returns: What to hand to ``leaveSlot(_:)`` to restore the earlier state.
   @inline(__always)
-  static func enterSlot(_ slot: UnsafeMutablePointer<DMTraitCollection>) -> UnsafeMutableRawPointer? {
+  fileprivate static func enterSlot(_ slot: UnsafeMutablePointer<DMTraitCollection>)
+    -> UnsafeMutableRawPointer?
+  {
     let saved = pthread_getspecific(key)
     pthread_setspecific(key, slot)
     return saved
@@ -53,7 +54,7 @@ enum PassContext {
 
   /// Restores what ``enterSlot(_:)`` replaced.
   @inline(__always)
-  static func leaveSlot(_ saved: UnsafeMutableRawPointer?) {
+  fileprivate static func leaveSlot(_ saved: UnsafeMutableRawPointer?) {
     pthread_setspecific(key, saved)
   }
 
@@ -66,5 +67,52 @@ enum PassContext {
     pthread_setspecific(key, nil)
     defer { pthread_setspecific(key, saved) }
     return try body()
+  }
+}
+
+/// Where a pass writes the collection of the environment it is calling, made this thread's
+/// current collection (see ``PassContext``) for the whole pass: a pass writes each environment's
+/// collection into the slot before calling it, instead of setting the thread's pointer again for
+/// every environment.
+///
+/// Its invariant: it owns one initialized collection at `pointer`, for its whole life, and the
+/// thread's pointer refers to it only between ``enter()`` and ``leave(_:)`` on the main thread.
+@MainActor
+final class UnsafeTraitsSlot {
+  private let pointer: UnsafeMutablePointer<DMTraitCollection>
+
+  init() {
+    pointer = .allocate(capacity: 1)
+    pointer.initialize(to: DMTraitCollection())
+  }
+
+  isolated deinit {
+    pointer.deinitialize(count: 1)
+    pointer.deallocate()
+  }
+
+  /// Whether the slot holds `traits`, compared where it lies.
+  @inline(__always)
+  func holds(_ traits: DMTraitCollection) -> Bool {
+    pointer.pointee == traits
+  }
+
+  /// Writes `traits` into the slot.
+  @inline(__always)
+  func write(_ traits: DMTraitCollection) {
+    pointer.pointee = traits
+  }
+
+  /// Makes the slot this thread's current collection until ``leave(_:)``.
+  /// - Returns: What to hand to ``leave(_:)`` to restore the earlier state.
+  @inline(__always)
+  func enter() -> UnsafeMutableRawPointer? {
+    PassContext.enterSlot(pointer)
+  }
+
+  /// Restores what ``enter()`` replaced.
+  @inline(__always)
+  func leave(_ saved: UnsafeMutableRawPointer?) {
+    PassContext.leaveSlot(saved)
   }
 }

@@ -102,7 +102,7 @@ final class ThemableRegistry {
     let versionAtStart = version
     var foundFreed = false
     // The storage of the list set last (see `BindingList.hold(in:)`).
-    var held: BindingStorage?
+    var held: UnsafeBindingStorage?
     PassContext.withCurrent(global) {
       for index in entries.indices {
         guard let object = entries[index].object else {

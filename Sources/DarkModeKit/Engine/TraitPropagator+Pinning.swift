@@ -10,7 +10,7 @@ extension TraitPropagator {
   ///
   /// A debug build checks the rule: each entry also holds its node weakly, and reading the node of
   /// an entry whose node was freed stops the program instead of reading freed memory.
-  struct Entry {
+  struct UnretainedEntry {
     private let unretainedNode: Unmanaged<DMResponder>
     private let unretainedParent: Unmanaged<DMResponder>?
     #if DEBUG
@@ -38,7 +38,8 @@ extension TraitPropagator {
       #endif
     }
 
-    /// The node, not retained; valid while the pass runs (see above).
+    /// The node, not retained; valid while the pass runs (see above). Only the walk's own unsafe
+    /// types read it; others borrow it through ``withNode(_:)``.
     @inline(__always)
     var node: Unmanaged<DMResponder> {
       #if DEBUG
@@ -56,6 +57,23 @@ extension TraitPropagator {
           "a walk entry outlived its parent: a change during the pass did not pin it")
       #endif
       return unretainedParent
+    }
+
+    /// Runs `body` with the node, borrowed: neither retained nor released.
+    @inline(__always)
+    func withNode<Result>(_ body: (DMResponder) -> Result) -> Result {
+      node.borrow(body)
+    }
+
+    /// Whether the entry was pushed from a parent (a window's own entry is not).
+    @inline(__always)
+    var hasParentNode: Bool { unretainedParent != nil }
+
+    /// Runs `body` with the parent, borrowed, and returns what it returns, or `nil` for an entry
+    /// with no parent.
+    @inline(__always)
+    func withParent<Result>(_ body: (DMResponder) -> Result?) -> Result? {
+      parent.flatMap { $0.borrow(body) }
     }
 
     /// Whether `candidate` is the parent the entry was pushed from, comparing identities only.

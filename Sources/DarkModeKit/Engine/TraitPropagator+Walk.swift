@@ -37,12 +37,12 @@ extension TraitPropagator {
   func reapplyBindings() {
     PassGeneration.advance()
     for window in DMApplication.shared.windows where window.isAttached {
-      stack.push(Entry(node: window, parent: nil))
+      stack.push(UnretainedEntry(node: window, parent: nil))
     }
-    let savedContext = PassContext.enterSlot(currentSlot)
-    defer { PassContext.leaveSlot(savedContext) }
+    let savedContext = currentSlot.enter()
+    defer { currentSlot.leave(savedContext) }
     while let entry = stack.pop() {
-      entry.node.borrow { node in
+      entry.withNode { node in
         guard node.isAttached, let traits = node.reported else { return }
         if !node.bindings.isEmpty { refreshBindings(of: node, traits: traits) }
         node.appendTraitChildren(to: stack)
@@ -90,7 +90,7 @@ extension TraitPropagator {
   /// collection did not change nothing can change, so the walk stops there.
   ///
   /// A walk from a visible window whose structure did not change since a walk visited all of it
-  /// runs through the window's ``WalkOrder`` instead, in the same order; once a callback changes
+  /// runs through the window's ``UnsafeWalkOrder`` instead, in the same order; once a callback changes
   /// the structure, it hands the subtrees it has not reached to the stack, as the walk would
   /// have pushed them. A walk from a window that visits every environment, with no structural
   /// change, records the order.
@@ -110,18 +110,18 @@ extension TraitPropagator {
     defer { visitCount &+= visits }
     let structureAtStart = structureVersion
     PassGeneration.advance()
-    let savedContext = PassContext.enterSlot(currentSlot)
-    defer { PassContext.leaveSlot(savedContext) }
+    let savedContext = currentSlot.enter()
+    defer { currentSlot.leave(savedContext) }
     let window = usesWalkOrders ? start as? DMWindow : nil
-    var recording: WalkOrder?
+    var recording: UnsafeWalkOrder?
     if let window, let order = window.walkOrder, order.isCurrent(structureAtStart) {
       walk(window, in: order, visits: &visits)
     } else {
-      // The entry does not hold the parent (see `Entry`); a controller's root view's parent is
+      // The entry does not hold the parent (see `UnretainedEntry`); a controller's root view's parent is
       // its controller, which the tree does not hold.
       let startParent = start.traitParent
       if let startParent { pin(startParent) }
-      stack.push(Entry(node: start, parent: startParent))
+      stack.push(UnretainedEntry(node: start, parent: startParent))
       if let window {
         recordingOrder.restart(version: structureAtStart)
         recording = recordingOrder
@@ -131,8 +131,8 @@ extension TraitPropagator {
     while let entry = stack.pop() {
       visits &+= 1
       let structureChanged = structureVersion != structureAtStart
-      // Borrowed, not retained: see `Entry`.
-      let descended = entry.node.borrow { node in
+      // Borrowed, not retained: see `UnretainedEntry`.
+      let descended = entry.withNode { node in
         visit(node, from: entry, structureChanged: structureChanged, stack: stack, recording: &recording)
       }
       // A node not gone into leaves the recording incomplete: it stops.
@@ -150,7 +150,7 @@ extension TraitPropagator {
   /// The walk of a window through its order; see `walk(from:)`. After a node whose visit changed
   /// the structure, it pushes what the stack walk would hold then (the node's children as they
   /// are now, and the subtrees it has not reached), for the walk to go on with the stack.
-  private func walk(_ window: DMWindow, in order: WalkOrder, visits: inout Int) {
+  private func walk(_ window: DMWindow, in order: UnsafeWalkOrder, visits: inout Int) {
     let structureAtStart = structureVersion
     orderedWalkCount &+= 1
     var controllers = 0
@@ -168,21 +168,20 @@ extension TraitPropagator {
         guard position < count else { break }
         visits &+= 1
         let parentPosition = order.parent(at: position)
-        descended = order.node(at: position).borrow { node in
+        descended = order.withNode(at: position) { node in
           guard parentPosition >= 0 else {
             return window.isVisible && update(node, inheriting: propagatedGlobal)
           }
           // Borrowed, not retained: the order's nodes live while it is current (copying the
           // collection out of an `unowned(unsafe)` reference would retain the parent).
           guard
-            let inherited = order.node(at: parentPosition).borrow({ parent -> DMTraitCollection? in
-              parent.isAttached ? parent.reported : nil
-            })
+            let inherited = order.withNode(
+              at: parentPosition,
+              { parent -> DMTraitCollection? in parent.isAttached ? parent.reported : nil })
           else { return false }
           return update(node, inheriting: inherited)
         }
       }
-      let node = order.node(at: position)
       // The controllers below a node the walk goes into are kept from now on, as the stack walk
       // keeps them when it pushes them.
       let isCurrent =
@@ -191,7 +190,7 @@ extension TraitPropagator {
       guard isCurrent else {
         // Neither the node's children as recorded nor, when it was not gone into, as they are.
         pushSubtrees(of: order, from: order.subtreeEnd(of: position))
-        if descended { node.borrow { $0.appendTraitChildren(to: stack) } }
+        if descended { order.withNode(at: position) { $0.appendTraitChildren(to: stack) } }
         // Stale now: let go of it (the walk's entries hold what they need).
         window.walkOrder = nil
         return
@@ -230,7 +229,7 @@ extension TraitPropagator {
   /// moved it, gave it registrations, changed the structure, or that has controllers below it:
   /// what the walk does for those, it does after the visit.
   @inline(never)
-  private func walkCommonCases(of order: WalkOrder, from start: Int, controllers: Int)
+  private func walkCommonCases(of order: UnsafeWalkOrder, from start: Int, controllers: Int)
     -> CommonRun
   {
     guard !walksWholeTree else { return CommonRun(position: start, descended: nil, visits: 0) }
@@ -242,7 +241,7 @@ extension TraitPropagator {
     // The collection handed to the callbacks as the previous one: the same for most nodes of a
     // switch, so the loop writes it only when it differs.
     var previous = DMTraitCollection()
-    var held: BindingStorage?
+    var held: UnsafeBindingStorage?
     var position = start
     while true {
       let parentPosition = order.parent(at: position)
@@ -251,15 +250,14 @@ extension TraitPropagator {
       // a parent's collection stays as it is until the structure changes, which ends the run.
       // Borrowed, not retained: the order's nodes live while it is current.
       guard
-        let inherited = order.node(at: parentPosition).borrow({ parent -> DMTraitCollection? in
-          parent.isAttached ? parent.reported : nil
-        })
+        let inherited = order.withNode(
+          at: parentPosition, { parent -> DMTraitCollection? in parent.isAttached ? parent.reported : nil })
       else { break }
       // The current collection's slot, which only a walk writes.
-      if currentSlot.pointee != inherited { currentSlot.pointee = inherited }
+      if !currentSlot.holds(inherited) { currentSlot.write(inherited) }
       repeat {
-        // Borrowed, not retained: see `Entry`.
-        let step = order.node(at: position).borrow { node in
+        // Borrowed, not retained: see `UnretainedEntry`.
+        let step = order.withNode(at: position) { node in
           commonStep(
             node, inheriting: inherited, isLast: position >= last, breaks: breaks, previous: &previous,
             held: &held)
@@ -284,7 +282,7 @@ extension TraitPropagator {
   @inline(__always)
   private func commonStep(
     _ node: DMResponder, inheriting inherited: DMTraitCollection, isLast: Bool, breaks: UInt64,
-    previous: inout DMTraitCollection, held: inout BindingStorage?
+    previous: inout DMTraitCollection, held: inout UnsafeBindingStorage?
   ) -> CommonStep {
     guard node.extras == nil, node.isAttached, let bits = node.reported?.traitBits else { return .other }
     let accent = node.reported.unsafelyUnwrapped.accentBits
@@ -295,10 +293,9 @@ extension TraitPropagator {
       // cost reference counting.
       guard bits != inherited.traitBits || accent != inherited.accentBits else { return .other }
       if !walkChangedColors {
-        // The window is restyled (see `walk(from:)`) when colours changed: any change but the
-        // motion's.
-        let motion: UInt64 = 0xFF << DMTraitCollection.motionShift
-        walkChangedColors = bits & ~motion != inherited.traitBits & ~motion || accent != inherited.accentBits
+        // The window is restyled (see `walk(from:)`) when colours changed.
+        walkChangedColors = DMTraitCollection.builtInColorsDiffer(
+          bits, accent, inherited.traitBits, inherited.accentBits)
       }
       if bits != previous.traitBits || accent != previous.accentBits
         || previous.custom !== inherited.custom
@@ -362,7 +359,7 @@ extension TraitPropagator {
   /// it reached that node: each with the parent it hangs from, the first on top. Every node at
   /// `position` or after whose parent comes before it starts such a subtree, and its parent was
   /// visited and gone into.
-  private func pushSubtrees(of order: WalkOrder, from position: Int) {
+  private func pushSubtrees(of order: UnsafeWalkOrder, from position: Int) {
     var roots: [Int] = []
     var root = position
     while root < order.count {
@@ -370,7 +367,7 @@ extension TraitPropagator {
       root = order.subtreeEnd(of: root)
     }
     for root in roots.reversed() {
-      stack.push(Entry(node: order.node(at: root), parent: order.node(at: order.parent(at: root))))
+      stack.push(order.entry(at: root))
     }
   }
 
@@ -379,8 +376,8 @@ extension TraitPropagator {
   /// whether it pushed its children.
   @inline(__always)
   func visit(
-    _ node: DMResponder, from entry: Entry, structureChanged: Bool, stack: WalkStack,
-    recording: inout WalkOrder?
+    _ node: DMResponder, from entry: UnretainedEntry, structureChanged: Bool, stack: UnsafeWalkStack,
+    recording: inout UnsafeWalkOrder?
   ) -> Bool {
     // A callback may have moved the node or detached its parent since the entry was pushed.
     if structureChanged {
@@ -388,11 +385,10 @@ extension TraitPropagator {
     }
     let inherited: DMTraitCollection
     var parentPosition: Int32 = -1
-    if let unretained = entry.parent {
-      // Borrowed, not retained (see `Entry`): copying the collection out of an `unowned(unsafe)`
-      // reference would retain the parent.
+    if entry.hasParentNode {
+      // Borrowed, not retained (see `UnretainedEntry`).
       guard
-        let (parentTraits, position) = unretained.borrow({ parent -> (DMTraitCollection, Int32)? in
+        let (parentTraits, position) = entry.withParent({ parent -> (DMTraitCollection, Int32)? in
           guard parent.isAttached, let traits = parent.reported else { return nil }
           return (traits, parent.walkPosition)
         })
@@ -479,7 +475,7 @@ extension TraitPropagator {
   /// is a copy, which keeps the storage it reads (see `BindingList.apply(to:traits:)`).
   @inline(__always)
   func refreshBindings(of node: DMResponder, traits: DMTraitCollection) {
-    currentSlot.pointee = traits
+    currentSlot.write(traits)
     let list = node.bindings
     list.apply(to: node, traits: traits)
   }
@@ -504,7 +500,7 @@ extension TraitPropagator {
     {
       refreshBindings(of: node, traits: traits)
     } else {
-      currentSlot.pointee = traits
+      currentSlot.write(traits)
     }
     node.dmTraitCollectionDidChange(previous)
   }
@@ -574,12 +570,13 @@ extension TraitPropagator {
 
   /// Marks `node` and its attached descendants as outside any visible window. No calls.
   func detach(_ node: DMResponder) {
-    detachStack.push(Entry(node: node, parent: nil))
+    detachStack.push(UnretainedEntry(node: node, parent: nil))
     while let entry = detachStack.pop() {
-      unowned(unsafe) let node = entry.node.takeUnretainedValue()
-      guard node.isAttached else { continue }
-      node.isAttached = false
-      node.appendTraitChildren(to: detachStack)
+      entry.withNode { node in
+        guard node.isAttached else { return }
+        node.isAttached = false
+        node.appendTraitChildren(to: detachStack)
+      }
     }
   }
 

@@ -6,84 +6,80 @@ import Foundation
 /// Events raised while a pass runs (from a callback, a binding or a handler) are queued and
 /// processed, in order, after it; the structure itself changes at once, and a pass skips the
 /// entries that a change made stale.
-///
-/// Its state is main-actor state that no access holds across a call that could reach it again, so
-/// its fields skip dynamic exclusivity checks (`@exclusivity(unchecked)`); a pass reads them for
-/// every node. `.ci/check-exclusivity` runs the tests with the checks back on.
 @MainActor
 final class TraitPropagator {
   static let shared = TraitPropagator()
 
   enum Event {
     case global(animated: Bool)
-    /// Not retained, so that clearing the queue runs no deinitializer: the node is held by the
-    /// caller while the first event runs, and pinned when the event is queued behind a pass.
-    case position(Unmanaged<DMResponder>)
+    /// Clearing the queue releases no node for the last time: the node of the first event is held
+    /// by the caller while it runs, and that of an event queued behind a pass is pinned.
+    case position(DMResponder)
     case reapplyBindings
     /// A theme got a new side: resolve every collection again.
     case themeSides
   }
 
   /// The resolved global collection the hierarchy was last brought up to date with.
-  @exclusivity(unchecked) var propagatedGlobal = DMTraitCollection().withDefaults
+  var propagatedGlobal = DMTraitCollection().withDefaults
   /// What passes report to; handed in by `DarkModeManager.setup(with:)`.
-  @exclusivity(unchecked) var handlers = ChangeHandlers()
+  var handlers = ChangeHandlers()
   /// The transition of the running pass, ``DMTransition/none`` between passes.
-  @exclusivity(unchecked) var transition = DMTransition.none
+  var transition = DMTransition.none
 
   /// How many nodes passes have visited since launch; tests read it to check what a pass touches.
-  @exclusivity(unchecked) var visitCount = 0
+  var visitCount = 0
   /// How many walks went through a window's recorded order; tests read it to check that they
   /// exercise that path.
-  @exclusivity(unchecked) var orderedWalkCount = 0
+  var orderedWalkCount = 0
   /// Whether walks record and use windows' orders; tests turn it off to compare with stack walks.
-  @exclusivity(unchecked) var usesWalkOrders = true
+  var usesWalkOrders = true
   /// Windows with fewer environments keep no order: a walk of so few is as fast without one, and
   /// the order would cost an allocation each time the window is shown. Tests lower it.
-  @exclusivity(unchecked) var minimumOrderCount = TraitPropagator.defaultMinimumOrderCount
+  var minimumOrderCount = TraitPropagator.defaultMinimumOrderCount
   static let defaultMinimumOrderCount = 8
   /// Windows with more environments keep no order: its positions are 32-bit. Tests lower it.
-  @exclusivity(unchecked) var maximumOrderCount = TraitPropagator.defaultMaximumOrderCount
+  var maximumOrderCount = TraitPropagator.defaultMaximumOrderCount
   static let defaultMaximumOrderCount = Int(Int32.max)
 
   /// Counts structural changes, so that a walk checks each entry's parent only after one, and the
   /// root checkpoints of `DMView.window` know when they are stale.
-  @exclusivity(unchecked) var structureVersion: UInt64 = 0 {
-    didSet { RunBreaks.count &+= 1 }
+  var structureVersion: UInt64 = 0 {
+    didSet { RunBreaks.record() }
   }
   /// Counts events and passes: anything that may change how an environment outside visible
   /// windows resolves makes the checkpoints of `resolveDetached(_:)` stale.
-  @exclusivity(unchecked) var resolutionVersion: UInt64 = 0
+  var resolutionVersion: UInt64 = 0
   /// Counts passes: what a pass does once per pass (load an image by name) it does for this number.
-  @exclusivity(unchecked) var passNumber: UInt64 = 0
-  @exclusivity(unchecked) var isRunning = false
-  @exclusivity(unchecked) var events: [Event] = []
-  let stack = WalkStack()
+  var passNumber: UInt64 = 0
+  var isRunning = false
+  var events: [Event] = []
+  let stack = UnsafeWalkStack()
   /// Where a walk from a window records its order; copied for the window when complete (see
-  /// `WalkOrder`).
-  let recordingOrder = WalkOrder(version: 0, capacity: 256)
-  let detachStack = WalkStack()
+  /// `UnsafeWalkOrder`).
+  let recordingOrder = UnsafeWalkOrder(version: 0, capacity: 256)
+  let detachStack = UnsafeWalkStack()
   /// Visible windows whose colours may differ since the last report to the window handler.
-  @exclusivity(unchecked) var restyledWindows: [DMWindow] = []
+  var restyledWindows: [DMWindow] = []
   /// Whether the running walk changed, for any environment that had reported before, a trait that
   /// affects colours; see `walk(from:)`.
-  @exclusivity(unchecked) var walkChangedColors = false
+  var walkChangedColors = false
   /// Whether the running walk goes on below environments whose collection did not change, because
   /// something below them may resolve differently although nothing above it changed (new theme
   /// sides).
-  @exclusivity(unchecked) var walksWholeTree = false
+  var walksWholeTree = false
   /// Whether a `.themeSides` event waits in the queue.
-  @exclusivity(unchecked) var isThemeSidesQueued = false
+  var isThemeSidesQueued = false
   /// Counts the times bound values changed without a trait change (colour-table reloads), so that
   /// a window shown again knows whether it missed one; see `DMWindow.seenBindingSourcesVersion`.
-  @exclusivity(unchecked) var bindingSourcesVersion: UInt64 = 0
+  var bindingSourcesVersion: UInt64 = 0
   /// What the running pass runs once it is over; see `bindingSourcesDidChange(completion:)`.
-  @exclusivity(unchecked) var afterPass: [@MainActor () -> Void] = []
-  /// Objects kept alive until the running pass ends; see `Entry`.
-  @exclusivity(unchecked) var pinned: [DMResponder] = []
+  var afterPass: [@MainActor () -> Void] = []
+  /// Objects kept alive until the running pass ends; see `UnretainedEntry`.
+  var pinned: [DMResponder] = []
   /// The views of freed controllers, held until a pass places them (see
   /// `controllerWasFreed(view:)`).
-  @exclusivity(unchecked) private(set) var orphanedViews: [DMResponder] = []
+  private(set) var orphanedViews: [DMResponder] = []
   /// The last two sets of custom trait values the running pass compared; see
   /// `compareCustomTraits(_:_:)`. Let go when the pass ends.
   var customComparison: CustomComparison?
@@ -107,12 +103,8 @@ final class TraitPropagator {
     let current: CustomTraitValues?
     let differs: Bool
   }
-  /// Where a pass writes the collection of the environment it is calling; see `PassContext`.
-  let currentSlot: UnsafeMutablePointer<DMTraitCollection> = {
-    let slot = UnsafeMutablePointer<DMTraitCollection>.allocate(capacity: 1)
-    slot.initialize(to: DMTraitCollection())
-    return slot
-  }()
+  /// Where a pass writes the collection of the environment it is calling.
+  let currentSlot = UnsafeTraitsSlot()
 
   private init() {
     BindingRefresh.isListening
@@ -148,7 +140,7 @@ final class TraitPropagator {
   /// A node's public overrides changed.
   func overridesDidChange(_ node: DMResponder) {
     if !isRunning { node.applyOverrides() }
-    perform(.position(.passUnretained(node)))
+    perform(.position(node))
   }
 
   /// Nodes lost their parent without a move: a view was freed while its subviews live on (none of
@@ -197,12 +189,12 @@ final class TraitPropagator {
       // Outside a pass, the event below detaches it, inside a pass of its own.
       detach(node)
     }
-    perform(.position(.passUnretained(node)))
+    perform(.position(node))
   }
 
   private func perform(_ event: Event) {
     resolutionVersion &+= 1
-    if case .position(let node) = event { pin(node.takeUnretainedValue()) }
+    if case .position(let node) = event { pin(node) }
     events.append(event)
     guard !isRunning else { return }
     isRunning = true
@@ -214,7 +206,7 @@ final class TraitPropagator {
       index += 1
       switch event {
       case .global(let animated): propagateGlobal(animated: animated)
-      case .position(let node): reconcile(node.takeUnretainedValue())
+      case .position(let node): reconcile(node)
       case .reapplyBindings: reapplyBindings()
       case .themeSides:
         isThemeSidesQueued = false
@@ -235,7 +227,7 @@ final class TraitPropagator {
     orphanedViews = []
     for view in views {
       pin(view)
-      events.append(.position(.passUnretained(view)))
+      events.append(.position(view))
     }
   }
 
@@ -277,7 +269,15 @@ final class TraitPropagator {
 /// environment (registrations, overrides, checkpoints), and a change of any binding list (after
 /// which the run does not rely on the list it holds). One number, so that the run checks one
 /// after each call.
+///
+/// The count changes only through ``record()``.
 @MainActor
 enum RunBreaks {
-  @exclusivity(unchecked) static var count: UInt64 = 0
+  private(set) static var count: UInt64 = 0
+
+  /// Counts one thing a run of common cases must look at.
+  @inline(__always)
+  static func record() {
+    count &+= 1
+  }
 }

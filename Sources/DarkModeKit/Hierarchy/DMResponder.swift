@@ -18,12 +18,12 @@ open class DMResponder: DMTraitEnvironment {
   // of their own (a class's stored properties are laid out in the order they are declared).
   /// Whether this environment is a view that is a controller's root view (see
   /// `DMView.owningController`), read on the propagation path instead of the weak reference.
-  @exclusivity(unchecked) final var isRootViewOfController = false
+  final var isRootViewOfController = false
   /// Whether the environment is in a visible window and ``reported`` is up to date. Attached
   /// environments have attached parents.
-  @exclusivity(unchecked) final var isAttached = false
-  /// Where a walk that recorded its window's ``WalkOrder`` put this environment.
-  @exclusivity(unchecked) final var walkPosition: Int32 = 0
+  final var isAttached = false
+  /// Where a walk that recorded its window's ``UnsafeWalkOrder`` put this environment.
+  final var walkPosition: Int32 = 0
 
   /// Traits this environment and its descendants use instead of the inherited ones; `nil` or
   /// unspecified traits inherit.
@@ -83,20 +83,16 @@ open class DMResponder: DMTraitEnvironment {
     weak var owningController: DMViewController?
   }
 
-  @exclusivity(unchecked) final var extras: Extras?
+  final var extras: Extras?
 
   final var extrasBox: Extras {
     if let extras { return extras }
     let made = Extras()
     extras = made
     // A walk's run of common cases checks the environments it calls for extras made meanwhile.
-    RunBreaks.count &+= 1
+    RunBreaks.record()
     return made
   }
-
-  // The fields below are read and written on every pass, on the main actor only, and never held
-  // across a call that could reach them again; dynamic exclusivity checks on them would cost more
-  // than the rest of a pass, so they are turned off.
 
   /// The merged overrides that resolution applies; updated from the public overrides outside a
   /// pass, so that a change made inside a callback takes effect only after the pass.
@@ -104,8 +100,12 @@ open class DMResponder: DMTraitEnvironment {
   final var appliedOverride: DMTraitCollection? { extras?.applied }
   /// The collection last reported to ``dmTraitCollectionDidChange(_:)``; while ``isAttached``, the
   /// resolved collection.
-  @exclusivity(unchecked) final var reported: DMTraitCollection?
+  final var reported: DMTraitCollection?
   /// Bindings of this object's properties.
+  ///
+  /// Read for every environment a switch calls, on the main actor only, and never held across a
+  /// call that could reach it again: its dynamic exclusivity checks, which would cost a switch
+  /// 13%, are turned off (one of the four fields listed in Docs/Architecture.md).
   @exclusivity(unchecked) final var bindings = BindingList()
 
   /// Creates an environment with no overrides.
@@ -138,7 +138,7 @@ open class DMResponder: DMTraitEnvironment {
   var traitParent: DMResponder? { nil }
 
   /// Appends the nodes that inherit this one's traits, in reverse order, as walk entries.
-  func appendTraitChildren(to stack: WalkStack) {}
+  func appendTraitChildren(to stack: UnsafeWalkStack) {}
 
   /// Recomputes ``appliedOverride`` from the public overrides.
   final func applyOverrides() {

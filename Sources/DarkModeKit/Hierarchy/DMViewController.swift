@@ -106,8 +106,8 @@ open class DMViewController: DMResponder {
 
   override var traitParent: DMResponder? { loadedView?.superview }
 
-  override func appendTraitChildren(to stack: WalkStack) {
-    if let loadedView { stack.push(TraitPropagator.Entry(node: loadedView, parent: self)) }
+  override func appendTraitChildren(to stack: UnsafeWalkStack) {
+    if let loadedView { stack.push(TraitPropagator.UnretainedEntry(node: loadedView, parent: self)) }
   }
 }
 

@@ -48,8 +48,8 @@ open class DMWindow: DMView {
   final var isVisible: Bool { !isHidden }
 
   /// The order of the last walk that visited all of the window, while it is visible; see
-  /// `WalkOrder`.
-  final var walkOrder: WalkOrder?
+  /// `UnsafeWalkOrder`.
+  final var walkOrder: UnsafeWalkOrder?
 
   /// Whether the window is in ``DMApplication/windows``, and where it was put there.
   final var isListed = false

@@ -14,7 +14,8 @@
 /// Linux, so that the thread-sanitizer job sees every lock.
 package final class Locked<State>: @unchecked Sendable {
   // Safe: `state` is only read or written between pthread_mutex_lock and pthread_mutex_unlock,
-  // which also makes dynamic exclusivity checks on it redundant.
+  // which makes dynamic exclusivity checks on it redundant; they would cost a table-backed
+  // resolve 20-90% (one of the fields listed in Docs/Architecture.md).
   @exclusivity(unchecked) private var state: State
   private let mutex: UnsafeMutablePointer<pthread_mutex_t>
 

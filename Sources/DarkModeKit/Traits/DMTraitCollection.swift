@@ -262,8 +262,20 @@ public struct DMTraitCollection: Sendable, Hashable, Codable, CustomStringConver
   /// Whether a built-in trait that affects colours differs: any but the motion.
   @inline(__always)
   func builtInColorsDiffer(from other: DMTraitCollection) -> Bool {
-    let motion: UInt64 = 0xFF << Self.motionShift
-    return traitBits & ~motion != other.traitBits & ~motion || accentBits != other.accentBits
+    Self.builtInColorsDiffer(traitBits, accentBits, other.traitBits, other.accentBits)
+  }
+
+  /// Whether built-in traits stored as `bits` and `accent` differ, in a trait that affects colours
+  /// (any but the motion), from those stored as `otherBits` and `otherAccent`; for callers that
+  /// read the fields in place rather than copy a collection.
+  @inline(__always)
+  static func builtInColorsDiffer(
+    _ bits: UInt64, _ accent: UInt64, _ otherBits: UInt64, _ otherAccent: UInt64
+  )
+    -> Bool
+  {
+    let motion: UInt64 = 0xFF << motionShift
+    return bits & ~motion != otherBits & ~motion || accent != otherAccent
   }
 
   /// A readable summary, for example `DMTraitCollection(style: dark, contrast: normal, level: base,

@@ -9,29 +9,34 @@
 /// Positions are in visit order (parents before children, each subtree in one run), so that
 /// the environments below position `i` are the run after it whose parents are at `i` or later.
 ///
-/// Nodes are not retained, as in a walk's entries (see `TraitPropagator.Entry`): while the
+/// Nodes are not retained, as in a walk's entries (see `TraitPropagator.UnretainedEntry`): while the
 /// structure is unchanged the tree holds every view, and a walk keeps each controller alive once
 /// it goes into the controller's parent (see `pinControllers(below:from:in:)`). A debug build also
 /// holds each node weakly and stops the program on reading one that was freed.
+///
+/// Its invariants, which `checkInvariants()` checks (see `InternalChecks`): it owns `capacity` slots
+/// at `nodes` and at `parents`, the first `count` of each initialized; each node's parent comes
+/// before it; each controller's entry names a node of the order and that node's parent; and once
+/// made, each subtree's end comes after its node and within the order.
 @MainActor
-final class WalkOrder {
+final class UnsafeWalkOrder {
   /// The propagator's `structureVersion` when the order was recorded.
-  @exclusivity(unchecked) private(set) var version: UInt64
+  private(set) var version: UInt64
 
   /// How many nodes the order holds.
-  @exclusivity(unchecked) private(set) var count = 0
-  @exclusivity(unchecked) private var capacity: Int
-  // Kept in buffers of its own, as `WalkStack`, so that a walk reads them without the checks an
+  private(set) var count = 0
+  private var capacity: Int
+  // Kept in buffers of its own, as `UnsafeWalkStack`, so that a walk reads them without the checks an
   // array makes on each access.
-  @exclusivity(unchecked) private var nodes: UnsafeMutablePointer<Unmanaged<DMResponder>>
+  private var nodes: UnsafeMutablePointer<Unmanaged<DMResponder>>
   /// The position of each node's trait parent; `-1` for the window.
-  @exclusivity(unchecked) private var parents: UnsafeMutablePointer<Int32>
+  private var parents: UnsafeMutablePointer<Int32>
   /// Where each node's subtree ends, once a walk needed one (see `subtreeEnd(of:)`).
-  @exclusivity(unchecked) private var ends: UnsafeMutablePointer<Int32>?
+  private var ends: UnsafeMutablePointer<Int32>?
   /// The view controllers, which the tree holds only weakly: each one's position and its
   /// parent's, in the order of the parents' positions once the order is recorded (see
   /// `pinControllers(below:from:in:)`).
-  @exclusivity(unchecked) private var controllers: [(parent: Int32, position: Int32)] = []
+  private var controllers: [(parent: Int32, position: Int32)] = []
   #if DEBUG
     private var liveNodes: [Weak] = []
     private struct Weak { weak var node: DMResponder? }
@@ -71,6 +76,9 @@ final class WalkOrder {
     #if DEBUG
       liveNodes.append(Weak(node: node))
     #endif
+    #if DARKMODEKIT_INTERNAL_CHECKS
+      checkInvariants(from: count - 1)
+    #endif
     return position
   }
 
@@ -88,9 +96,21 @@ final class WalkOrder {
     capacity = larger
   }
 
+  /// Runs `body` with the node at `position`, borrowed: neither retained nor released; valid while
+  /// the order is current and a pass runs.
+  @inline(__always)
+  func withNode<Result>(at position: Int, _ body: (DMResponder) -> Result) -> Result {
+    node(at: position).borrow(body)
+  }
+
+  /// An entry for the node at `position` and its parent, as the stack walk would push it.
+  func entry(at position: Int) -> TraitPropagator.UnretainedEntry {
+    TraitPropagator.UnretainedEntry(node: node(at: position), parent: node(at: parent(at: position)))
+  }
+
   /// The node at `position`, not retained; valid while the order is current and a pass runs.
   @inline(__always)
-  func node(at position: Int) -> Unmanaged<DMResponder> {
+  private func node(at position: Int) -> Unmanaged<DMResponder> {
     assert(position >= 0 && position < count, "a position outside the walk order")
     #if DEBUG
       assert(liveNodes[position].node != nil, "a walk order outlived one of its nodes")
@@ -123,6 +143,9 @@ final class WalkOrder {
         index -= 1
       }
       ends = made
+      #if DARKMODEKIT_INTERNAL_CHECKS
+        checkInvariants()
+      #endif
     }
     return Int(ends.unsafelyUnwrapped[position])
   }
@@ -136,6 +159,9 @@ final class WalkOrder {
     controllers.removeAll(keepingCapacity: true)
     #if DEBUG
       liveNodes.removeAll(keepingCapacity: true)
+    #endif
+    #if DARKMODEKIT_INTERNAL_CHECKS
+      checkInvariants()
     #endif
   }
 
@@ -153,18 +179,24 @@ final class WalkOrder {
     #if DEBUG
       liveNodes = []
     #endif
+    #if DARKMODEKIT_INTERNAL_CHECKS
+      checkInvariants()
+    #endif
   }
 
   /// A copy of this recording, of its size, with the controllers in the order of their parents'
   /// positions, as a walk reaches the parents.
-  func finished() -> WalkOrder {
-    let copy = WalkOrder(version: version, capacity: count)
+  func finished() -> UnsafeWalkOrder {
+    let copy = UnsafeWalkOrder(version: version, capacity: count)
     copy.nodes.initialize(from: nodes, count: count)
     copy.parents.initialize(from: parents, count: count)
     copy.count = count
     copy.controllers = controllers.sorted { ($0.parent, $0.position) < ($1.parent, $1.position) }
     #if DEBUG
       copy.liveNodes = liveNodes
+    #endif
+    #if DARKMODEKIT_INTERNAL_CHECKS
+      copy.checkInvariants()
     #endif
     return copy
   }
@@ -214,5 +246,30 @@ final class WalkOrder {
       propagator.pin(controller)
     }
     return true
+  }
+
+  /// Stops the program when the order's invariants do not hold (see the type's documentation), for
+  /// the nodes and controllers at positions from `start` on; the subtree ends are checked whole.
+  func checkInvariants(from start: Int = 0) {
+    InternalChecks.counted()
+    precondition(count >= 0 && count <= capacity, "a walk order's count is outside its room")
+    for position in max(start, 0)..<count {
+      let parent = Int(parents[position])
+      precondition(parent >= -1 && parent < position, "a walk order's node comes before its parent")
+    }
+    for controller in controllers.reversed() {
+      if Int(controller.position) < start { break }
+      precondition(
+        controller.position >= 0 && Int(controller.position) < count
+          && parents[Int(controller.position)] == controller.parent,
+        "a walk order's controller entry names no node of the order")
+    }
+    if let ends {
+      for position in 0..<count {
+        precondition(
+          Int(ends[position]) > position && Int(ends[position]) <= count,
+          "a walk order's subtree ends outside the order")
+      }
+    }
   }
 }
