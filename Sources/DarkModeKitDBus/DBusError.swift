@@ -1,3 +1,5 @@
+import Foundation
+
 /// An error from the D-Bus client: a remote error reply, a timeout, a lost connection, or input
 /// that breaks the wire format.
 ///
@@ -83,4 +85,9 @@ public enum DBusError: Error, Sendable, Hashable, CustomStringConvertible {
       "a D-Bus message of \(length) bytes is over the limit of \(limit) bytes; it was dropped"
     }
   }
+}
+
+extension DBusError: LocalizedError {
+  /// The same text as ``description``, so that `localizedDescription` shows it.
+  public var errorDescription: String? { description }
 }

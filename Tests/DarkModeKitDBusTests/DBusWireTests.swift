@@ -198,6 +198,10 @@ private func richMessage() throws -> [UInt8] {
     bytes[29] = 0xFF  // padding between the PATH and MEMBER fields
     let error = dbusError { _ = try DBusMessage(decoding: bytes) }
     #expect(error == .malformedMessage(offset: 29, reason: "padding byte is 255, not 0"))
+    // What an app that shows `localizedDescription` prints.
+    let shown = error.map { ($0 as any Error).localizedDescription }
+    #expect(shown == error?.description)
+    #expect(shown?.contains("padding byte is 255, not 0") == true)
   }
 
   @Test func paddingThatRunsPastTheEndIsRejected() {

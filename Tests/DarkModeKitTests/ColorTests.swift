@@ -32,6 +32,7 @@ import Testing
     } throws: { error in
       let colorError = error as? DMColorError
       return colorError?.description == message && colorError?.offset == offset && colorError?.token == text
+        && error.localizedDescription == message
     }
   }
 
@@ -57,6 +58,7 @@ import Testing
     } throws: { error in
       let colorError = error as? DMColorError
       return colorError?.description == message && colorError?.offset == offset && colorError?.token == text
+        && error.localizedDescription == message
     }
   }
 

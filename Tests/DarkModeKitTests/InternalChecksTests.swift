@@ -4,41 +4,66 @@ import Testing
 
 /// The engine's unsafe types check their invariants (`checkInvariants()`); the internal-checks
 /// build calls the checks after every mutation (see `InternalChecks`). Each test here breaks an
-/// invariant in a child process and expects the check to stop it, or runs a switch and expects
-/// the internal-checks build to have checked.
-@Suite @MainActor struct InternalChecksTests {
-  /// Whether a child stopped with `message` on its standard error.
-  private static func stops(_ result: ExitTest.Result?, saying message: String) -> Bool {
-    String(decoding: result?.standardErrorContent ?? [], as: UTF8.self).contains(message)
-  }
-
-  @Test func aWalkOrderWhoseNodeComesBeforeItsParentFailsItsCheck() async {
-    let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-      await MainActor.run {
-        let order = UnsafeWalkOrder(version: 0, capacity: 4)
-        let views = [DMView(), DMView()]
-        _ = order.append(views[0], parent: -1)
-        // Not reached in the internal-checks build, which checks the append itself.
-        _ = order.append(views[1], parent: 1)
-        order.checkInvariants()
-        withExtendedLifetime(views) {}
-      }
+/// invariant in a child process and expects the check to stop it with its message, which only a
+/// debug build prints; the tests below run a switch and expect the checks to pass, and the
+/// internal-checks build to have checked.
+#if DEBUG
+  @Suite @MainActor struct InternalChecksTests {
+    /// Whether a child stopped with `message` on its standard error.
+    private static func stops(_ result: ExitTest.Result?, saying message: String) -> Bool {
+      String(decoding: result?.standardErrorContent ?? [], as: UTF8.self).contains(message)
     }
-    #expect(Self.stops(result, saying: "a walk order's node comes before its parent"))
-  }
 
-  @Test func aBindingStorageThatMiscountsItsTombstonesFailsItsCheck() async {
-    let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-      await MainActor.run {
-        let storage = UnsafeBindingStorage.make(count: 0, capacity: 4) { _ in }
-        storage.header.tombstones = 1
-        storage.checkInvariants()
+    @Test func aWalkOrderWhoseNodeComesBeforeItsParentFailsItsCheck() async {
+      let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+        await MainActor.run {
+          let order = UnsafeWalkOrder(version: 0, capacity: 4)
+          let views = [DMView(), DMView()]
+          _ = order.append(views[0], parent: -1)
+          // Not reached in the internal-checks build, which checks the append itself.
+          _ = order.append(views[1], parent: 1)
+          order.checkInvariants()
+          withExtendedLifetime(views) {}
+        }
       }
+      #expect(Self.stops(result, saying: "a walk order's node comes before its parent"))
     }
-    #expect(Self.stops(result, saying: "a binding storage"))
-  }
 
-  #if DEBUG
+    @Test func aTraitsSlotThatIsNotTheCurrentCollectionWhileEnteredFailsItsCheck() async {
+      let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+        await MainActor.run {
+          let slot = UnsafeTraitsSlot()
+          let saved = slot.enter()
+          slot.checkInvariants()
+          PassContext.withCurrent(DMTraitCollection()) { slot.checkInvariants() }
+          slot.leave(saved)
+        }
+      }
+      #expect(Self.stops(result, saying: "a pass's traits slot is not the current collection"))
+    }
+
+    @Test func aTraitsSlotPassesItsCheckWhileCurrentAndAfterItIsLeft() {
+      let slot = UnsafeTraitsSlot()
+      let saved = slot.enter()
+      slot.write(DMTraitCollection(userInterfaceStyle: .dark))
+      slot.checkInvariants()
+      #expect(PassContext.current?.userInterfaceStyle == .dark)
+      slot.leave(saved)
+      slot.checkInvariants()
+      #expect(PassContext.current == nil)
+    }
+
+    @Test func aBindingStorageWhoseTombstonesOutnumberItsSlotsFailsItsCheck() async {
+      let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+        await MainActor.run {
+          let storage = UnsafeBindingStorage.make(count: 0, capacity: 4) { _ in }
+          storage.header.tombstones = 1
+          storage.checkInvariants()
+        }
+      }
+      #expect(Self.stops(result, saying: "a binding storage's slots in use are outside its room"))
+    }
+
     @Test func aWalkStackWhoseTopEntryOutlivedItsNodeFailsItsCheck() async {
       let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
         await MainActor.run {
@@ -54,8 +79,8 @@ import Testing
       }
       #expect(Self.stops(result, saying: "a walk entry outlived its node"))
     }
-  #endif
-}
+  }
+#endif
 
 extension GlobalStateTests {
   /// The checks of walk orders and binding storage, after switches of real windows.

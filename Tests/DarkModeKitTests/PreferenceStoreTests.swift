@@ -89,6 +89,7 @@ import Testing
       try DMPreferenceStore(fileURL: url).load()
     } throws: { error in
       (error as? DMPreferenceStoreError)?.description == "\(url.path): \(message)"
+        && error.localizedDescription == "\(url.path): \(message)"
     }
   }
 

@@ -28,7 +28,13 @@ import Testing
               ? TraitPropagator.UnretainedEntry(node: dropped, parent: kept)
               : TraitPropagator.UnretainedEntry(node: kept, parent: dropped)
           }
-          withExtendedLifetime(kept) { _ = freed == "node" ? entry?.node : entry?.parent }
+          withExtendedLifetime(kept) {
+            if freed == "node" {
+              entry?.withNode { _ in }
+            } else {
+              _ = entry?.withParent { _ in 0 }
+            }
+          }
         }
       }
       #expect(stops(result, saying: "a walk entry outlived its \(freed)"))
@@ -82,8 +88,8 @@ import Testing
           let view = DMView()
           let parent = DMView()
           let entry = TraitPropagator.UnretainedEntry(node: view, parent: parent)
-          _ = entry.node
-          _ = entry.parent
+          entry.withNode { _ in }
+          _ = entry.withParent { _ in 0 }
           withExtendedLifetime((view, parent)) {}
         }
       }

@@ -413,6 +413,9 @@ import Testing
       #expect(error.message == "the columns \"NORMAL\" and \"NORMAL:light\" are the same column")
       #expect(error.line > 0 && error.column > 0, "\(error)")
       #expect(error.tokenPath == "modifiers.theme.$extensions", "\(error)")
+      // What an app that shows `localizedDescription` prints: the place, then the message.
+      #expect((error as any Error).localizedDescription == error.description)
+      #expect(error.description.hasPrefix("line \(error.line), column \(error.column): "))
     }
   }
 

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Why a string is not a colour, as thrown by ``DMColor/init(hex:)``.
 ///
 /// ```swift
@@ -120,4 +122,9 @@ extension DMColor {
     default: nil
     }
   }
+}
+
+extension DMColorError: LocalizedError {
+  /// The same text as ``description``, so that `localizedDescription` shows it.
+  public var errorDescription: String? { description }
 }

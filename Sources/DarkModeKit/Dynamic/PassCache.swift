@@ -28,7 +28,7 @@ final class PassCache<Value: Sendable> {
     @usableFromInline var traits = DMTraitCollection()
     @usableFromInline var value: Value?
 
-    @usableFromInline
+    @inlinable
     init(generation: UInt64 = 0, traits: DMTraitCollection = DMTraitCollection(), value: Value? = nil) {
       self.generation = generation
       self.traits = traits

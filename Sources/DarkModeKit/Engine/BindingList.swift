@@ -203,6 +203,9 @@ final class UnsafeBindingStorage: ManagedBuffer<BindingStorageHeader, Binding> {
       }
     }
     let id = ObjectIdentifier(self)
+    #if DARKMODEKIT_INTERNAL_CHECKS
+      defer { checkInvariants() }
+    #endif
     return Self.indexes.withLock { indexes in
       if indexes[id] == nil { indexes[id] = keyPathIndex() }
       return indexes[id]![keyPath]

@@ -1,9 +1,10 @@
 /// The build that checks the invariants of the engine's unsafe types after every mutation.
 ///
-/// Each type that holds memory or references outside Swift's checks (`UnsafeWalkStack`, `UnsafeWalkOrder`,
-/// `UnsafeBindingStorage`) has a `checkInvariants()` that stops the program when its invariants do not
-/// hold. A build with `-Xswiftc -DDARKMODEKIT_INTERNAL_CHECKS` calls it after every change of such
-/// a value; CI runs the whole test suite in that build (`.ci/check-exclusivity`). Other builds
+/// Each type that holds memory or references outside Swift's checks (`UnretainedEntry`,
+/// `UnsafeWalkStack`, `UnsafeWalkOrder`, `UnsafeBindingStorage`, `UnsafeTraitsSlot`) has a
+/// `checkInvariants()` that stops the program when its invariants do not hold. A build with
+/// `-Xswiftc -DDARKMODEKIT_INTERNAL_CHECKS` calls it after every change of such a value (an entry's,
+/// as the stack's top, after each push and pop); CI runs the whole test suite in that build (`.ci/check-exclusivity`). Other builds
 /// never call it.
 enum InternalChecks {
   #if DARKMODEKIT_INTERNAL_CHECKS

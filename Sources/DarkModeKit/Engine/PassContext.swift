@@ -52,6 +52,11 @@ enum PassContext {
     return saved
   }
 
+  /// Whether `slot` is this thread's current-collection storage.
+  fileprivate static func isCurrent(_ slot: UnsafeMutablePointer<DMTraitCollection>) -> Bool {
+    pthread_getspecific(key) == UnsafeMutableRawPointer(slot)
+  }
+
   /// Restores what ``enterSlot(_:)`` replaced.
   @inline(__always)
   fileprivate static func leaveSlot(_ saved: UnsafeMutableRawPointer?) {
@@ -75,11 +80,15 @@ enum PassContext {
 /// collection into the slot before calling it, instead of setting the thread's pointer again for
 /// every environment.
 ///
-/// Its invariant: it owns one initialized collection at `pointer`, for its whole life, and the
-/// thread's pointer refers to it only between ``enter()`` and ``leave(_:)`` on the main thread.
+/// Its invariant: it owns one initialized collection at `pointer`, for its whole life, and between
+/// ``enter()`` and ``leave(_:)`` the thread's current collection is the slot's (code run
+/// meanwhile may make another current only for a scope of its own). `checkInvariants()` checks
+/// the second part (see `InternalChecks`).
 @MainActor
 final class UnsafeTraitsSlot {
   private let pointer: UnsafeMutablePointer<DMTraitCollection>
+  /// How many ``enter()`` calls wait for their ``leave(_:)``.
+  private var depth = 0
 
   init() {
     pointer = .allocate(capacity: 1)
@@ -101,18 +110,39 @@ final class UnsafeTraitsSlot {
   @inline(__always)
   func write(_ traits: DMTraitCollection) {
     pointer.pointee = traits
+    #if DARKMODEKIT_INTERNAL_CHECKS
+      checkInvariants()
+    #endif
   }
 
   /// Makes the slot this thread's current collection until ``leave(_:)``.
   /// - Returns: What to hand to ``leave(_:)`` to restore the earlier state.
   @inline(__always)
   func enter() -> UnsafeMutableRawPointer? {
-    PassContext.enterSlot(pointer)
+    depth += 1
+    #if DARKMODEKIT_INTERNAL_CHECKS
+      defer { checkInvariants() }
+    #endif
+    return PassContext.enterSlot(pointer)
   }
 
   /// Restores what ``enter()`` replaced.
   @inline(__always)
   func leave(_ saved: UnsafeMutableRawPointer?) {
+    #if DARKMODEKIT_INTERNAL_CHECKS
+      checkInvariants()
+    #endif
+    depth -= 1
     PassContext.leaveSlot(saved)
+  }
+
+  /// Stops the program when the slot is entered and the thread's current collection is not the
+  /// slot's.
+  func checkInvariants() {
+    InternalChecks.counted()
+    precondition(depth >= 0, "a traits slot was left more often than entered")
+    if depth > 0 {
+      precondition(PassContext.isCurrent(pointer), "a pass's traits slot is not the current collection")
+    }
   }
 }

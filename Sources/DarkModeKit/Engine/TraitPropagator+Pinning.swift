@@ -38,10 +38,10 @@ extension TraitPropagator {
       #endif
     }
 
-    /// The node, not retained; valid while the pass runs (see above). Only the walk's own unsafe
-    /// types read it; others borrow it through ``withNode(_:)``.
+    /// The node, not retained; valid while the pass runs (see above). Others borrow it through
+    /// ``withNode(_:)``.
     @inline(__always)
-    var node: Unmanaged<DMResponder> {
+    private var node: Unmanaged<DMResponder> {
       #if DEBUG
         assert(liveNode != nil, "a walk entry outlived its node: a change during the pass did not pin it")
       #endif
@@ -50,7 +50,7 @@ extension TraitPropagator {
 
     /// The parent the entry was pushed from, not retained; valid while the pass runs.
     @inline(__always)
-    var parent: Unmanaged<DMResponder>? {
+    private var parent: Unmanaged<DMResponder>? {
       #if DEBUG
         assert(
           unretainedParent == nil || liveParent != nil,
@@ -74,6 +74,14 @@ extension TraitPropagator {
     @inline(__always)
     func withParent<Result>(_ body: (DMResponder) -> Result?) -> Result? {
       parent.flatMap { $0.borrow(body) }
+    }
+
+    /// Stops the program when the entry's node or parent was freed: a debug build checks that
+    /// through its weak copies (any other build cannot tell, and checks nothing).
+    func checkInvariants() {
+      InternalChecks.counted()
+      _ = node
+      _ = parent
     }
 
     /// Whether `candidate` is the parent the entry was pushed from, comparing identities only.

@@ -172,8 +172,7 @@ extension TraitPropagator {
           guard parentPosition >= 0 else {
             return window.isVisible && update(node, inheriting: propagatedGlobal)
           }
-          // Borrowed, not retained: the order's nodes live while it is current (copying the
-          // collection out of an `unowned(unsafe)` reference would retain the parent).
+          // Borrowed, not retained: the order's nodes live while it is current.
           guard
             let inherited = order.withNode(
               at: parentPosition,

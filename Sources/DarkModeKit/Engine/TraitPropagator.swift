@@ -123,7 +123,7 @@ final class TraitPropagator {
   /// pass is over, run `completion`. No trait changed, so no environment is called. Inside a
   /// running pass all of this happens after the pass.
   func bindingSourcesDidChange(completion: (@MainActor () -> Void)? = nil) {
-    // Kept apart from the event, so that events stay plain values that cost nothing to copy.
+    // Kept apart from the event, so that events stay small values.
     if let completion { afterPass.append(completion) }
     perform(.reapplyBindings)
   }

@@ -41,20 +41,22 @@ final class UnsafeWalkStack {
     return (base + count).move()
   }
 
-  /// Pushes an entry for each of `subviews`, the last first, with `parent` as the parent; when
-  /// `skippingHoles`, the list's holes (``SubviewList/hole``) are skipped. The root view of a
-  /// controller is replaced by its controller, which the tree holds only weakly and which is pinned
-  /// for the pass (see `TraitPropagator.pin(_:)`).
+  /// Pushes an entry for each subview of `parent`, the last first, with `parent` as the parent,
+  /// skipping the holes of its list (``SubviewList/hole``). The root view of a controller is
+  /// replaced by its controller, which the tree holds only weakly and which is pinned for the pass
+  /// (see `TraitPropagator.pin(_:)`).
   ///
-  /// Neither the views nor `parent` are retained, for the entries or to read them: the caller's
-  /// list holds the views while this runs, and the rules of `UnretainedEntry` keep them afterwards.
+  /// Neither the views nor `parent` are retained, for the entries or to read them: the list is read
+  /// where it lies, and holds the views while this runs; the rules of `UnretainedEntry` keep them
+  /// afterwards.
   @inline(__always)
-  func pushSubviews(_ subviews: [DMView], skippingHoles: Bool, of parent: DMView) {
+  func pushSubviews(of parent: DMView) {
     let unretainedParent = Unmanaged<DMResponder>.passUnretained(parent)
-    var index = subviews.count
+    let skippingHoles = parent.subviewList.hasHoles
+    var index = parent.subviewList.storage.count
     while index > 0 {
       index -= 1
-      unowned(unsafe) let view = subviews[index]
+      unowned(unsafe) let view = parent.subviewList.storage[index]
       if skippingHoles, view === SubviewList.hole { continue }
       if view.isRootViewOfController, let controller = view.owningController {
         TraitPropagator.shared.pin(controller)
@@ -90,9 +92,6 @@ final class UnsafeWalkStack {
     InternalChecks.counted()
     precondition(count >= 0 && count <= capacity, "a walk stack's count is outside its room")
     precondition(capacity >= 256 && capacity.nonzeroBitCount == 1, "a walk stack's room was not doubled")
-    if count > 0 {
-      _ = base[count - 1].node
-      _ = base[count - 1].parent
-    }
+    if count > 0 { base[count - 1].checkInvariants() }
   }
 }

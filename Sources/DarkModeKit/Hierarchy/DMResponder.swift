@@ -3,7 +3,7 @@
 /// It holds what every node of the hierarchy has, as `UIResponder` does for UIKit's views and
 /// controllers. Subclass ``DMView`` or ``DMViewController`` rather than this class.
 @MainActor
-open class DMResponder: DMTraitEnvironment {
+open class DMResponder: DMTraitEnvironment, @MainActor CustomStringConvertible {
   /// The style this environment and its descendants use, or `.unspecified` to inherit it.
   ///
   /// Wins over a style given in ``overrideTraitCollection``. Setting it updates the environment
@@ -81,6 +81,8 @@ open class DMResponder: DMTraitEnvironment {
     var rootVersion: UInt64 = 0
     /// The controller whose root view this view is (`DMView.owningController`).
     weak var owningController: DMViewController?
+    /// See ``DMResponder/dmIdentifier``.
+    var identifier: String?
   }
 
   final var extras: Extras?
@@ -110,6 +112,23 @@ open class DMResponder: DMTraitEnvironment {
 
   /// Creates an environment with no overrides.
   public init() {}
+
+  /// A name the app gives this environment, shown in its ``description`` and so wherever it is
+  /// printed (logs, handlers); `nil` by default. DarkModeKit uses it for nothing else.
+  public final var dmIdentifier: String? {
+    get { extras?.identifier }
+    set { if newValue != nil || extras != nil { extrasBox.identifier = newValue } }
+  }
+
+  /// A short description: the type, ``dmIdentifier`` when set, and the resolved style and theme,
+  /// for example `DMWindow(identifier: "main", style: dark, theme: "NIGHT")`. The identifier is
+  /// shown escaped, and cut after 64 characters.
+  open var description: String {
+    let traits = dmTraitCollection
+    let identifier = dmIdentifier.map { "identifier: \(ShownText.quoted($0)), " } ?? ""
+    let theme = traits.theme.map { ShownText.quoted($0.rawValue) } ?? "nil"
+    return "\(type(of: self))(\(identifier)style: \(traits.userInterfaceStyle), theme: \(theme))"
+  }
 
   // On the main actor, as the rest of its state: its binding list may be shared with other
   // objects (see `BindingShapes`).

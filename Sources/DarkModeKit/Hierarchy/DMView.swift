@@ -187,9 +187,7 @@ open class DMView: DMResponder {
   }
 
   override func appendTraitChildren(to stack: UnsafeWalkStack) {
-    // The list's storage read directly, as a pass does for every view: holes, where views were
-    // removed, are skipped.
-    stack.pushSubviews(subviewList.storage, skippingHoles: subviewList.hasHoles, of: self)
+    stack.pushSubviews(of: self)
   }
 
 }

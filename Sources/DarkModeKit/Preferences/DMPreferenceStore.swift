@@ -224,3 +224,8 @@ public struct DMPreferenceStoreError: Error, Hashable, Sendable, CustomStringCon
     return "\(ShownText.escaped(path)): \(what): \(reason)"
   }
 }
+
+extension DMPreferenceStoreError: LocalizedError {
+  /// The same text as ``description``, so that `localizedDescription` shows it.
+  public var errorDescription: String? { description }
+}

@@ -61,6 +61,11 @@ public struct DMDesignTokensError: Error, Hashable, Sendable, CustomStringConver
   }
 }
 
+extension DMDesignTokensError: LocalizedError {
+  /// The same text as ``description``, so that `localizedDescription` shows it.
+  public var errorDescription: String? { description }
+}
+
 /// Something design tokens were read with that the table does not show as the file says: a colour
 /// outside sRGB brought into it, for example. The table is made; the warning says where and what.
 ///
