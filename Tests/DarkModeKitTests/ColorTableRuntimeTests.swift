@@ -368,6 +368,42 @@ extension GlobalStateTests {
       #expect(recorder.all.map(\.kind) == [.missingColorKey])
     }
 
+    /// A table asked for keys before anything was loaded into it is reported once, with the first
+    /// key and what to do; its keys are not reported as missing until a table is loaded.
+    @Test func aTableAskedForKeysBeforeItWasLoadedIsReportedOnceNamingTheFirstKey() throws {
+      let recorder = DiagnosticsRecorder()
+      recorder.install()
+      defer { recorder.uninstall() }
+      let table = DMColorTable()
+      #expect(DMDynamicColor(key: "BRAND", in: table).resolved(with: DMTraitCollection()) == .magenta)
+      #expect(DMDynamicColor(key: "TEXT", in: table).resolved(with: DMTraitCollection()) == .magenta)
+      let report = DMDiagnostic(
+        kind: .colorTable,
+        message: "the key \"BRAND\" was asked of a colour table before a table was loaded into it, so "
+          + "every key shows in magenta; load one first with reload(contentsOf:) or reload(string:)")
+      #expect(recorder.all == [report])
+      try table.reload(string: "NORMAL\n#ffffff BRAND\n")
+      #expect(
+        DMDynamicColor(key: "BRAND", in: table).resolved(with: DMTraitCollection()) == DMColor(rgb: 0xFFFFFF))
+      #expect(DMDynamicColor(key: "TEXT", in: table).resolved(with: DMTraitCollection()) == .magenta)
+      #expect(recorder.all.map(\.kind) == [.colorTable, .missingColorKey])
+    }
+
+    /// What a program sees on standard error when it reads the shared table before loading it.
+    @Test func theSharedTableReadBeforeLoadingSaysSoOnStandardError() async {
+      let result = await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) {
+        await MainActor.run {
+          _ = DMDynamicColor(key: "ACCENT").resolved(with: DMTraitCollection())
+          _ = DMDynamicColor(key: "ACCENT").resolved(with: DMTraitCollection())
+        }
+      }
+      let shown = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+      #expect(
+        shown
+          == "darkmodekit: the key \"ACCENT\" was asked of DMColorTable.shared before a table was loaded into "
+          + "it, so every key shows in magenta; load one first with reload(contentsOf:) or reload(string:)\n")
+    }
+
     @Test func missingKeyGoesToDMDiagnosticsWithoutATableHandler() throws {
       let recorder = DiagnosticsRecorder()
       recorder.install()

@@ -111,6 +111,8 @@ public final class DMColorTable: Sendable {
   private struct Diagnostics {
     var handler: (@Sendable (String) -> Void)?
     var reported: Set<String> = []
+    /// Whether a key was asked for while the table was empty (see `reportNotLoaded(askedFor:)`).
+    var reportedEmpty = false
   }
 
   private let state: Locked<Contents>
@@ -434,9 +436,11 @@ public final class DMColorTable: Sendable {
   /// `no colour for key "KEY" in the colour table; it is shown in magenta`, which the default
   /// diagnostics handler writes to standard error as one line.
   ///
-  /// Each key is reported at most once in the table's lifetime, also across reloads. Nothing is
-  /// reported while the table is empty (not loaded yet); the key is reported when a loaded
-  /// version lacks it. The hook may be called on any thread, outside the table's locks.
+  /// Each key is reported at most once in the table's lifetime, also across reloads. While the
+  /// table is empty (not loaded yet) no key is reported here: the first key asked for then is
+  /// reported once through ``DMDiagnostics`` as a ``DMDiagnostic/Kind/colorTable`` diagnostic
+  /// that says how to load a table, and a key is reported here when a loaded version lacks it.
+  /// The hook may be called on any thread, outside the table's locks.
   ///
   /// ```swift
   /// DMColorTable.shared.missingKeyHandler = { key in logger.warning("no colour for \(key)") }
@@ -451,6 +455,22 @@ public final class DMColorTable: Sendable {
       }
       withExtendedLifetime(old) {}
     }
+  }
+
+  /// Reports, once in the table's life, that `key` was asked for before anything was loaded, through
+  /// ``DMDiagnostics``: every key shows in magenta until a table is loaded.
+  func reportNotLoaded(askedFor key: String) {
+    let isFirst = diagnostics.withLock { diagnostics in
+      defer { diagnostics.reportedEmpty = true }
+      return !diagnostics.reportedEmpty
+    }
+    guard isFirst else { return }
+    let name = self === DMColorTable.shared ? "DMColorTable.shared" : "a colour table"
+    DMDiagnostics.report(
+      DMDiagnostic(
+        kind: .colorTable,
+        message: "the key \(ShownText.quoted(key)) was asked of \(name) before a table was loaded into it, "
+          + "so every key shows in magenta; load one first with reload(contentsOf:) or reload(string:)"))
   }
 
   /// Reports a missing key, unless it was reported before, through ``missingKeyHandler`` or

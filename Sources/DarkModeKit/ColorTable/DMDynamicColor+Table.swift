@@ -42,18 +42,24 @@ final class ColorTableKeyLookup: DynamicSource<DMColor>, @unchecked Sendable {
   @usableFromInline
   override func resolved(with traits: DMTraitCollection) -> DMColor {
     var isNewlyMissing = false
+    var isEmpty = false
     let color = table.withContents { contents -> DMColor in
+      guard !contents.isEmpty else {
+        isEmpty = true
+        return .magenta
+      }
       let row: Int
       if let seen, seen.generation == contents.generation {
         row = seen.row
       } else {
         row = contents.keyIndex[key] ?? -1
         seen = (contents.generation, row)
-        isNewlyMissing = row < 0 && !contents.isEmpty
+        isNewlyMissing = row < 0
       }
       guard row >= 0 else { return .magenta }
       return contents.color(row: row, column: contents.column(for: traits))
     }
+    if isEmpty { table.reportNotLoaded(askedFor: key) }
     if isNewlyMissing { table.reportMissingKey(key) }
     return color
   }

@@ -41,7 +41,7 @@ public struct DMDiagnostic: Sendable, Hashable, CustomStringConvertible {
     case missingColorKey
     /// The preference file could not be read or written.
     case preferenceFile
-    /// A colour table file could not be loaded.
+    /// A colour table file could not be loaded, or a table was asked for colours before one was.
     case colorTable
     /// A system appearance source could not reach the system.
     case systemAppearance

@@ -3,7 +3,7 @@
 /// It holds what every node of the hierarchy has, as `UIResponder` does for UIKit's views and
 /// controllers. Subclass ``DMView`` or ``DMViewController`` rather than this class.
 @MainActor
-open class DMResponder: DMTraitEnvironment, @MainActor CustomStringConvertible {
+open class DMResponder: DMTraitEnvironment, CustomStringConvertible {
   /// The style this environment and its descendants use, or `.unspecified` to inherit it.
   ///
   /// Wins over a style given in ``overrideTraitCollection``. Setting it updates the environment
@@ -14,7 +14,7 @@ open class DMResponder: DMTraitEnvironment, @MainActor CustomStringConvertible {
       if overrideUserInterfaceStyle != oldValue { TraitPropagator.shared.overridesDidChange(self) }
     }
   }
-  // The three fields below are declared here, next to the style's single byte, to take no room
+  // The four fields below are declared here, next to the style's single byte, to take no room
   // of their own (a class's stored properties are laid out in the order they are declared).
   /// Whether this environment is a view that is a controller's root view (see
   /// `DMView.owningController`), read on the propagation path instead of the weak reference.
@@ -22,6 +22,8 @@ open class DMResponder: DMTraitEnvironment, @MainActor CustomStringConvertible {
   /// Whether the environment is in a visible window and ``reported`` is up to date. Attached
   /// environments have attached parents.
   final var isAttached = false
+  /// Whether ``dmIdentifier`` is set: it is kept in a table of its own (see `Identifiers`).
+  final var hasIdentifier = false
   /// Where a walk that recorded its window's ``UnsafeWalkOrder`` put this environment.
   final var walkPosition: Int32 = 0
 
@@ -81,8 +83,6 @@ open class DMResponder: DMTraitEnvironment, @MainActor CustomStringConvertible {
     var rootVersion: UInt64 = 0
     /// The controller whose root view this view is (`DMView.owningController`).
     weak var owningController: DMViewController?
-    /// See ``DMResponder/dmIdentifier``.
-    var identifier: String?
   }
 
   final var extras: Extras?
@@ -114,25 +114,42 @@ open class DMResponder: DMTraitEnvironment, @MainActor CustomStringConvertible {
   public init() {}
 
   /// A name the app gives this environment, shown in its ``description`` and so wherever it is
-  /// printed (logs, handlers); `nil` by default. DarkModeKit uses it for nothing else.
+  /// printed (logs, handlers); `nil` by default. DarkModeKit uses it for nothing else, and a
+  /// switch costs a named environment what it costs any other.
   public final var dmIdentifier: String? {
-    get { extras?.identifier }
-    set { if newValue != nil || extras != nil { extrasBox.identifier = newValue } }
+    get { hasIdentifier ? Self.identifiers[ObjectIdentifier(self)] : nil }
+    set {
+      guard newValue != nil || hasIdentifier else { return }
+      Self.identifiers[ObjectIdentifier(self)] = newValue
+      hasIdentifier = newValue != nil
+    }
   }
 
+  /// The identifiers of the environments that have one, kept apart from the environments so that
+  /// a name changes nothing a pass reads; an environment takes its own out as it goes.
+  private(set) static var identifiers: [ObjectIdentifier: String] = [:]
+
   /// A short description: the type, ``dmIdentifier`` when set, and the resolved style and theme,
-  /// for example `DMWindow(identifier: "main", style: dark, theme: "NIGHT")`. The identifier is
-  /// shown escaped, and cut after 64 characters.
-  open var description: String {
-    let traits = dmTraitCollection
-    let identifier = dmIdentifier.map { "identifier: \(ShownText.quoted($0)), " } ?? ""
-    let theme = traits.theme.map { ShownText.quoted($0.rawValue) } ?? "nil"
-    return "\(type(of: self))(\(identifier)style: \(traits.userInterfaceStyle), theme: \(theme))"
+  /// for example `DMWindow(identifier: "main", style: dark, theme: "NIGHT")`. The identifier and
+  /// the theme are shown escaped, and cut after 64 characters.
+  ///
+  /// Read off the main thread, where the environment's state cannot be read, it is the type and
+  /// `(off the main actor)`.
+  nonisolated open var description: String {
+    guard MainActorCheck.isOnMainActor else { return "\(type(of: self))(off the main actor)" }
+    return MainActor.assumeIsolated {
+      let traits = dmTraitCollection
+      let identifier = dmIdentifier.map { "identifier: \(ShownText.quoted($0)), " } ?? ""
+      let theme = traits.theme.map { ShownText.quoted($0.rawValue) } ?? "nil"
+      return "\(type(of: self))(\(identifier)style: \(traits.userInterfaceStyle), theme: \(theme))"
+    }
   }
 
   // On the main actor, as the rest of its state: its binding list may be shared with other
   // objects (see `BindingShapes`).
-  isolated deinit {}
+  isolated deinit {
+    if hasIdentifier { Self.identifiers[ObjectIdentifier(self)] = nil }
+  }
 
   /// The environment's resolved traits.
   ///
