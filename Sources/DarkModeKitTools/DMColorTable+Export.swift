@@ -190,7 +190,7 @@ extension DMColorTable {
   /// print(table.exported(as: .css))
   /// // :root {
   /// //   color-scheme: light dark;
-  /// //   --bg: light-dark(#ffffff, #343434);
+  /// //   --bg: light-dark(#FFFFFF, #343434);
   /// // }
   /// // …
   /// ```
@@ -206,7 +206,7 @@ extension DMColorTable {
   ///   has both sides, each colour that differs is `light-dark(light, dark)`, so that it follows
   ///   the `color-scheme` in force where it is used. A high-contrast column is set inside
   ///   `@media (prefers-contrast: more)`. After the rules of each selector with both sides come,
-  ///   inside `@supports not (color: light-dark(#000, #fff))`, the same for browsers without
+  ///   inside `@supports not (color: light-dark(#000, #FFF))`, the same for browsers without
   ///   `light-dark()`: the first side on the selector, the other in
   ///   `@media (prefers-color-scheme: dark)` (or `light`).
   /// - ``DMColorTableExportFormat/json``: a Design Tokens resolver document (format 2025.10).
@@ -402,7 +402,7 @@ extension DMColorTable {
     let names = columnNames(contents)
     guard !names.isEmpty else { return text }
     let colors = contents.keys.indices.map { row in
-      names.indices.map { contents.color(row: row, column: $0).cssHex }
+      names.indices.map { contents.color(row: row, column: $0).hexString }
     }
     // Columns align up to a width: a long name pads its header cell alone, not every row.
     let widths = names.indices.map { column in
@@ -476,7 +476,7 @@ extension DMColorTable {
     /// One constant, with a comment listing its colours.
     func constant(row: Int, name: String, indent: String) throws(DMColorTableExportSizeError) -> String {
       let colors = contents.variants.indices.map { column in
-        "\(columnNames[column]) \(contents.color(row: row, column: column).cssHex)"
+        "\(columnNames[column]) \(contents.color(row: row, column: column).hexString)"
           + (contents.origin(row: row, column: column).map { " (from \($0.text), outside sRGB)" } ?? "")
       }
       let key = contents.keys[row]
@@ -682,7 +682,7 @@ private struct CSSRules {
       explained = true
       let inner = try self.blocks(of: selector, lightDark: false, indent: "  ", budget: budget)
       blocks.append(
-        comment + "@supports not (color: light-dark(#000, #fff)) {\n" + inner.joined(separator: "\n") + "}\n")
+        comment + "@supports not (color: light-dark(#000, #FFF)) {\n" + inner.joined(separator: "\n") + "}\n")
     }
     return blocks.joined(separator: "\n")
   }
@@ -708,7 +708,7 @@ private struct CSSRules {
       text += "\(inner)\(selector.text) {\n"
       if let scheme { text += "\(inner)  color-scheme: \(scheme);\n" }
       for row in contents.keys.indices {
-        let colors = columns.map { contents.color(row: row, column: $0).cssHex }
+        let colors = columns.map { contents.color(row: row, column: $0).hexString }
         let value =
           colors.count == 2 && colors[0] != colors[1] ? "light-dark(\(colors[0]), \(colors[1]))" : colors[0]
         // Each side named when there are two.
@@ -745,12 +745,6 @@ private struct CSSRules {
     }
     return blocks
   }
-}
-
-extension DMColor {
-  /// `#rrggbb`, or `#rrggbbaa` when alpha < 1: `hexString` in lower case, as CSS and design
-  /// tokens usually write it.
-  var cssHex: String { hexString.lowercased() }
 }
 
 extension String {

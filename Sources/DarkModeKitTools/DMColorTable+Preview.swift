@@ -11,8 +11,8 @@ extension DMColorTable {
   /// ```
   /// KEY  NORMAL   NIGHT    RED      SOLARIZED:light  SOLARIZED:dark
   ///      light    dark     light    light            dark
-  /// BG   #ffffff  #343434  #fafafa  #fdf6e3          #002b36
-  /// SEP  #aaaaaa  #313131  #aaaaaa  #eee8d5          #073642
+  /// BG   #FFFFFF  #343434  #FAFAFA  #FDF6E3          #002B36
+  /// SEP  #AAAAAA  #313131  #AAAAAA  #EEE8D5          #073642
   /// ```
   ///
   /// A high-contrast column's side reads `light high` or `dark high`.
@@ -62,7 +62,7 @@ extension DMColorTable {
         min(max(titles[index].count, sides[index].count), Self.maximumAlignedWidth)
       ) {
         width, row in
-        max(width, swatchWidth + contents.color(row: row, column: columns[index]).cssHex.count)
+        max(width, swatchWidth + contents.color(row: row, column: columns[index]).hexString.count)
       }
     }
     func line(_ first: String, _ cells: [(text: String, width: Int)]) -> String {
@@ -80,7 +80,7 @@ extension DMColorTable {
     for (row, key) in contents.keys.enumerated() {
       let cells = columns.map { column -> (text: String, width: Int) in
         let color = contents.color(row: row, column: column)
-        let hex = color.cssHex
+        let hex = color.hexString
         return usesColor ? (color.swatch + " " + hex, swatchWidth + hex.count) : (hex, hex.count)
       }
       text += line(key, cells)

@@ -32,7 +32,7 @@ enum Demo {
     do {
       try DMColorTable.shared.reload(contentsOf: table.map { URL(fileURLWithPath: $0) } ?? palette)
     } catch {
-      FileHandle.standardError.write(Data("dmkit-gtk-demo: \(error)\n".utf8))
+      FileHandle.standardError.write(Data("dmkit-gtk-demo: error: \(error)\n".utf8))
       exit(1)
     }
     DMGTK.start()  // follows the desktop

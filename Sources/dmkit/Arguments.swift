@@ -60,7 +60,7 @@ extension CommandSpec {
         }
       if flags.contains(name) {
         guard inlineValue == nil else {
-          throw UsageError(description: "'\(ShownText.escaped(name, limit: 64))' takes no value")
+          throw UsageError(description: "\(ShownText.quoted(name)) takes no value")
         }
         parsed.flags.insert(name)
       } else if options.contains(name) {
@@ -69,7 +69,7 @@ extension CommandSpec {
           value = inlineValue
         } else {
           guard index < arguments.count else {
-            throw UsageError(description: "'\(ShownText.escaped(name, limit: 64))' needs a value")
+            throw UsageError(description: "\(ShownText.quoted(name)) needs a value")
           }
           value = arguments[index]
           index += 1
@@ -77,18 +77,18 @@ extension CommandSpec {
         parsed.options[name, default: []].append(value)
       } else {
         throw UsageError(
-          description: "unknown option '\(ShownText.escaped(name, limit: 64))' for '\(self.name)'")
+          description: "unknown option \(ShownText.quoted(name)) for \"\(self.name)\"")
       }
     }
     if parsed.wantsHelp { return parsed }
     if parsed.positionals.count < positionals.lowerBound {
       throw UsageError(
-        description: "'\(name)' needs \(positionals.lowerBound == 1 ? "a file" : "more arguments")")
+        description: "\"\(name)\" needs \(positionals.lowerBound == 1 ? "a file" : "more arguments")")
     }
     if parsed.positionals.count > positionals.upperBound {
       throw UsageError(
         description:
-          "unexpected argument '\(ShownText.escaped(parsed.positionals[positionals.upperBound], limit: 64))'")
+          "unexpected argument \(ShownText.quoted(parsed.positionals[positionals.upperBound]))")
     }
     return parsed
   }

@@ -39,7 +39,7 @@ struct Console: Sendable {
           let reason = String(cString: strerror(errno))
           let name = descriptor == STDOUT_FILENO ? "standard output" : "standard error"
           if descriptor == STDOUT_FILENO {
-            let message = "dmkit: cannot write to \(name): \(reason)\n"
+            let message = "dmkit: error: cannot write to \(name): \(reason)\n"
             _ = message.withCString { write(STDERR_FILENO, $0, strlen($0)) }
           }
           exit(1)

@@ -58,13 +58,13 @@ enum DMKitTool {
         return 0
       }
       guard let command = commands.first(where: { $0.spec.name == arguments[1] }) else {
-        return usageError("unknown command '\(ShownText.escaped(arguments[1], limit: 64))'", console: console)
+        return usageError("unknown command \(ShownText.quoted(arguments[1]))", console: console)
       }
       console.out(command.spec.usage)
       return 0
     default:
       guard let command = commands.first(where: { $0.spec.name == first }) else {
-        return usageError("unknown command '\(ShownText.escaped(first, limit: 64))'", console: console)
+        return usageError("unknown command \(ShownText.quoted(first))", console: console)
       }
       do {
         let parsed = try command.spec.parse(Array(arguments.dropFirst()))
@@ -74,14 +74,14 @@ enum DMKitTool {
         }
         return command.run(parsed, console)
       } catch {
-        console.error("error: \(error)\n\n" + command.spec.usage)
+        console.error("dmkit: error: \(error)\n\n" + command.spec.usage)
         return 2
       }
     }
   }
 
   private static func usageError(_ message: String, console: Console) -> Int32 {
-    console.error("error: \(message)\n\n" + usage)
+    console.error("dmkit: error: \(message)\n\n" + usage)
     return 2
   }
 }

@@ -92,7 +92,7 @@ enum WatchCommand {
       ? "no-preference" : traits.accessibilityContrast.description
     let motion =
       traits.accessibilityMotion == .unspecified ? "no-preference" : traits.accessibilityMotion.description
-    let accent = traits.accentColor.map { $0.hexString.lowercased() } ?? "none"
+    let accent = traits.accentColor.map { $0.hexString } ?? "none"
     return
       "\(time) source=\(source.rawValue) style=\(style) contrast=\(contrast) motion=\(motion) accent=\(accent)\n"
   }

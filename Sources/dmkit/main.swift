@@ -11,7 +11,7 @@ for index in 1..<Int(CommandLine.argc) {
       ? String(UnicodeScalar(byte)) : "\\x" + String(byte, radix: 16, uppercase: true)
   }
   Console.process.error(
-    "error: argument \(index) is not UTF-8 text: \(shown.joined()); dmkit takes UTF-8 file names and options\n"
+    "dmkit: error: argument \(index) is not UTF-8 text: \(shown.joined()); dmkit takes UTF-8 file names and options\n"
   )
   exit(2)
 }

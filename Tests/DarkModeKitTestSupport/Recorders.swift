@@ -20,18 +20,29 @@ public struct TemporaryFolder {
 }
 
 /// Collects the reports sent to `DMDiagnostics` while installed.
+///
+/// Reports of undeclared themes are left out unless asked for: tests that run alongside choose
+/// themes nothing declares on purpose, to check the fallback, and each such name is reported once
+/// per process, into whichever recorder is installed then.
 public final class DiagnosticsRecorder: Sendable {
   private let reports = Locked<[DMDiagnostic]>([])
+  private let includesUnknownThemes: Bool
 
   /// A recorder that records nothing until installed.
-  public init() {}
+  /// - Parameter includingUnknownThemes: Whether reports of undeclared themes are recorded too.
+  public init(includingUnknownThemes: Bool = false) {
+    includesUnknownThemes = includingUnknownThemes
+  }
 
   /// The reports received, in order.
   public var all: [DMDiagnostic] { reports.withLock { $0 } }
 
   /// Makes this recorder the `DMDiagnostics` handler.
   public func install() {
-    DMDiagnostics.setHandler { [reports] diagnostic in reports.withLock { $0.append(diagnostic) } }
+    DMDiagnostics.setHandler { [reports, includesUnknownThemes] diagnostic in
+      guard includesUnknownThemes || diagnostic.kind != .unknownTheme else { return }
+      reports.withLock { $0.append(diagnostic) }
+    }
   }
 
   /// Puts back the default handler.

@@ -400,7 +400,7 @@ extension GlobalStateTests {
       let shown = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
       #expect(
         shown
-          == "darkmodekit: the key \"ACCENT\" was asked of DMColorTable.shared before a table was loaded into "
+          == "darkmodekit: warning: the key \"ACCENT\" was asked of DMColorTable.shared before a table was loaded into "
           + "it, so every key shows in magenta; load one first with reload(contentsOf:) or reload(string:)\n")
     }
 

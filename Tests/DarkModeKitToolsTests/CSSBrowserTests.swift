@@ -117,7 +117,7 @@ enum Chromium {
         read("root:" + index, document.querySelector("[data-scope=top]"));
       });
       document.documentElement.removeAttribute("data-theme");
-      lines.push("light-dark " + CSS.supports("color", "light-dark(#000, #fff)"));
+      lines.push("light-dark " + CSS.supports("color", "light-dark(#000, #FFF)"));
       document.getElementById("out").textContent = "\\n" + lines.join("\\n") + "\\n";
       </script>
       </body></html>
@@ -127,7 +127,7 @@ enum Chromium {
   /// The export as a browser without `light-dark()` reads it: the function unknown (so that the
   /// values that use it are invalid where they are used), and the fallback's condition true.
   static func withoutLightDark(_ css: String) -> String {
-    let condition = "@supports not (color: light-dark(#000, #fff))"
+    let condition = "@supports not (color: light-dark(#000, #FFF))"
     return
       css
       .replacingOccurrences(of: condition, with: "@supports (color: #000)")

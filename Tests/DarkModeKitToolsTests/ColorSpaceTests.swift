@@ -218,15 +218,15 @@ import Testing
     let textExport = table.exported(as: .text)
     #expect(
       textExport.split(separator: "\n").filter { $0.contains("outside sRGB") } == [
-        "#00fb29  #00fb29  brand // NORMAL: color(display-p3 0 1 0); NIGHT: color(display-p3 0 1 0), outside sRGB",
-        "#00fb29  #00c300  accent // NORMAL: color(display-p3 0 1 0); NIGHT: oklch(0.7 0.3 145), outside sRGB",
+        "#00FB29  #00FB29  brand // NORMAL: color(display-p3 0 1 0); NIGHT: color(display-p3 0 1 0), outside sRGB",
+        "#00FB29  #00C300  accent // NORMAL: color(display-p3 0 1 0); NIGHT: oklch(0.7 0.3 145), outside sRGB",
       ], "\(textExport)")
     #expect(
       try DMColorTable(string: textExport).color(forKey: "accent", theme: .night)?.hexString == "#00C300")
     let css = table.exported(as: .css)
     #expect(
       css.contains(
-        "--accent: light-dark(#00fb29, #00c300); /* from light: color(display-p3 0 1 0); dark: oklch(0.7 0.3 145), "
+        "--accent: light-dark(#00FB29, #00C300); /* from light: color(display-p3 0 1 0); dark: oklch(0.7 0.3 145), "
           + "outside sRGB */"))
     #expect(css.contains("--plain: #102030;\n"))
     let gtk = table.exported(as: .gtk)
@@ -234,11 +234,11 @@ import Testing
       gtk.contains(
         "@define-color dm_night_accent rgba(0,195,0,1.0); /* from oklch(0.7 0.3 145), outside sRGB */"))
     let swift = table.exported(as: .swift)
-    #expect(swift.contains("NIGHT #00c300 (from oklch(0.7 0.3 145), outside sRGB)"))
+    #expect(swift.contains("NIGHT #00C300 (from oklch(0.7 0.3 145), outside sRGB)"))
     let json = table.exported(as: .json)
     #expect(
       json.contains(
-        ##""colorSpace": "oklch", "components": [0.7, 0.3, 145], "alpha": 1, "hex": "#00c300""##), "\(json)")
+        ##""colorSpace": "oklch", "components": [0.7, 0.3, 145], "alpha": 1, "hex": "#00C300""##), "\(json)")
     let again = try DMDesignTokens.table(from: json) { _ in }
     #expect(again.keys == table.keys)
     for key in table.keys {

@@ -83,16 +83,16 @@ import Testing
 
         :root {
           color-scheme: light dark;
-          --bg: light-dark(#ffffff, #343434);
-          --sep: light-dark(#aaaaaa, #313131);
+          --bg: light-dark(#FFFFFF, #343434);
+          --sep: light-dark(#AAAAAA, #313131);
         }
 
         /* Browsers without light-dark(): each side in a rule of its own. */
-        @supports not (color: light-dark(#000, #fff)) {
+        @supports not (color: light-dark(#000, #FFF)) {
           :root {
             color-scheme: light dark;
-            --bg: #ffffff;
-            --sep: #aaaaaa;
+            --bg: #FFFFFF;
+            --sep: #AAAAAA;
           }
 
           @media (prefers-color-scheme: dark) {
@@ -105,8 +105,8 @@ import Testing
 
         [data-theme="normal"] {
           color-scheme: light;
-          --bg: #ffffff;
-          --sep: #aaaaaa;
+          --bg: #FFFFFF;
+          --sep: #AAAAAA;
         }
 
         [data-theme="night"] {
@@ -117,8 +117,8 @@ import Testing
 
         [data-theme="red"] {
           color-scheme: light;
-          --bg: #fafafa;
-          --sep: #aaaaaa;
+          --bg: #FAFAFA;
+          --sep: #AAAAAA;
         }
 
         """)
@@ -129,7 +129,7 @@ import Testing
     // A colour the same on both sides is written once.
     #expect(
       dark.hasPrefix(
-        ":root {\n  color-scheme: light dark;\n  --bg: light-dark(#ffffff, #000000);\n  --gray: #777777;\n}\n"
+        ":root {\n  color-scheme: light dark;\n  --bg: light-dark(#FFFFFF, #000000);\n  --gray: #777777;\n}\n"
       ))
     #expect(dark.contains("\n[data-theme=\"dark\"] {\n  color-scheme: dark;\n  --bg: #000000;\n"))
     #expect(
@@ -148,7 +148,7 @@ import Testing
     // With light-dark(): the light side keeps its normal colour in high contrast.
     #expect(
       css.contains(
-        "@media (prefers-contrast: more) {\n  :root {\n    --bg: light-dark(#ffffff, #000000);\n  }\n}\n"))
+        "@media (prefers-contrast: more) {\n  :root {\n    --bg: light-dark(#FFFFFF, #000000);\n  }\n}\n"))
     // Without: only the dark side has a query.
     #expect(
       css.contains(
@@ -160,10 +160,10 @@ import Testing
   @Test func cssWritesAlphaAsEightDigitsAndRenamesCollisions() throws {
     let table = try DMColorTable(string: "NORMAL NIGHT\n#00000080 #000000 Scrim\n#fff #000 scrim\n")
     let css = table.exported(as: .css)
-    #expect(css.contains("  --scrim: #00000080;\n  --scrim-2: #ffffff;\n"))
+    #expect(css.contains("  --scrim: #00000080;\n  --scrim-2: #FFFFFF;\n"))
     #expect(css.contains("      --scrim: #000000;\n      --scrim-2: #000000;\n"))
     #expect(
-      css.contains("  --scrim: light-dark(#00000080, #000000);\n  --scrim-2: light-dark(#ffffff, #000000);\n")
+      css.contains("  --scrim: light-dark(#00000080, #000000);\n  --scrim-2: light-dark(#FFFFFF, #000000);\n")
     )
   }
 
@@ -178,12 +178,12 @@ import Testing
     let text = table.exported(as: .text)
     let lines = text.split(separator: "\n")
     #expect(lines[0] == "NORMAL   \(theme):dark")
-    #expect(lines.last.map(String.init) == "#ffffff  #000000" + String(repeating: " ", count: 33) + "  k99")
+    #expect(lines.last.map(String.init) == "#FFFFFF  #000000" + String(repeating: " ", count: 33) + "  k99")
     #expect(try DMColorTable(string: text).exported(as: .text) == text)
     let preview = table.preview(themes: [.normal, DMTheme(rawValue: theme)], usesColor: false)
     let rows = preview.split(separator: "\n")
     #expect(
-      rows.last?.hasPrefix("k99" + String(repeating: " ", count: 37) + "  #ffffff") == true,
+      rows.last?.hasPrefix("k99" + String(repeating: " ", count: 37) + "  #FFFFFF") == true,
       "\(rows.last ?? "")")
     #expect(rows.allSatisfy { $0.count < 200 || $0.hasPrefix(key) }, "\(preview.utf8.count) bytes")
   }
@@ -214,10 +214,10 @@ import Testing
         import DarkModeKit
 
         extension DMDynamicColor {
-          /// `BG`: NORMAL #ffffff, NIGHT #343434, RED #fafafa.
+          /// `BG`: NORMAL #FFFFFF, NIGHT #343434, RED #FAFAFA.
           public static let bg = DMDynamicColor(key: "BG")
 
-          /// `SEP`: NORMAL #aaaaaa, NIGHT #313131, RED #aaaaaa.
+          /// `SEP`: NORMAL #AAAAAA, NIGHT #313131, RED #AAAAAA.
           public static let sep = DMDynamicColor(key: "SEP")
         }
 
@@ -338,10 +338,10 @@ import Testing
         import DarkModeKit
 
         enum BrandColors {
-          /// `BG`: NORMAL #ffffff, NIGHT #000000.
+          /// `BG`: NORMAL #FFFFFF, NIGHT #000000.
           static let bg = DMDynamicColor(key: "BG", in: Brand.table)
 
-          /// `Text.Primary`: NORMAL #eeeeee, NIGHT #111111.
+          /// `Text.Primary`: NORMAL #EEEEEE, NIGHT #111111.
           static let textPrimary = DMDynamicColor(key: "Text.Primary", in: Brand.table)
         }
 

@@ -100,8 +100,8 @@ import Testing
     #expect(
       table.exported(as: .text) == """
         NORMAL   NIGHT    RED
-        #ffffff  #343434  #fafafa  BG
-        #aaaaaa  #313131  #aaaaaa  SEP
+        #FFFFFF  #343434  #FAFAFA  BG
+        #AAAAAA  #313131  #AAAAAA  SEP
 
         """)
   }
@@ -1462,7 +1462,7 @@ import Testing
     let text =
       ##"{"version": "2025.10", "sets": {"s": {"sources": [{"bg": {"$type": "color", "$value": "#ffffff"}}]}}, "resolutionOrder": ["##
       + order + "]}"
-    #expect(try DMDesignTokens.tableText(from: text) == "NORMAL\n#ffffff bg\n")
+    #expect(try DMDesignTokens.tableText(from: text) == "NORMAL\n#FFFFFF bg\n")
   }
 
   // Alone among the tests that measure the process's memory (`.globalState`): it allocates a lot.
@@ -1494,8 +1494,8 @@ import Testing
   @Test func aPointerTokenTakesTheTypeOfItsTarget() throws {
     #expect(
       try DMDesignTokens.tableText(
-        from: ##"{"a": {"$type": "color", "$value": "#ffffff"}, "b": {"$ref": "#/a/$value"}}"##)
-        == "NORMAL\n#ffffff a\n#ffffff b\n")
+        from: ##"{"a": {"$type": "color", "$value": "#FFFFFF"}, "b": {"$ref": "#/a/$value"}}"##)
+        == "NORMAL\n#FFFFFF a\n#FFFFFF b\n")
   }
 
   @Test func aTypeFromTheFileIsEscapedInTheMessage() {

@@ -49,7 +49,7 @@ import Testing
     // The CSS export shows the dark contexts dark.
     let css = table.exported(as: .css)
     #expect(css.contains("color-scheme: light dark"))
-    #expect(!css.contains("color-scheme: light;\n  --bg: #22272e"))
+    #expect(!css.contains("color-scheme: light;\n  --bg: #22272E"))
   }
 
   @Test func contextsWhoseNamesSayNoSideTakeTheirColumnFromExtensions() throws {

@@ -66,11 +66,11 @@ func repositoryPath(_ relative: String) -> String {
   }
 
   @Test(arguments: [
-    (["a", "--bogus"], "unknown option '--bogus' for 'try'"),
-    (["a", "--pair"], "'--pair' needs a value"),
-    (["a", "--strict=yes"], "'--strict' takes no value"),
-    ([], "'try' needs a file"),
-    (["a", "b", "c"], "unexpected argument 'c'"),
+    (["a", "--bogus"], "unknown option \"--bogus\" for \"try\""),
+    (["a", "--pair"], "\"--pair\" needs a value"),
+    (["a", "--strict=yes"], "\"--strict\" takes no value"),
+    ([], "\"try\" needs a file"),
+    (["a", "b", "c"], "unexpected argument \"c\""),
   ])
   func badCommandLinesSayWhatIsWrong(_ arguments: [String], _ message: String) {
     #expect(throws: UsageError(description: message)) { try spec.parse(arguments) }
@@ -96,10 +96,11 @@ func repositoryPath(_ relative: String) -> String {
     let unknown = dmkit("frobnicate")
     #expect(unknown.status == 2)
     #expect(unknown.out.isEmpty)
-    #expect(unknown.error.hasPrefix("error: unknown command 'frobnicate'\n\nUSAGE: dmkit"))
+    #expect(unknown.error.hasPrefix("dmkit: error: unknown command \"frobnicate\"\n\nUSAGE: dmkit"))
     let flag = dmkit("lint", "x.txt", "--bogus")
     #expect(flag.status == 2)
-    #expect(flag.error.hasPrefix("error: unknown option '--bogus' for 'lint'\n\nUSAGE: dmkit lint"))
+    #expect(
+      flag.error.hasPrefix("dmkit: error: unknown option \"--bogus\" for \"lint\"\n\nUSAGE: dmkit lint"))
     #expect(dmkit("--bogus").status == 2)
     #expect(dmkit("help", "nope").status == 2)
   }

@@ -89,8 +89,8 @@ import Testing
     #expect(run.status == 1)
     #expect(
       run.error
-        == "error: dmkit demo needs a terminal: standard input and output must both be one "
-        + "('dmkit preview FILE' works without one)\n")
+        == "dmkit: error: dmkit demo needs a terminal: standard input and output must both be one "
+        + "(\"dmkit preview FILE\" works without one)\n")
     #expect(run.out.isEmpty)
   }
 
@@ -100,7 +100,7 @@ import Testing
     #expect(help.out.hasPrefix("USAGE: dmkit demo [FILE]"))
     let extra = dmkit("demo", "a.txt", "b.txt")
     #expect(extra.status == 2)
-    #expect(extra.error.hasPrefix("error: unexpected argument 'b.txt'"))
+    #expect(extra.error.hasPrefix("dmkit: error: unexpected argument \"b.txt\""))
   }
 }
 

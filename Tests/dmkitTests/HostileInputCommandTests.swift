@@ -114,7 +114,7 @@ import Testing
     // Nobody reads: a clear error at once, and the FIFO stays a FIFO.
     let unread = dmkit("export", table, "--format", "css", "--output", fifo.path)
     #expect(unread.status == 1)
-    #expect(unread.error == "error: cannot write \"\(fifo.path)\": no program is reading the FIFO\n")
+    #expect(unread.error == "dmkit: error: cannot write \"\(fifo.path)\": no program is reading the FIFO\n")
     // A reader: it gets the export.
     let received = await onOwnThread { () -> String in
       let process = try? ChildProcess("/bin/cat", [fifo.path], environment: [:], capturesOutput: true)
@@ -136,7 +136,8 @@ import Testing
     let directory = dmkit("export", table, "--format", "css", "--output", folder.url.path)
     #expect(directory.status == 1)
     #expect(
-      directory.error == "error: cannot write \"\(folder.url.path)\": it is a directory, not a regular file\n"
+      directory.error
+        == "dmkit: error: cannot write \"\(folder.url.path)\": it is a directory, not a regular file\n"
     )
   }
 
@@ -193,11 +194,11 @@ import Testing
       ],
       environment: [:])
     #expect(full.wait(seconds: 30) == 1)
-    #expect(full.standardError == "dmkit: cannot write to standard output: No space left on device\n")
+    #expect(full.standardError == "dmkit: error: cannot write to standard output: No space left on device\n")
     let closed = try ChildProcess(
       "/bin/sh", ["-c", "exec \"$0\" --version >&-", DMKit.path], environment: [:])
     #expect(closed.wait(seconds: 30) == 1)
-    #expect(closed.standardError == "dmkit: cannot write to standard output: Bad file descriptor\n")
+    #expect(closed.standardError == "dmkit: error: cannot write to standard output: Bad file descriptor\n")
   }
 
   @Test func anArgumentThatIsNotUTF8IsAClearError() throws {
@@ -208,7 +209,8 @@ import Testing
     #expect(process.wait(seconds: 30) == 2)
     #expect(
       process.standardError
-        == "error: argument 2 is not UTF-8 text: caf\\xE9.txt; dmkit takes UTF-8 file names and options\n")
+        == "dmkit: error: argument 2 is not UTF-8 text: caf\\xE9.txt; dmkit takes UTF-8 file names and options\n"
+    )
   }
 
   @Test func exportToStandardOutputByNameAppendsWhereTheShellSaid() throws {

@@ -37,16 +37,16 @@ private func swatch(_ red: Int, _ green: Int, _ blue: Int) -> String {
     #expect(run.errors == "")
     #expect(
       run.output == "KEY  NORMAL      NIGHT       RED\n" + "     light       dark        light\n"
-        + "BG   \(swatch(255, 255, 255)) #ffffff  \(swatch(52, 52, 52)) #343434  \(swatch(250, 250, 250)) #fafafa\n"
-        + "SEP  \(swatch(170, 170, 170)) #aaaaaa  \(swatch(49, 49, 49)) #313131  \(swatch(170, 170, 170)) #aaaaaa\n"
+        + "BG   \(swatch(255, 255, 255)) #FFFFFF  \(swatch(52, 52, 52)) #343434  \(swatch(250, 250, 250)) #FAFAFA\n"
+        + "SEP  \(swatch(170, 170, 170)) #AAAAAA  \(swatch(49, 49, 49)) #313131  \(swatch(170, 170, 170)) #AAAAAA\n"
     )
   }
 
   static let plainDKColorTable = """
     KEY  NORMAL   NIGHT    RED
          light    dark     light
-    BG   #ffffff  #343434  #fafafa
-    SEP  #aaaaaa  #313131  #aaaaaa
+    BG   #FFFFFF  #343434  #FAFAFA
+    SEP  #AAAAAA  #313131  #AAAAAA
 
     """
 
@@ -75,20 +75,20 @@ private func swatch(_ red: Int, _ green: Int, _ blue: Int) -> String {
       run.output == """
         KEY               NORMAL     NIGHT      SEPIA      SOLARIZED:light  SOLARIZED:dark  NORMAL:high  NIGHT:high
                           light      dark       light      light            dark            light high   dark high
-        Background        #ffffff    #1c1c1e    #f4ecd8    #fdf6e3          #002b36         #ffffff      #000000
-        Surface           #f2f2f7    #2c2c2e    #eae0c8    #eee8d5          #073642         #ebebf0      #1c1c1e
-        Surface.Elevated  #ffffff    #3a3a3c    #fbf6ea    #fffaee          #0b3c49         #ffffff      #2c2c2e
-        Text.Primary      #1c1c1e    #f2f2f7    #3b2f1e    #073642          #93a1a1         #000000      #ffffff
-        Text.Secondary    #5b5b61    #aeaeb2    #6b5a43    #586e75          #839496         #3a3a3c      #d1d1d6
-        Text.OnAccent     #ffffff    #ffffff    #fbf6ea    #fdf6e3          #fdf6e3         #ffffff      #ffffff
-        Accent            #0a60d0    #0a60d0    #8a4b14    #1f71ab          #1f71ab         #0952b2      #0952b2
-        Link              #0055c4    #64a8ff    #7a3e0c    #1e6ca3          #469fde         #004eb5      #7eb6ff
-        Border            #c6c6c8    #48484a    #d3c4a2    #cfc7af          #2f5661         #6e6e73      #8e8e93
-        Separator         #e5e5ea    #38383a    #e2d6ba    #e4dcc5          #114551         #c6c6c8      #545458
-        Success           #1e7d34    #30d158    #3f6b22    #657400          #859900         #186329      #30d158
-        Warning           #a35200    #ffb340    #8a4b00    #896800          #b58900         #874400      #ffb340
-        Error             #c4271c    #ff6961    #a32a1c    #c82422          #e77270         #a72118      #ff8079
-        Scrim             #00000080  #00000099  #3b2f1e66  #002b3666        #00000099       #000000b3    #000000cc
+        Background        #FFFFFF    #1C1C1E    #F4ECD8    #FDF6E3          #002B36         #FFFFFF      #000000
+        Surface           #F2F2F7    #2C2C2E    #EAE0C8    #EEE8D5          #073642         #EBEBF0      #1C1C1E
+        Surface.Elevated  #FFFFFF    #3A3A3C    #FBF6EA    #FFFAEE          #0B3C49         #FFFFFF      #2C2C2E
+        Text.Primary      #1C1C1E    #F2F2F7    #3B2F1E    #073642          #93A1A1         #000000      #FFFFFF
+        Text.Secondary    #5B5B61    #AEAEB2    #6B5A43    #586E75          #839496         #3A3A3C      #D1D1D6
+        Text.OnAccent     #FFFFFF    #FFFFFF    #FBF6EA    #FDF6E3          #FDF6E3         #FFFFFF      #FFFFFF
+        Accent            #0A60D0    #0A60D0    #8A4B14    #1F71AB          #1F71AB         #0952B2      #0952B2
+        Link              #0055C4    #64A8FF    #7A3E0C    #1E6CA3          #469FDE         #004EB5      #7EB6FF
+        Border            #C6C6C8    #48484A    #D3C4A2    #CFC7AF          #2F5661         #6E6E73      #8E8E93
+        Separator         #E5E5EA    #38383A    #E2D6BA    #E4DCC5          #114551         #C6C6C8      #545458
+        Success           #1E7D34    #30D158    #3F6B22    #657400          #859900         #186329      #30D158
+        Warning           #A35200    #FFB340    #8A4B00    #896800          #B58900         #874400      #FFB340
+        Error             #C4271C    #FF6961    #A32A1C    #C82422          #E77270         #A72118      #FF8079
+        Scrim             #00000080  #00000099  #3B2F1E66  #002B3666        #00000099       #000000B3    #000000CC
 
         """)
     #expect(
@@ -98,10 +98,10 @@ private func swatch(_ red: Int, _ green: Int, _ blue: Int) -> String {
 
   @Test func previewOnATerminalShowsTranslucentColoursOpaqueWithTheirAlphaInHex() {
     let run = runDMKit(["preview", palette, "--theme", "SEPIA"], isTerminal: true)
-    #expect(run.output.hasSuffix("Scrim             \(swatch(59, 47, 30)) #3b2f1e66\n"))
+    #expect(run.output.hasSuffix("Scrim             \(swatch(59, 47, 30)) #3B2F1E66\n"))
     #expect(
       run.output.hasPrefix(
-        "KEY               SEPIA\n                  light\nBackground        \(swatch(244, 236, 216)) #f4ecd8\n"
+        "KEY               SEPIA\n                  light\nBackground        \(swatch(244, 236, 216)) #F4ECD8\n"
       ))
   }
 
@@ -118,8 +118,8 @@ private func swatch(_ red: Int, _ green: Int, _ blue: Int) -> String {
       runDMKit(["preview", dkColorTable, "--theme", "RED", "--theme=NORMAL"]).output == """
         KEY  RED      NORMAL
              light    light
-        BG   #fafafa  #ffffff
-        SEP  #aaaaaa  #aaaaaa
+        BG   #FAFAFA  #FFFFFF
+        SEP  #AAAAAA  #AAAAAA
 
         """)
   }
@@ -128,7 +128,9 @@ private func swatch(_ red: Int, _ green: Int, _ blue: Int) -> String {
     let run = runDMKit(["preview", dkColorTable, "--theme", "night"])
     #expect(run.status == 2)
     #expect(run.output == "")
-    #expect(run.errors == "error: \(dkColorTable) has no theme 'night'; its columns are NORMAL, NIGHT, RED\n")
+    #expect(
+      run.errors
+        == "dmkit: error: \(dkColorTable) has no theme \"night\"; its columns are NORMAL, NIGHT, RED\n")
     #expect(runDMKit(["preview", dkColorTable, "--theme", "RED:dark"]).status == 2)
   }
 
@@ -179,7 +181,7 @@ private func swatch(_ red: Int, _ green: Int, _ blue: Int) -> String {
     #expect(ExportCommand.tokensSizeWarning(byteCount: limit) == nil)
     let warning = try #require(ExportCommand.tokensSizeWarning(byteCount: limit + (5 << 20)))
     #expect(
-      warning == "warning: the tokens take 69 MiB, more than the 64 MiB dmkit reads; keep the table "
+      warning == "dmkit: warning: the tokens take 69 MiB, more than the 64 MiB dmkit reads; keep the table "
         + "(or --format text) to read it back\n")
     // What the warning says: a document of that size does not come back.
     let path = FileManager.default.temporaryDirectory.appendingPathComponent("dmkit-large-\(getpid()).json")
@@ -209,7 +211,8 @@ private func swatch(_ red: Int, _ green: Int, _ blue: Int) -> String {
     let run = runDMKit(["export", path.path, "--format", "json", "--output", output.path])
     #expect(run.status == 1)
     #expect(
-      run.errors.hasPrefix("error: the json export of this table comes to more than the 128 MiB dmkit writes")
+      run.errors.hasPrefix(
+        "dmkit: error: the json export of this table comes to more than the 128 MiB dmkit writes")
         && run.errors.hasSuffix(
           "export it in another format, or split the themes between tables; nothing was written\n"),
       "\(run.errors)")
@@ -283,29 +286,29 @@ private func swatch(_ red: Int, _ green: Int, _ blue: Int) -> String {
     #expect(
       run.output.hasPrefix(
         "/* Generated by dmkit from Palette.txt. */\n\n:root {\n  color-scheme: light dark;\n"
-          + "  --background: light-dark(#ffffff, #1c1c1e);\n"))
-    #expect(run.output.contains("\n  --text-primary: light-dark(#1c1c1e, #f2f2f7);\n"))
+          + "  --background: light-dark(#FFFFFF, #1C1C1E);\n"))
+    #expect(run.output.contains("\n  --text-primary: light-dark(#1C1C1E, #F2F2F7);\n"))
     // The same on both sides: a plain colour.
-    #expect(run.output.contains("\n  --text-onaccent: #ffffff;\n"))
+    #expect(run.output.contains("\n  --text-onaccent: #FFFFFF;\n"))
     #expect(run.output.contains("  --scrim: light-dark(#00000080, #00000099);\n}\n"))
     #expect(
       run.output.contains(
-        "@media (prefers-contrast: more) {\n  :root {\n    --background: light-dark(#ffffff, #000000);\n"))
+        "@media (prefers-contrast: more) {\n  :root {\n    --background: light-dark(#FFFFFF, #000000);\n"))
     #expect(
-      run.output.contains("[data-theme=\"sepia\"] {\n  color-scheme: light;\n  --background: #f4ecd8;\n"))
+      run.output.contains("[data-theme=\"sepia\"] {\n  color-scheme: light;\n  --background: #F4ECD8;\n"))
     #expect(
       run.output.contains(
-        "[data-theme=\"solarized\"] {\n  color-scheme: light dark;\n  --background: light-dark(#fdf6e3, #002b36);\n"
+        "[data-theme=\"solarized\"] {\n  color-scheme: light dark;\n  --background: light-dark(#FDF6E3, #002B36);\n"
       ))
     #expect(run.output.contains("[data-theme=\"night\"] {\n  color-scheme: dark;\n"))
     // The rules for browsers without light-dark(): each side on its own.
     // after each selector with both sides, :root and SOLARIZED.
-    let fallback = run.output.components(separatedBy: "@supports not (color: light-dark(#000, #fff)) {\n")
+    let fallback = run.output.components(separatedBy: "@supports not (color: light-dark(#000, #FFF)) {\n")
     #expect(fallback.count == 3)
     #expect(!fallback[1].components(separatedBy: "\n}\n")[0].contains("light-dark("))
     #expect(
       fallback[1].contains(
-        "  @media (prefers-color-scheme: dark) {\n    :root {\n      --background: #1c1c1e;\n      --surface: #2c2c2e;\n"
+        "  @media (prefers-color-scheme: dark) {\n    :root {\n      --background: #1C1C1E;\n      --surface: #2C2C2E;\n"
       ))
     #expect(
       fallback[1].contains(
@@ -319,7 +322,7 @@ private func swatch(_ red: Int, _ green: Int, _ blue: Int) -> String {
     #expect(
       run.output.contains(
         """
-          /// `Text.Primary`: NORMAL #1c1c1e, NIGHT #f2f2f7, SEPIA #3b2f1e, SOLARIZED:light #073642, SOLARIZED:dark #93a1a1, NORMAL:high #000000, NIGHT:high #ffffff.
+          /// `Text.Primary`: NORMAL #1C1C1E, NIGHT #F2F2F7, SEPIA #3B2F1E, SOLARIZED:light #073642, SOLARIZED:dark #93A1A1, NORMAL:high #000000, NIGHT:high #FFFFFF.
           static let textPrimary = DMDynamicColor(key: "Text.Primary")
 
         """))
@@ -347,7 +350,7 @@ private func swatch(_ red: Int, _ green: Int, _ blue: Int) -> String {
     let unwritable = folder.appendingPathComponent("missing/tokens.css").path
     let failed = runDMKit(["export", dkColorTable, "--format", "css", "--output", unwritable])
     #expect(failed.status == 1)
-    #expect(failed.errors.hasPrefix("error: cannot write \"\(unwritable)\": "))
+    #expect(failed.errors.hasPrefix("dmkit: error: cannot write \"\(unwritable)\": "))
   }
 
   @Test func designTokensConvertToATableAndBack() throws {
@@ -386,10 +389,12 @@ private func swatch(_ red: Int, _ green: Int, _ blue: Int) -> String {
   @Test func exportNeedsAKnownFormat() {
     let missing = runDMKit(["export", dkColorTable])
     #expect(missing.status == 2)
-    #expect(missing.errors == "error: 'export' needs --format (one of css, gtk, json, swift, text)\n")
+    #expect(
+      missing.errors == "dmkit: error: \"export\" needs --format (one of css, gtk, json, swift, text)\n")
     let unknown = runDMKit(["export", dkColorTable, "--format", "yaml"])
     #expect(unknown.status == 2)
-    #expect(unknown.errors == "error: unknown format 'yaml'; use one of css, gtk, json, swift, text\n")
+    #expect(
+      unknown.errors == "dmkit: error: unknown format \"yaml\"; use one of css, gtk, json, swift, text\n")
     #expect(runDMKit(["export", dkColorTable, "--format"]).status == 2)
     #expect(runDMKit(["export", "--format", "css"]).status == 2)
   }
@@ -397,10 +402,11 @@ private func swatch(_ red: Int, _ green: Int, _ blue: Int) -> String {
   @Test func exportChecksTheAccessLevel() {
     let unknown = runDMKit(["export", dkColorTable, "--format", "swift", "--access", "open"])
     #expect(unknown.status == 2)
-    #expect(unknown.errors == "error: unknown access level 'open'; use one of public, package, internal\n")
+    #expect(
+      unknown.errors == "dmkit: error: unknown access level \"open\"; use one of public, package, internal\n")
     let notSwift = runDMKit(["export", dkColorTable, "--format", "css", "--access", "public"])
     #expect(notSwift.status == 2)
-    #expect(notSwift.errors == "error: --access applies only to --format swift\n")
+    #expect(notSwift.errors == "dmkit: error: --access applies only to --format swift\n")
     #expect(
       runDMKit(["export", dkColorTable, "--format", "swift", "--access", "package"]).output
         .contains("  package static let bg = DMDynamicColor(key: \"BG\")\n"))
@@ -419,30 +425,31 @@ private func swatch(_ red: Int, _ green: Int, _ blue: Int) -> String {
     let rule = " (ASCII letters, digits and _, not starting with a digit, and not a keyword)\n"
     let namespace = runDMKit(["export", dkColorTable, "--format", "swift", "--namespace", "my-colors"])
     #expect(namespace.status == 2)
-    #expect(namespace.errors == "error: the namespace \"my-colors\" is not a Swift name" + rule)
+    #expect(namespace.errors == "dmkit: error: the namespace \"my-colors\" is not a Swift name" + rule)
     #expect(namespace.output == "")
     let table = runDMKit(["export", dkColorTable, "--format", "swift", "--table", "Brand..t\u{1B}[2J"])
     #expect(table.status == 2)
     #expect(
-      table.errors == "error: the table \"Brand..t\\u{1B}[2J\" is not Swift names joined by dots" + rule)
+      table.errors == "dmkit: error: the table \"Brand..t\\u{1B}[2J\" is not Swift names joined by dots"
+        + rule)
     let hidden = runDMKit([
       "export", dkColorTable, "--format", "swift", "--namespace", "Tables", "--table", "bg",
     ])
     #expect(hidden.status == 2)
     #expect(
       hidden.errors
-        == "error: the table \"bg\" starts with bg, the constant for the key \"BG\", which would hide it in the generated code\n"
+        == "dmkit: error: the table \"bg\" starts with bg, the constant for the key \"BG\", which would hide it in the generated code\n"
     )
     let keyword = runDMKit(["export", dkColorTable, "--format", "swift", "--namespace", "default"])
     #expect(keyword.status == 2)
     for option in ["--namespace", "--table"] {
       let notSwift = runDMKit(["export", dkColorTable, "--format", "css", option, "Colors"])
       #expect(notSwift.status == 2)
-      #expect(notSwift.errors == "error: \(option) applies only to --format swift\n")
+      #expect(notSwift.errors == "dmkit: error: \(option) applies only to --format swift\n")
     }
     let nestedCSS = runDMKit(["export", dkColorTable, "--format", "gtk", "--nested"])
     #expect(nestedCSS.status == 2)
-    #expect(nestedCSS.errors == "error: --nested applies only to --format swift\n")
+    #expect(nestedCSS.errors == "dmkit: error: --nested applies only to --format swift\n")
   }
 
   /// A GTK stylesheet too big for GTK 4.8 is refused with advice; `--column` writes one column.
@@ -457,23 +464,23 @@ private func swatch(_ red: Int, _ green: Int, _ blue: Int) -> String {
     #expect(every.output == "")
     #expect(
       every.errors
-        == "error: a GTK stylesheet of 5000 keys in 2 columns holds 110000 selectors, more than the 60000 "
+        == "dmkit: error: a GTK stylesheet of 5000 keys in 2 columns holds 110000 selectors, more than the 60000 "
         + "that GTK 4.8 loads; export it a column at a time (--column NAME, 50000 selectors each)\n")
     let night = runDMKit(["export", url.path, "--format", "gtk", "--column", "NIGHT"])
     #expect(night.status == 0)
     #expect(night.output.contains("@define-color dm_night_key4999 rgba(32,19,135,1.0);"))
     let unknown = runDMKit(["export", url.path, "--format", "gtk", "--column", "DUSK"])
     #expect(unknown.status == 2)
-    #expect(unknown.errors == "error: the table has no column \"DUSK\" (its columns: NORMAL, NIGHT)\n")
+    #expect(unknown.errors == "dmkit: error: the table has no column \"DUSK\" (its columns: NORMAL, NIGHT)\n")
     let notGTK = runDMKit(["export", url.path, "--format", "css", "--column", "NIGHT"])
     #expect(notGTK.status == 2)
-    #expect(notGTK.errors == "error: --column applies only to --format gtk\n")
+    #expect(notGTK.errors == "dmkit: error: --column applies only to --format gtk\n")
   }
 
   @Test func exportOfThePaletteAsNestedSwiftAndAsAGTKStylesheet() {
     let swift = runDMKit(["export", palette, "--format", "swift", "--nested"])
     #expect(swift.status == 0)
-    #expect(swift.output.contains("\n  public enum Text {\n    /// `Text.Primary`: NORMAL #1c1c1e, "))
+    #expect(swift.output.contains("\n  public enum Text {\n    /// `Text.Primary`: NORMAL #1C1C1E, "))
     #expect(
       swift.output.contains("\n    public static let primary = DMDynamicColor(key: \"Text.Primary\")\n"))
     #expect(swift.output.contains("\n  public static let solarized: DMTheme = \"SOLARIZED\"\n"))

@@ -1,7 +1,7 @@
 /// Problems the library reports instead of failing: a missing colour key, an unreadable preference
-/// file, a bad colour table, a system source that went away.
+/// file, a bad colour table, a theme nothing has, a system source that went away.
 ///
-/// Each report goes to one handler, which by default writes `darkmodekit: <message>` to standard
+/// Each report goes to one handler, which by default writes `darkmodekit: warning: <message>` to standard
 /// error. Install your own to log elsewhere, or to collect reports in tests:
 ///
 /// ```swift
@@ -26,7 +26,7 @@ public enum DMDiagnostics {
       handler(diagnostic)
     } else {
       // A message may carry text from outside (a bus peer's error, say).
-      StandardError.write("darkmodekit: \(ShownText.escaped(diagnostic.description))\n")
+      StandardError.write("darkmodekit: warning: \(ShownText.escaped(diagnostic.description))\n")
     }
   }
 
@@ -45,6 +45,8 @@ public struct DMDiagnostic: Sendable, Hashable, CustomStringConvertible {
     case colorTable
     /// A system appearance source could not reach the system.
     case systemAppearance
+    /// A theme was chosen that no colour table, theme map or image has, and nothing declared.
+    case unknownTheme
   }
 
   /// What kind of problem it is.

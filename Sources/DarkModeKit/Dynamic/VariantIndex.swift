@@ -9,6 +9,10 @@
 ///    side; `NIGHT`, else `DARK`, for the dark side;
 /// 3. else nothing, and the caller has its own last resort.
 ///
+/// A set without the collection's theme asks the catalog whether anything declares that theme, so
+/// that a name nothing has (`"night"` for `NIGHT`) is reported once instead of silently showing
+/// the default theme.
+///
 /// The style already agrees with the theme (see `DMTraitCollection.overlaid(with:)`), so what this
 /// picks is never a side other than the style's.
 @usableFromInline
@@ -70,10 +74,12 @@ struct VariantIndex: Sendable {
   func position(for traits: DMTraitCollection) -> Int? {
     let isDark = traits.resolvesDarkSide
     let isHigh = traits.isHighContrast
-    if let theme = traits.theme, let slot = slot(of: theme),
-      let position = position(slot: slot, isDark: isDark, isHigh: isHigh)
-    {
-      return position
+    if let theme = traits.theme {
+      if let slot = slot(of: theme) {
+        if let position = position(slot: slot, isDark: isDark, isHigh: isHigh) { return position }
+      } else {
+        ThemeCatalog.valueLacks(theme)
+      }
     }
     let slot = isDark ? defaultDarkSlot : defaultLightSlot
     return slot < 0 ? nil : position(slot: slot, isDark: isDark, isHigh: isHigh)

@@ -3,6 +3,7 @@
 ///
 /// Declarations only add sides. When one adds a side, the listener (the engine) brings every
 /// resolved collection up to date, since a theme's sides can change the style it resolves to.
+@usableFromInline
 enum ThemeCatalog {
   typealias Listener = @Sendable () -> Void
 
@@ -12,6 +13,8 @@ enum ThemeCatalog {
     var listener: Listener?
     /// Counts declarations that added a side, on any thread.
     var generation: UInt64 = 0
+    /// The themes reported as chosen while nothing declared them, each reported once.
+    var reportedUndeclared: Set<UInt32> = []
   }
 
   private static let state: Locked<State> = {
@@ -60,6 +63,77 @@ enum ThemeCatalog {
   /// Makes `listener` the one told of every added side from now on.
   static func listen(_ listener: @escaping Listener) {
     state.withLock { $0.listener = listener }
+  }
+
+  /// Reports `theme`, once, when nothing declared it: a value asked for it and did not have it.
+  ///
+  /// Values call this when they lack the chosen theme, so a theme that only some values have costs
+  /// a lookup here and nothing more; a name nothing declares (`"night"` for `NIGHT`) is a mistake
+  /// the user sees as the default theme, and the report names the closest declared theme.
+  @usableFromInline
+  static func valueLacks(_ theme: DMTheme) {
+    let declared = state.withLock { state -> [UInt32]? in
+      let index = Int(theme.id)
+      guard index >= state.sides.count || state.sides[index] == 0,
+        state.reportedUndeclared.insert(theme.id).inserted
+      else { return nil }
+      return state.sides.indices.filter { state.sides[$0] != 0 }.map(UInt32.init)
+    }
+    guard let declared else { return }
+    // Names are looked up after the catalog's lock: the two locks are never held together.
+    let names = declared.map { DMTheme(id: $0).rawValue }
+    DMDiagnostics.report(
+      DMDiagnostic(kind: .unknownTheme, message: undeclaredMessage(theme.rawValue, declared: names)))
+  }
+
+  /// What the report of an undeclared theme says: the closest declared name when one is close
+  /// (the same letters in another case, or a few letters apart), else the declared names.
+  static func undeclaredMessage(_ name: String, declared: [String]) -> String {
+    let start =
+      "the theme \(ShownText.quoted(name)) was chosen, but no colour table, theme map or image has it "
+      + "and DMTheme.declare(_:) did not declare it, so values show the default theme"
+    if let closest = closestName(to: name, in: declared) {
+      return start + "; did you mean \(ShownText.quoted(closest))?"
+    }
+    let shown = declared.prefix(8).map { ShownText.quoted($0) }.joined(separator: ", ")
+    let more = declared.count > 8 ? " and \(declared.count - 8) more" : ""
+    return start + "; the themes declared are \(shown)\(more)"
+  }
+
+  /// The declared name that `name` most likely meant: one that differs only in case, else the one
+  /// fewest edits away, when that is at most a third of the name's length (at least one).
+  static func closestName(to name: String, in declared: [String]) -> String? {
+    let folded = Array(name.uppercased().unicodeScalars)
+    guard folded.count <= 64 else { return nil }
+    var best: (name: String, distance: Int)?
+    for candidate in declared {
+      let other = Array(candidate.uppercased().unicodeScalars)
+      guard abs(other.count - folded.count) <= 64 else { continue }
+      let distance = editDistance(folded, other)
+      if distance < best?.distance ?? .max { best = (candidate, distance) }
+    }
+    guard let best, best.distance <= max(1, folded.count / 3) else { return nil }
+    return best.name
+  }
+
+  /// The number of single-character insertions, deletions, substitutions and swaps of two
+  /// neighbours that turn `a` into `b`.
+  private static func editDistance(_ a: [Unicode.Scalar], _ b: [Unicode.Scalar]) -> Int {
+    var beforePrevious = [Int](repeating: 0, count: b.count + 1)
+    var previous = Array(0...b.count)
+    var current = previous
+    for i in a.indices {
+      current[0] = i + 1
+      for j in b.indices {
+        var distance = min(previous[j + 1] + 1, current[j] + 1, previous[j] + (a[i] == b[j] ? 0 : 1))
+        if i > 0, j > 0, a[i] == b[j - 1], a[i - 1] == b[j] {
+          distance = min(distance, beforePrevious[j - 1] + 1)
+        }
+        current[j + 1] = distance
+      }
+      (beforePrevious, previous, current) = (previous, current, beforePrevious)
+    }
+    return previous[b.count]
   }
 
   /// Adds one variant's side; whether it was new.

@@ -561,7 +561,7 @@ public enum DMDesignTokens {
     var text: String {
       var text = names.joined(separator: " ") + "\n"
       for (row, key) in keys.enumerated() {
-        for color in colors[(row * names.count)..<((row + 1) * names.count)] { text += color.cssHex + " " }
+        for color in colors[(row * names.count)..<((row + 1) * names.count)] { text += color.hexString + " " }
         text += key + "\n"
       }
       return text

@@ -118,7 +118,7 @@ enum DesignTokens {
       let unit = value.isFinite ? min(max(value, 0), 1) : 0
       return .number(((unit * 10_000).rounded() / 10_000).formatted)
     }
-    let hex = color.cssHex.prefix(7)
+    let hex = color.hexString.prefix(7)
     let components: JSONText =
       origin.map { .array($0.components.map { .number($0.formatted) }) }
       ?? .array([number(color.red), number(color.green), number(color.blue)])

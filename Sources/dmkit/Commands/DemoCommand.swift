@@ -52,8 +52,8 @@ enum DemoCommand {
     }
     guard console.isTerminal, isatty(STDIN_FILENO) == 1 else {
       console.error(
-        "error: dmkit demo needs a terminal: standard input and output must both be one "
-          + "('dmkit preview FILE' works without one)\n")
+        "dmkit: error: dmkit demo needs a terminal: standard input and output must both be one "
+          + "(\"dmkit preview FILE\" works without one)\n")
       return 1
     }
     let session = DemoSession(table: table, console: console)

@@ -64,22 +64,22 @@ enum ExportCommand {
   static func run(_ arguments: ParsedArguments, console: Console) -> Int32 {
     let formats = DMColorTableExportFormat.allCases.map(\.rawValue).joined(separator: ", ")
     guard let formatName = arguments.value("--format") else {
-      console.error("error: 'export' needs --format (one of \(formats))\n")
+      console.error("dmkit: error: \"export\" needs --format (one of \(formats))\n")
       return 2
     }
     guard let format = DMColorTableExportFormat(rawValue: formatName) else {
       console.error(
-        "error: unknown format '\(ShownText.escaped(formatName, limit: 64))'; use one of \(formats)\n")
+        "dmkit: error: unknown format \(ShownText.quoted(formatName)); use one of \(formats)\n")
       return 2
     }
     var options = DMColorTableExportOptions()
     for option in ["--access", "--namespace", "--table", "--nested", "--no-themes"]
     where format != .swift && (arguments.value(option) != nil || arguments.flags.contains(option)) {
-      console.error("error: \(option) applies only to --format swift\n")
+      console.error("dmkit: error: \(option) applies only to --format swift\n")
       return 2
     }
     if format != .gtk, arguments.value("--column") != nil {
-      console.error("error: --column applies only to --format gtk\n")
+      console.error("dmkit: error: --column applies only to --format gtk\n")
       return 2
     }
     options.column = arguments.value("--column")
@@ -91,7 +91,7 @@ enum ExportCommand {
       guard let level = DMColorTableExportOptions.AccessLevel(rawValue: access) else {
         let levels = DMColorTableExportOptions.AccessLevel.allCases.map(\.rawValue).joined(separator: ", ")
         console.error(
-          "error: unknown access level '\(ShownText.escaped(access, limit: 64))'; use one of \(levels)\n")
+          "dmkit: error: unknown access level \(ShownText.quoted(access)); use one of \(levels)\n")
         return 2
       }
       options.accessLevel = level
@@ -103,7 +103,7 @@ enum ExportCommand {
     }
     // Problems with the options say what to change, as a bad command line does.
     func refuse(_ problems: [String]) -> Bool {
-      for problem in problems { console.error("error: \(problem)\n") }
+      for problem in problems { console.error("dmkit: error: \(problem)\n") }
       return !problems.isEmpty
     }
     if format == .swift, refuse(options.swiftProblems(for: table)) { return 2 }
@@ -126,7 +126,7 @@ enum ExportCommand {
     do {
       try OutputFile.write(text, to: output)
     } catch {
-      console.error("error: cannot write \(ShownText.quoted(output, limit: nil)): \(error.reason)\n")
+      console.error("dmkit: error: cannot write \(ShownText.quoted(output, limit: nil)): \(error.reason)\n")
       return 1
     }
     return 0
@@ -146,7 +146,7 @@ enum ExportCommand {
       case .text: "(a colour for each key in each column, padded to line up); split the themes between tables"
       default: "(each key written once per column); shorten the keys or split the themes between tables"
       }
-    return "error: the \(error.format.rawValue) export of this table comes to more than the "
+    return "dmkit: error: the \(error.format.rawValue) export of this table comes to more than the "
       + "\(error.maximumSize >> 20) MiB dmkit writes \(advice); nothing was written\n"
   }
 
@@ -154,7 +154,7 @@ enum ExportCommand {
   /// every variant weigh about fifty times the table's text.
   static func tokensSizeWarning(byteCount: Int) -> String? {
     guard byteCount > DMColorTable.defaultMaximumFileSize else { return nil }
-    return "warning: the tokens take \(byteCount >> 20) MiB, more than the "
+    return "dmkit: warning: the tokens take \(byteCount >> 20) MiB, more than the "
       + "\(DMColorTable.defaultMaximumFileSize >> 20) MiB dmkit reads; keep the table (or --format text) "
       + "to read it back\n"
   }

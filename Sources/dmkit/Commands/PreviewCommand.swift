@@ -48,7 +48,7 @@ enum PreviewCommand {
         guard !chosen.isEmpty else {
           let available = table.variants.map(\.description).joined(separator: ", ")
           console.error(
-            "error: \(ShownText.escaped(path)) has no theme '\(ShownText.escaped(text, limit: 64))'; its columns are \(available)\n"
+            "dmkit: error: \(ShownText.escaped(path)) has no theme \(ShownText.quoted(text)); its columns are \(available)\n"
           )
           return 2
         }

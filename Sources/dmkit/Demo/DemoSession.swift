@@ -37,7 +37,7 @@ final class DemoSession {
       handleSignal(number) { [unowned self] in finish(0) }
     }
     handleSignal(SIGWINCH) { [unowned self] in scheduleRedraw() }
-    guard screen.enter() else { finish(1, message: "error: cannot put the terminal in raw mode") }
+    guard screen.enter() else { finish(1, message: "dmkit: error: cannot put the terminal in raw mode") }
     DMDiagnostics.setHandler { [diagnostics] in
       let message = $0.message
       diagnostics.withLock { $0.append(message) }
@@ -76,7 +76,7 @@ final class DemoSession {
         var buffer = [UInt8](repeating: 0, count: 64)
         let count = read(screen.input, &buffer, buffer.count)
         if count == 0 || (count < 0 && errno != EINTR && errno != EAGAIN) {
-          finish(1, message: "error: the terminal closed standard input")
+          finish(1, message: "dmkit: error: the terminal closed standard input")
         }
         let typed = terminalSource.takeInput(Array(buffer.prefix(max(0, count))))
         for key in keyReader.keys(in: typed) { handle(key) }
@@ -111,7 +111,7 @@ final class DemoSession {
   private func redraw() {
     let size = screen.size
     let frame = window.render(width: size.width, height: size.height)
-    guard screen.write(frame.ansi) else { finish(1, message: "error: cannot write to the terminal") }
+    guard screen.write(frame.ansi) else { finish(1, message: "dmkit: error: cannot write to the terminal") }
   }
 
   /// Gives the terminal back, says what went wrong if anything, and exits.
@@ -120,7 +120,7 @@ final class DemoSession {
     DarkModeManager.setup(with: DMConfiguration())
     screen.restore()
     DMDiagnostics.setHandler(nil)
-    for diagnostic in diagnostics.withLock({ $0 }) { console.error("dmkit: \(diagnostic)\n") }
+    for diagnostic in diagnostics.withLock({ $0 }) { console.error("dmkit: warning: \(diagnostic)\n") }
     if let message { console.error(message + "\n") }
     exit(status)
   }
