@@ -5,7 +5,7 @@
 ///
 /// ```swift
 /// let signature = try DBusSignature("a{sv}")
-/// signature.types  // [.array(.dictEntry(key: .string, value: .variant))]
+/// print(signature.types.count)  // 1: an array of dictionary entries, string to variant
 /// ```
 public struct DBusSignature: Sendable, Hashable, CustomStringConvertible {
   /// The longest signature the specification allows, in bytes.

@@ -8,7 +8,7 @@ extension DMColorTable {
   /// Without colour, each cell is the colour's hex value (lower case, `#rrggbbaa` when the alpha
   /// is below 1), and columns are separated by two spaces and aligned:
   ///
-  /// ```
+  /// ```text
   /// KEY  NORMAL   NIGHT    RED      SOLARIZED:light  SOLARIZED:dark
   ///      light    dark     light    light            dark
   /// BG   #FFFFFF  #343434  #FAFAFA  #FDF6E3          #002B36

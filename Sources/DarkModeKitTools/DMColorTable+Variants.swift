@@ -22,7 +22,7 @@ extension DMColorTable {
   /// One sentence per column saying which side, in which contrast, of which theme it is, and what
   /// choosing the theme does, as `dmkit lint --verbose` prints them.
   ///
-  /// ```
+  /// ```text
   /// column 1, NORMAL: the light side of the default theme
   /// column 3, SEPIA: the light side of SEPIA (light only: choosing it makes the style light)
   /// column 5, SOLARIZED:dark: the dark side of SOLARIZED (both sides: it follows the style)
@@ -58,7 +58,7 @@ extension DMColorTable {
   /// column of one side of a theme (or of the default theme) but not of the other, or a
   /// high-contrast column without the normal one.
   ///
-  /// ```
+  /// ```text
   /// the table has no dark column (NIGHT, DARK or NAME:dark): with the dark style it shows NORMAL
   /// NIGHT has no high-contrast variant, while the light side of the default theme has one
   /// (NORMAL:high): with high contrast the dark side shows NIGHT

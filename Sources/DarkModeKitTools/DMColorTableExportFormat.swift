@@ -70,7 +70,7 @@ public enum DMColorTableExportFormat: String, CaseIterable, Hashable, Sendable {
   /// from one run to the next.
   ///
   /// ```swift
-  /// DMColorTableExportFormat.css.identifiers(forKeys: ["Text.Primary", "Text_Primary", "BG"])
+  /// print(DMColorTableExportFormat.css.identifiers(forKeys: ["Text.Primary", "Text_Primary", "BG"]))
   /// // ["text-primary", "text-primary-2", "bg"]
   /// ```
   /// - Parameter keys: Colour-table keys, in file order.

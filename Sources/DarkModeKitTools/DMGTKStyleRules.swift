@@ -10,7 +10,7 @@ import DarkModeKit
 /// `dm-border-KEY` (border colour).
 ///
 /// ```swift
-/// DMGTKStyleRules.rules(forKey: "BG", color: DMColor(rgb: 0x343434), scope: "dm-column-night")
+/// print(DMGTKStyleRules.rules(forKey: "BG", color: DMColor(rgb: 0x343434), scope: "dm-column-night"))
 /// // .dm-column-night.dm-bg-BG.dm-bg-BG, .dm-column-night .dm-bg-BG { background-color: rgba(52,52,52,1.0); … }
 /// // …
 /// ```

@@ -94,3 +94,32 @@ extension GlobalStateTests {
     }
   }
 }
+
+extension GlobalStateTests.OverrideChoiceTests {
+  /// DKNightVersion's `themeVersion`, read: the theme on screen, whichever way it was chosen.
+  @Test func theThemeShownIsNIGHTAfterTheDarkStyleAsAfterChoosingNIGHT() {
+    let source = DMManualAppearanceSource()
+    DarkModeManager.setup(with: DMConfiguration(systemAppearanceSource: source))
+    source.traitCollection = DMTraitCollection(userInterfaceStyle: .light)
+    #expect(DMTraitCollection.current.themeVariant == .normal)
+    DMTraitCollection.setOverride(style: .dark, animated: false)
+    #expect(DMTraitCollection.current.theme == nil)
+    #expect(DMTraitCollection.current.themeVariant == .night)
+    DMTraitCollection.setOverride(style: .unspecified, animated: false)
+    DMTraitCollection.setOverride(theme: .night, animated: false)
+    #expect(DMTraitCollection.current.themeVariant == .night)
+    DMTraitCollection.setOverride(theme: "CHOICE_SEPIA", animated: false)
+    #expect(DMTraitCollection.current.themeVariant.description == "CHOICE_SEPIA")
+    // A light-only theme with the dark style: the default theme's dark side shows.
+    DMTraitCollection.setOverride(style: .dark, animated: false)
+    #expect(DMTraitCollection.current.themeVariant == .night)
+    DMTraitCollection.setOverride(theme: "CHOICE_SOLAR", animated: false)
+    #expect(DMTraitCollection.current.themeVariant.description == "CHOICE_SOLAR:dark")
+    // The system's dark, with no choice at all, and in high contrast: NIGHT:high once a table,
+    // map or image has it, as the palettes of high-contrast apps do.
+    DMTraitCollection.setOverride(DMTraitCollection(), animated: false)
+    DMTheme.declare(["NIGHT:high"])
+    source.traitCollection = DMTraitCollection(userInterfaceStyle: .dark, accessibilityContrast: .high)
+    #expect(DMTraitCollection.current.themeVariant.description == "NIGHT:high")
+  }
+}

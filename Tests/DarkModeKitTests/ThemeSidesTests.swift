@@ -135,6 +135,8 @@ extension GlobalStateTests {
               #expect(
                 Self.table.variant(for: traits)?.description == variant, "\(label): table.variant(for:)")
               #expect(image.name(for: traits) == variant, "\(label): image.name(for:)")
+              // The variant on screen, as DKNightVersion's themeVersion named it.
+              #expect(traits.themeVariant.description == variant, "\(label): themeVariant")
               if place == "global override" {
                 let current = DMTraitCollection.current
                 #expect(current.userInterfaceStyle == side, "\(label): current")
@@ -284,6 +286,15 @@ extension GlobalStateTests {
         darkHigh.variant(for: DMTraitCollection(userInterfaceStyle: .dark))?.description == "NIGHT:high")
       let map = DMDynamic(variants: ["NORMAL:high": "light high", "NIGHT": "dark"], fallback: "none")
       #expect(map.resolved(with: light) == "light high")
+      // The variant on screen says the same, for a theme of its own (the default theme's
+      // variants are process-wide, and other tables declare them all).
+      _ = try DMColorTable(string: "NORMAL NIGHT SIDES_HC_ONLY:dark:high\n#fff #000 #010101 BG\n")
+      let chosen = DMTraitCollection(traitsFrom: [DMTraitCollection(theme: "SIDES_HC_ONLY")])
+      #expect(chosen.themeVariant.description == "SIDES_HC_ONLY:dark:high")
+      let chosenHigh = DMTraitCollection(traitsFrom: [
+        DMTraitCollection(accessibilityContrast: .high, theme: "SIDES_HC_ONLY")
+      ])
+      #expect(chosenHigh.themeVariant.description == "SIDES_HC_ONLY:dark:high")
     }
 
     @Test func aThemeMapKeyWrittenAsAVariantIsThatVariant() {

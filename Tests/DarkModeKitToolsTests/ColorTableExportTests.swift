@@ -432,45 +432,10 @@ import Testing
 
 /// The generated Swift file, compiled against the library and run.
 @Suite struct GeneratedSwiftCompilationTests {
-  /// The debug build's folder that holds `DarkModeKit.swiftmodule`, and the library's object
-  /// files.
-  static let build: (modules: URL, objects: [URL])? = {
-    var folder = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-    let manager = FileManager.default
-    for _ in 0..<5 {
-      for modules in [folder.appendingPathComponent("Modules"), folder]
-      where manager.fileExists(atPath: modules.appendingPathComponent("DarkModeKit.swiftmodule").path) {
-        let objectFolder = modules.deletingLastPathComponent().appendingPathComponent("DarkModeKit.build")
-        let objects = ((try? manager.contentsOfDirectory(atPath: objectFolder.path)) ?? [])
-          .filter { $0.hasSuffix(".o") }.sorted().map { objectFolder.appendingPathComponent($0) }
-        if !objects.isEmpty { return (modules, objects) }
-      }
-      folder = folder.deletingLastPathComponent()
-    }
-    return nil
-  }()
-
-  /// The library objects were built with the same sanitizer as this test process, if any; the
-  /// program linked against them needs it too.
-  static let sanitizerFlags: [String] = {
-    switch Sanitizer.current {
-    case .thread: ["-sanitize=thread"]
-    case .address: ["-sanitize=address"]
-    case nil: []
-    }
-  }()
-
-  static let swiftc: String? = {
-    let path = ProcessInfo.processInfo.environment["PATH"] ?? ""
-    let candidates = path.split(separator: ":").map { "\($0)/swiftc" } + ["/opt/swift/usr/bin/swiftc"]
-    return candidates.first { FileManager.default.isExecutableFile(atPath: $0) }
-  }()
-
-  static var missing: String? {
-    if swiftc == nil { return "swiftc is not on PATH" }
-    if build == nil { return "no DarkModeKit.swiftmodule and object files next to the test binary" }
-    return nil
-  }
+  static let build = LibraryBuild.found
+  static let swiftc = LibraryBuild.swiftc
+  static let sanitizerFlags = LibraryBuild.sanitizerFlags
+  static var missing: String? { LibraryBuild.missing }
 
   @Test(.enabled(if: missing == nil, "needs swiftc and the debug build of DarkModeKit"))
   func generatedConstantsCompileAndResolveTheirKeys() throws {

@@ -13,7 +13,7 @@ import Foundation
 /// A colour table: named themes in columns, keyed colours in rows, as in DKNightVersion's
 /// `DKColorTable.txt`.
 ///
-/// ```
+/// ```text
 /// // comment lines start with //
 /// NORMAL   NIGHT    RED
 /// #ffffff  #343434  #fafafa  BG
@@ -22,7 +22,7 @@ import Foundation
 ///
 /// ```swift
 /// let table = try DMColorTable(contentsOf: URL(filePath: "Colors.txt"))
-/// table.color(forKey: "BG", theme: .night)  // #343434
+/// print(table.color(forKey: "BG", theme: .night)!)  // #343434
 /// view.dm.bind(\.backgroundColor, to: DMDynamicColor(key: "BG", in: table))
 /// ```
 ///

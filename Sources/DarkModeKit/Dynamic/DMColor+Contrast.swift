@@ -14,8 +14,8 @@ extension DMColor {
   /// WCAG asks for 4.5 for body text (level AA), 3 for large text, and 7 for level AAA.
   ///
   /// ```swift
-  /// DMColor.black.contrastRatio(with: .white)           // 21
-  /// DMColor(rgb: 0x777777).contrastRatio(with: .white)  // about 4.48
+  /// print(DMColor.black.contrastRatio(with: .white))           // 21.0
+  /// print(DMColor(rgb: 0x777777).contrastRatio(with: .white))  // about 4.48
   /// ```
   /// - Parameter other: The other colour; the order does not matter.
   /// - Returns: The ratio, `(lighter + 0.05) / (darker + 0.05)`.

@@ -6,7 +6,7 @@
 /// let background = DMDynamic(light: DMColor.white, dark: DMColor(rgb: 0x1C1C1E))
 /// let spacing = DMDynamic(light: 8.0, dark: 10.0)
 /// let accent = DMDynamic(themes: ["RED": DMColor.red, "NIGHT": .orange], fallback: .blue)
-/// background.resolved(with: .current)
+/// print(background.resolved(with: .current))
 /// ```
 ///
 /// The value lives in one shared, immutable box, so a `DMDynamic` is one pointer wide and cheap to

@@ -96,7 +96,3 @@ public struct DMConfiguration {
     self.colorTableURL = colorTableURL
   }
 }
-
-/// The configuration's earlier name, kept for one release.
-@available(*, deprecated, renamed: "DMConfiguration")
-public typealias DMEnvironmentConfiguration = DMConfiguration

@@ -5,9 +5,11 @@
 /// `DMTraitCollection.setOverride(_:animated: true)`:
 ///
 /// ```swift
-/// override func dmTraitCollectionDidChange(_ previous: DMTraitCollection?) {
-///   let transition = DMTransition.current
-///   renderer.redraw(fadeDuration: transition.isAnimated ? transition.duration : 0)
+/// final class Canvas: DMView {
+///   override func dmTraitCollectionDidChange(_ previous: DMTraitCollection?) {
+///     let transition = DMTransition.current
+///     renderer.redraw(fadeDuration: transition.isAnimated ? transition.duration : 0)
+///   }
 /// }
 /// ```
 public struct DMTransition: Sendable, Hashable {

@@ -8,9 +8,9 @@
 ///
 /// ```swift
 /// let variant: DMThemeVariant = "SOLARIZED:dark:high"
-/// variant.theme                  // "SOLARIZED"
-/// variant.userInterfaceStyle     // .dark
-/// variant.accessibilityContrast  // .high
+/// print(variant.theme)                  // SOLARIZED
+/// print(variant.userInterfaceStyle)     // dark
+/// print(variant.accessibilityContrast)  // high
 /// ```
 ///
 /// Which variant applies to a trait collection, and how a theme's sides decide the style, is

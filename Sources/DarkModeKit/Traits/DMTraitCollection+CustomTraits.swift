@@ -10,7 +10,7 @@ extension DMTraitCollection {
   /// var traits = DMTraitCollection(userInterfaceStyle: .dark)
   /// traits[ContentDensity.self] = 0.8
   /// DMTraitCollection.setOverride(traits, animated: false)
-  /// DMTraitCollection.current[ContentDensity.self]  // 0.8
+  /// print(DMTraitCollection.current[ContentDensity.self])  // 0.8
   /// ```
   /// - Parameter definition: The trait's type.
   public subscript<Definition: DMTraitDefinition>(definition: Definition.Type) -> Definition.Value {

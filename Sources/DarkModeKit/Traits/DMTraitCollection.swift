@@ -319,6 +319,28 @@ extension DMTraitCollection {
     }
   }
 
+  /// The theme variant this collection shows: its theme's variant of its side and contrast when
+  /// the theme has that side, else the default theme's, `NORMAL` or `NIGHT`.
+  ///
+  /// It answers "which theme is on screen", DKNightVersion's `themeVersion`: after a switch to the
+  /// dark style ``theme`` stays `nil` (no theme was chosen), while this is `NIGHT`, the column a
+  /// table shows. In high contrast it is the `:high` variant (`NIGHT:high`) when a table, theme
+  /// map or image declared one, and the other way round for a side that has only `:high` variants,
+  /// as values choose. A table without `NORMAL` (or `NIGHT`) shows another column for the default
+  /// theme; ``DMColorTable/variant(for:)`` names the exact column of one table.
+  ///
+  /// ```swift
+  /// DMTraitCollection.setOverride(style: .dark, animated: false)
+  /// print(DMTraitCollection.current.themeVariant.theme)  // NIGHT
+  /// ```
+  public var themeVariant: DMThemeVariant {
+    let isDark = resolvesDarkSide
+    let shown = theme.flatMap { $0.sides.contains(isDark ? .dark : .light) ? $0 : nil }
+      ?? (isDark ? .night : .normal)
+    let contrast = ThemeCatalog.contrastShown(of: shown, dark: isDark, high: isHighContrast)
+    return DMThemeVariant(shown, userInterfaceStyle: isDark ? .dark : .light, accessibilityContrast: contrast)
+  }
+
   /// The rule of themes and sides: a theme with one side is a choice of that style, unless the
   /// same collection chooses a style itself. The style the theme chooses, or `nil`.
   @usableFromInline

@@ -8,7 +8,9 @@ enum ThemeCatalog {
   typealias Listener = @Sendable () -> Void
 
   private struct State {
-    /// Indexed by theme number: bit 0 light, bit 1 dark.
+    /// Indexed by theme number: bit 0 light, bit 1 dark (a variant of the side in either
+    /// contrast); then which variants were declared: bit 2 light, bit 3 light high-contrast, bit 4
+    /// dark, bit 5 dark high-contrast.
     var sides: [UInt8] = []
     var listener: Listener?
     /// Counts declarations that added a side, on any thread.
@@ -28,9 +30,23 @@ enum ThemeCatalog {
   /// The sides of `theme`, as bits: 1 light, 2 dark, 0 when nothing declared it.
   @inline(__always)
   static func sideBits(of theme: DMTheme) -> UInt8 {
+    variantBits(of: theme) & 3
+  }
+
+  /// The sides of `theme` and which of their variants were declared, as `State.sides` holds them.
+  static func variantBits(of theme: DMTheme) -> UInt8 {
     state.withLock { state in
       Int(theme.id) < state.sides.count ? state.sides[Int(theme.id)] : 0
     }
+  }
+
+  /// The contrast of the variant of `theme`'s side that values show: the contrast asked for when
+  /// the side has a variant in it, else the other one, as ``VariantIndex`` chooses.
+  static func contrastShown(of theme: DMTheme, dark: Bool, high: Bool) -> DMAccessibilityContrast {
+    let bits = variantBits(of: theme) >> (dark ? 4 : 2)
+    let hasNormal = bits & 1 != 0
+    let hasHigh = bits & 2 != 0
+    return (high ? hasHigh || !hasNormal : !hasNormal && hasHigh) ? .high : .normal
   }
 
   /// The style a theme with one side makes, or `nil` for a theme with both or none.
@@ -136,14 +152,16 @@ enum ThemeCatalog {
     return previous[b.count]
   }
 
-  /// Adds one variant's side; whether it was new.
+  /// Adds one variant's side and contrast; whether the side was new.
   @discardableResult
   private static func insert(_ variant: DMThemeVariant, into sides: inout [UInt8]) -> Bool {
     let index = Int(variant.theme.id)
     if index >= sides.count { sides.append(contentsOf: repeatElement(0, count: index + 1 - sides.count)) }
-    let bit: UInt8 = variant.userInterfaceStyle == .dark ? 2 : 1
-    guard sides[index] & bit == 0 else { return false }
-    sides[index] |= bit
-    return true
+    let isDark = variant.userInterfaceStyle == .dark
+    let bit: UInt8 = isDark ? 2 : 1
+    let contrastBit: UInt8 = 1 << ((isDark ? 4 : 2) + (variant.accessibilityContrast == .high ? 1 : 0))
+    let isNewSide = sides[index] & bit == 0
+    sides[index] |= bit | contrastBit
+    return isNewSide
   }
 }

@@ -47,7 +47,7 @@ public final class DMAutomaticAppearanceSource: DMSystemAppearanceSource {
     /// No source answered: the defaults apply.
     case noSource = "none"
 
-    /// The environment variables.
+    /// The environment variables, by their earlier name; it will be removed in 0.2.0.
     @available(*, deprecated, renamed: "variables")
     public static var environment: Kind { .variables }
   }

@@ -81,6 +81,6 @@ public final class DMVariablesAppearanceSource: DMSystemAppearanceSource {
   }
 }
 
-/// The variables source's earlier name, kept for one release.
+/// The variables source's earlier name; it will be removed in 0.2.0.
 @available(*, deprecated, renamed: "DMVariablesAppearanceSource")
 public typealias DMEnvironmentAppearanceSource = DMVariablesAppearanceSource

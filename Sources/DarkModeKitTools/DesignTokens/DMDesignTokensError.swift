@@ -6,7 +6,7 @@ import Foundation
 ///
 /// ```swift
 /// do {
-///   _ = try DMDesignTokens.table(from: #"{"bg": {"$type": "color", "$value": "#12G"}}"#)
+///   _ = try DMDesignTokens.table(from: ##"{"bg": {"$type": "color", "$value": "#12G"}}"##)
 /// } catch {
 ///   print(error)
 ///   // line 1, column 37: token "bg": bad colour "#12G": "G" at offset 3 is not a hexadecimal digit
