@@ -23,7 +23,7 @@ import Testing
           configuration.themeChangeHandler = { print("theme changed") }
           configuration.useImageAsset = false
           DarkModeManager.setup(with: configuration)
-          DarkModeManager.register(with: DMApplication.shared)
+          DarkModeManager.register(with: DMApplication.shared, syncImmediately: true)
         }
         """,
       errors: [
@@ -31,7 +31,7 @@ import Testing
           2, "'DMEnvironmentConfiguration' has been renamed to 'DMConfiguration': DMConfiguration is a struct"
         ),
         (4, "'useImageAsset' is unavailable: there are no asset catalogs here"),
-        (6, "'register(with:)' is unavailable: not needed: a DMWindow joins the hierarchy"),
+        (6, "'register(with:syncImmediately:animated:)' is unavailable: not needed: a DMWindow joins the hierarchy"),
       ]),
     Case(
       name: "FluentDarkModeKit's colours",
@@ -60,7 +60,7 @@ import Testing
           DKNightVersionManager.sharedManager().nightFalling()
           DKNightVersionManager.sharedManager().themeVersion = DKThemeVersionNight
           print(DKNightVersionManager.sharedManager().themeVersion == DKThemeVersionNormal)
-          DKColorTable.sharedColorTable().file = "DKColorTable.txt"
+          DKColorTable.shared().file = "DKColorTable.txt"
           _ = NotificationCenter.default.addObserver(
             forName: NSNotification.Name(rawValue: DKNightVersionThemeChangingNotification), object: nil,
             queue: nil
@@ -70,18 +70,18 @@ import Testing
       errors: [
         (2, "'DKNightVersionManager' is unavailable: there is no manager"),
         (3, "'DKNightVersionManager' is unavailable: there is no manager"),
-        (3, "'DKThemeVersionNight' has been renamed to 'DMTheme.night'"),
+        (3, "'DKThemeVersionNight' is unavailable: DMTheme.night, a DMTheme"),
         (
           4,
           "'DKNightVersionManager' is unavailable: there is no manager: DMTraitCollection.setOverride(style:) "
             + "and setOverride(theme:) choose; DMTraitCollection.current.themeVariant.theme is the theme shown"
         ),
-        (4, "'DKThemeVersionNormal' has been renamed to 'DMTheme.normal'"),
+        (4, "'DKThemeVersionNormal' is unavailable: DMTheme.normal, a DMTheme"),
         (5, "'DKColorTable' is unavailable: the table is DMColorTable.shared"),
         (
           7,
-          "'DKNightVersionThemeChangingNotification' has been renamed to "
-            + "'DMTraitCollection.didChangeNotification'"
+          "'DKNightVersionThemeChangingNotification' is unavailable: observe "
+            + "DMTraitCollection.didChangeNotification"
         ),
       ]),
     Case(

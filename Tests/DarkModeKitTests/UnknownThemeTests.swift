@@ -27,9 +27,16 @@ import Testing
     return view.backgroundColor
   }
 
+  /// Returns after what the main queue had to do when it was called: the check of undeclared
+  /// themes runs there.
+  static func mainQueueTurn() async {
+    await withCheckedContinuation { continuation in DispatchQueue.main.async { continuation.resume() } }
+  }
+
   @Test func aThemeNameInTheWrongCaseIsReportedOnceWithTheDeclaredName() async {
     let result = await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) {
       let shown = try await MainActor.run { try UnknownThemeTests.showTable(choosing: "night") }
+      await UnknownThemeTests.mainQueueTurn()  // where the check runs
       // The default theme's light side shows, as before; the report says why.
       guard shown == DMColor(rgb: 0xFFFFFF) else { exit(3) }
     }
@@ -44,6 +51,7 @@ import Testing
   @Test func aThemeNothingResemblesIsReportedWithTheDeclaredThemes() async {
     let result = await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) {
       _ = try await MainActor.run { try UnknownThemeTests.showTable(choosing: "BLUE") }
+      await UnknownThemeTests.mainQueueTurn()
     }
     let text = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
     #expect(
@@ -63,12 +71,13 @@ import Testing
       let map = DMDynamicColor(themes: ["WAVE": .blue], fallback: .red)
       let traits = DMTraitCollection(traitsFrom: [DMTraitCollection(theme: "WAVE")])
       guard map.resolved(with: traits) == .blue else { exit(4) }
+      await UnknownThemeTests.mainQueueTurn()
     }
     #expect(result?.standardErrorContent.isEmpty == true)
   }
 
   /// In one process: the first value asked for the theme reports it, and no later one does.
-  @Test func eachUndeclaredThemeIsReportedOnceThroughTheDiagnosticsHandler() throws {
+  @MainActor @Test func eachUndeclaredThemeIsReportedOnceThroughTheDiagnosticsHandler() async throws {
     let recorder = DiagnosticsRecorder(includingUnknownThemes: true)
     recorder.install()
     defer { recorder.uninstall() }
@@ -79,9 +88,48 @@ import Testing
     }
     let map = DMDynamic(themes: ["NORMAL": 1, "NIGHT": 2], fallback: 0)
     #expect(map.resolved(with: traits) == 1)
+    #expect(recorder.all.filter { $0.message.contains("\"once_sepia\"") }.isEmpty)
+    await UnknownThemeTests.mainQueueTurn()
+    #expect(map.resolved(with: traits) == 1)
+    await UnknownThemeTests.mainQueueTurn()
     let reports = recorder.all.filter { $0.message.contains("\"once_sepia\"") }
     #expect(reports.map(\.kind) == [.unknownTheme])
     #expect(reports.first?.message.hasSuffix("did you mean \"ONCE_SEPIA\"?") == true)
+  }
+
+  /// The report runs the app's handler after the table's lock: a handler that asks the same
+  /// table for a colour, as a logger that shows colours might, does not wait on itself.
+  @Test func aHandlerThatAsksTheTableAgainDoesNotDeadlock() async throws {
+    let table = try DMColorTable(string: "NORMAL NIGHT\n#ffffff #111111 BG\n")
+    let seen = Locked([String]())
+    DMDiagnostics.setHandler { diagnostic in
+      guard diagnostic.message.contains("REENTRANT_UNDECLARED") else { return }
+      let color = DMDynamicColor(key: "BG", in: table).resolved(with: DMTraitCollection())
+      seen.withLock { $0.append("\(color) \(diagnostic.kind)") }
+    }
+    defer { DMDiagnostics.setHandler(nil) }
+    let traits = DMTraitCollection(traitsFrom: [DMTraitCollection(theme: "REENTRANT_UNDECLARED")])
+    let finished = ColorTableRuntimeTests.returnsInTime {
+      _ = DMDynamicColor(key: "BG", in: table).resolved(with: traits)
+    }
+    #expect(finished)
+    await UnknownThemeTests.mainQueueTurn()
+    #expect(seen.withLock { $0 } == ["#FFFFFF unknownTheme"])
+  }
+
+  /// A theme declared after a value lacked it, before the main queue's next turn (a table loaded
+  /// or a theme map made just after the first colour was asked), is not reported.
+  @MainActor @Test func aThemeDeclaredJustAfterAValueLackedItIsNotReported() async throws {
+    let recorder = DiagnosticsRecorder(includingUnknownThemes: true)
+    recorder.install()
+    defer { recorder.uninstall() }
+    let table = try DMColorTable(string: "NORMAL NIGHT\n#ffffff #111111 BG\n")
+    let traits = DMTraitCollection(traitsFrom: [DMTraitCollection(theme: "LATE_DECLARED")])
+    #expect(DMDynamicColor(key: "BG", in: table).resolved(with: traits) == DMColor(rgb: 0xFFFFFF))
+    let late = DMDynamicColor(themes: ["LATE_DECLARED": .red], fallback: .blue)
+    await UnknownThemeTests.mainQueueTurn()
+    #expect(late.resolved(with: traits) == .red)
+    #expect(recorder.all.filter { $0.message.contains("LATE_DECLARED") }.isEmpty)
   }
 
   @Test func theClosestNameDiffersInCaseOrByAFewLetters() {

@@ -100,6 +100,13 @@ public final class DMColorTable: Sendable {
       index.position(for: traits) ?? index.otherSidePosition(for: traits) ?? 0
     }
 
+    /// ``column(for:)`` for a caller that holds the table's lock: a chosen theme the table lacks
+    /// goes to `lacked`, to be checked with `ThemeCatalog.valueLacks(_:)` after the lock.
+    @inline(__always)
+    func column(for traits: DMTraitCollection, lacked: inout DMTheme?) -> Int {
+      index.position(for: traits, lacked: &lacked) ?? index.otherSidePosition(for: traits) ?? 0
+    }
+
     /// The colour of a row in a column; both must exist.
     @inline(__always)
     package func color(row: Int, column: Int) -> DMColor {
@@ -486,7 +493,9 @@ public final class DMColorTable: Sendable {
       DMDiagnostics.report(
         DMDiagnostic(
           kind: .missingColorKey,
-          message: "no colour for key \"\(key)\" in the colour table; it is shown in magenta"))
+          message:
+            "no colour for key \(ShownText.quoted(key, limit: nil)) in the colour table; it is shown in magenta"
+        ))
     }
   }
 

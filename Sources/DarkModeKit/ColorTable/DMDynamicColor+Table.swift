@@ -43,6 +43,7 @@ final class ColorTableKeyLookup: DynamicSource<DMColor>, @unchecked Sendable {
   override func resolved(with traits: DMTraitCollection) -> DMColor {
     var isNewlyMissing = false
     var isEmpty = false
+    var lackedTheme: DMTheme?
     let color = table.withContents { contents -> DMColor in
       guard !contents.isEmpty else {
         isEmpty = true
@@ -57,10 +58,12 @@ final class ColorTableKeyLookup: DynamicSource<DMColor>, @unchecked Sendable {
         isNewlyMissing = row < 0
       }
       guard row >= 0 else { return .magenta }
-      return contents.color(row: row, column: contents.column(for: traits))
+      return contents.color(row: row, column: contents.column(for: traits, lacked: &lackedTheme))
     }
+    // Reports run the app's handler, which may ask the table again: after its lock.
     if isEmpty { table.reportNotLoaded(askedFor: key) }
     if isNewlyMissing { table.reportMissingKey(key) }
+    if let lackedTheme { ThemeCatalog.valueLacks(lackedTheme) }
     return color
   }
 

@@ -69,16 +69,29 @@ struct VariantIndex: Sendable {
     themeSlots = themes.count > 8 ? slots : [:]
   }
 
-  /// The position of the variant that applies to `traits`, or `nil` when none does.
+  /// The position of the variant that applies to `traits`, or `nil` when none does; a theme the
+  /// set lacks is checked with the catalog.
   @inlinable
   func position(for traits: DMTraitCollection) -> Int? {
+    var lacked: DMTheme?
+    let position = position(for: traits, lacked: &lacked)
+    if let lacked { ThemeCatalog.valueLacks(lacked) }
+    return position
+  }
+
+  /// The position of the variant that applies to `traits`, or `nil` when none does; the chosen
+  /// theme goes to `lacked` when the set does not have it, for a caller that holds a lock to check
+  /// it with the catalog once the lock is let go (the check may report, and a report runs the app's
+  /// handler).
+  @inlinable
+  func position(for traits: DMTraitCollection, lacked: inout DMTheme?) -> Int? {
     let isDark = traits.resolvesDarkSide
     let isHigh = traits.isHighContrast
     if let theme = traits.theme {
       if let slot = slot(of: theme) {
         if let position = position(slot: slot, isDark: isDark, isHigh: isHigh) { return position }
       } else {
-        ThemeCatalog.valueLacks(theme)
+        lacked = theme
       }
     }
     let slot = isDark ? defaultDarkSlot : defaultLightSlot

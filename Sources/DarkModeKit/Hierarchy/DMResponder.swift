@@ -22,7 +22,7 @@ open class DMResponder: DMTraitEnvironment, CustomStringConvertible {
   /// Whether the environment is in a visible window and ``reported`` is up to date. Attached
   /// environments have attached parents.
   final var isAttached = false
-  /// Whether ``dmIdentifier`` is set: it is kept in a table of its own (see `Identifiers`).
+  /// Whether ``dmIdentifier`` is set: it is kept in a table of its own (`identifiers`).
   final var hasIdentifier = false
   /// Where a walk that recorded its window's ``UnsafeWalkOrder`` put this environment.
   final var walkPosition: Int32 = 0

@@ -73,7 +73,7 @@ extension DarkModeManager {
     *, unavailable,
     message: "not needed: a DMWindow joins the hierarchy when it is shown with makeKeyAndVisible()"
   )
-  public static func register(with application: Any) {}
+  public static func register(with application: Any, syncImmediately: Bool = false, animated: Bool = false) {}
 }
 
 /// DKNightVersion's manager: here the static API of ``DMTraitCollection``.
@@ -99,15 +99,24 @@ public final class DKNightVersionManager {
 }
 
 /// DKNightVersion's name of the light side of the default theme.
-@available(*, unavailable, renamed: "DMTheme.normal")
+@available(
+  *, unavailable,
+  message: "DMTheme.normal, a DMTheme (compare DMTraitCollection.current.themeVariant.theme with it)"
+)
 public var DKThemeVersionNormal: String { "NORMAL" }
 
 /// DKNightVersion's name of the dark side of the default theme.
-@available(*, unavailable, renamed: "DMTheme.night")
+@available(
+  *, unavailable, message: "DMTheme.night, a DMTheme (choose it with DMTraitCollection.setOverride(theme:))"
+)
 public var DKThemeVersionNight: String { "NIGHT" }
 
 /// DKNightVersion's notification of a theme change.
-@available(*, unavailable, renamed: "DMTraitCollection.didChangeNotification")
+@available(
+  *, unavailable,
+  message:
+    "observe DMTraitCollection.didChangeNotification, a Notification.Name, or DMTraitCollection.changes"
+)
 public var DKNightVersionThemeChangingNotification: String { "" }
 
 /// DKNightVersion's colour table: here ``DMColorTable``.
@@ -119,6 +128,10 @@ public var DKNightVersionThemeChangingNotification: String { "" }
 public final class DKColorTable {
   /// The table.
   public static func sharedColorTable() -> DKColorTable { fatalError("unavailable") }
+  /// The table, as Swift imports its name.
+  public static func shared() -> DKColorTable { fatalError("unavailable") }
+  /// Reads the file again.
+  public func reloadColorTable() {}
   /// The file the table was loaded from.
   public var file: String {
     get { "" }

@@ -335,7 +335,8 @@ extension DMTraitCollection {
   /// ```
   public var themeVariant: DMThemeVariant {
     let isDark = resolvesDarkSide
-    let shown = theme.flatMap { $0.sides.contains(isDark ? .dark : .light) ? $0 : nil }
+    let shown =
+      theme.flatMap { $0.sides.contains(isDark ? .dark : .light) ? $0 : nil }
       ?? (isDark ? .night : .normal)
     let contrast = ThemeCatalog.contrastShown(of: shown, dark: isDark, high: isHighContrast)
     return DMThemeVariant(shown, userInterfaceStyle: isDark ? .dark : .light, accessibilityContrast: contrast)

@@ -1,3 +1,5 @@
+import Dispatch
+
 /// The sides every theme has, as the process's tables, theme maps and images declared them: the
 /// one place that knows that `SEPIA` is light and `SOLARIZED` has both sides.
 ///
@@ -17,6 +19,10 @@ enum ThemeCatalog {
     var generation: UInt64 = 0
     /// The themes reported as chosen while nothing declared them, each reported once.
     var reportedUndeclared: Set<UInt32> = []
+    /// The themes values lacked that nothing declared, to be checked again on the main queue.
+    var pendingUndeclared: Set<UInt32> = []
+    /// Whether that check is on its way.
+    var checkScheduled = false
   }
 
   private static let state: Locked<State> = {
@@ -81,25 +87,48 @@ enum ThemeCatalog {
     state.withLock { $0.listener = listener }
   }
 
-  /// Reports `theme`, once, when nothing declared it: a value asked for it and did not have it.
+  /// Reports `theme`, once, if nothing has declared it by the main queue's next turn: a value was
+  /// asked for it and did not have it.
   ///
   /// Values call this when they lack the chosen theme, so a theme that only some values have costs
-  /// a lookup here and nothing more; a name nothing declares (`"night"` for `NIGHT`) is a mistake
-  /// the user sees as the default theme, and the report names the closest declared theme.
+  /// a lookup here (under the catalog's lock) and nothing more; a name nothing declares (`"night"`
+  /// for `NIGHT`) is a mistake the user sees as the default theme, and the report names the
+  /// closest declared theme. The check waits for the main queue, so that a table loaded or a theme
+  /// map made just after the first value was asked still counts, and it never runs the app's
+  /// handler inside a pass or under a value's lock.
   @usableFromInline
   static func valueLacks(_ theme: DMTheme) {
-    let declared = state.withLock { state -> [UInt32]? in
+    let schedules = state.withLock { state -> Bool in
       let index = Int(theme.id)
       guard index >= state.sides.count || state.sides[index] == 0,
-        state.reportedUndeclared.insert(theme.id).inserted
-      else { return nil }
-      return state.sides.indices.filter { state.sides[$0] != 0 }.map(UInt32.init)
+        !state.reportedUndeclared.contains(theme.id), state.pendingUndeclared.insert(theme.id).inserted
+      else { return false }
+      defer { state.checkScheduled = true }
+      return !state.checkScheduled
     }
-    guard let declared else { return }
+    if schedules { DispatchQueue.main.async { reportUndeclared() } }
+  }
+
+  /// Reports each theme a value lacked that nothing has declared since.
+  static func reportUndeclared() {
+    let (undeclared, declared) = state.withLock { state -> ([UInt32], [UInt32]) in
+      let sides = state.sides
+      let undeclared = state.pendingUndeclared.sorted().filter {
+        Int($0) >= sides.count || sides[Int($0)] == 0
+      }
+      state.reportedUndeclared.formUnion(undeclared)
+      state.pendingUndeclared.removeAll()
+      state.checkScheduled = false
+      return (undeclared, sides.indices.filter { sides[$0] != 0 }.map(UInt32.init))
+    }
+    guard !undeclared.isEmpty else { return }
     // Names are looked up after the catalog's lock: the two locks are never held together.
     let names = declared.map { DMTheme(id: $0).rawValue }
-    DMDiagnostics.report(
-      DMDiagnostic(kind: .unknownTheme, message: undeclaredMessage(theme.rawValue, declared: names)))
+    for theme in undeclared {
+      DMDiagnostics.report(
+        DMDiagnostic(
+          kind: .unknownTheme, message: undeclaredMessage(DMTheme(id: theme).rawValue, declared: names)))
+    }
   }
 
   /// What the report of an undeclared theme says: the closest declared name when one is close

@@ -48,7 +48,7 @@ public final class DMAutomaticAppearanceSource: DMSystemAppearanceSource {
     case noSource = "none"
 
     /// The environment variables, by their earlier name; it will be removed in 0.2.0.
-    @available(*, deprecated, renamed: "variables")
+    @available(*, deprecated, renamed: "variables", message: "will be removed in 0.2.0")
     public static var environment: Kind { .variables }
   }
 

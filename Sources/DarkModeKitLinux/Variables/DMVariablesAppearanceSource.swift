@@ -82,5 +82,5 @@ public final class DMVariablesAppearanceSource: DMSystemAppearanceSource {
 }
 
 /// The variables source's earlier name; it will be removed in 0.2.0.
-@available(*, deprecated, renamed: "DMVariablesAppearanceSource")
+@available(*, deprecated, renamed: "DMVariablesAppearanceSource", message: "will be removed in 0.2.0")
 public typealias DMEnvironmentAppearanceSource = DMVariablesAppearanceSource

@@ -46,7 +46,7 @@ enum LintCommand {
     if let text = arguments.value("--min-contrast") {
       guard let value = Double(text), value >= 1, value <= 21 else {
         console.error(
-          "dmkit: error: --min-contrast \(ShownText.escaped(text, limit: 64)) is not a ratio from 1 to 21\n")
+          "dmkit: error: --min-contrast \(ShownText.quoted(text)) is not a ratio from 1 to 21\n")
         return 2
       }
       minimum = value
@@ -58,7 +58,7 @@ enum LintCommand {
       let parts = pair.split(separator: ":", omittingEmptySubsequences: false)
       guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty else {
         console.error(
-          "dmkit: error: --pair \(ShownText.escaped(pair, limit: 64)) is not FG:BG, two keys separated by a colon\n"
+          "dmkit: error: --pair \(ShownText.quoted(pair)) is not FG:BG, two keys separated by a colon\n"
         )
         return 2
       }
@@ -68,7 +68,7 @@ enum LintCommand {
     if let text = arguments.value("--max-errors") {
       guard let value = Int(text), value >= 0 else {
         console.error(
-          "dmkit: error: --max-errors \(ShownText.escaped(text, limit: 64)) is not a number from 0 up\n")
+          "dmkit: error: --max-errors \(ShownText.quoted(text)) is not a number from 0 up\n")
         return 2
       }
       limit = value

@@ -120,7 +120,9 @@ final class DemoSession {
     DarkModeManager.setup(with: DMConfiguration())
     screen.restore()
     DMDiagnostics.setHandler(nil)
-    for diagnostic in diagnostics.withLock({ $0 }) { console.error("dmkit: warning: \(diagnostic)\n") }
+    for diagnostic in diagnostics.withLock({ $0 }) {
+      console.error("darkmodekit: warning: \(ShownText.escaped(diagnostic.description))\n")
+    }
     if let message { console.error(message + "\n") }
     exit(status)
   }
