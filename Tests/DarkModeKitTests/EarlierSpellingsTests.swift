@@ -31,7 +31,11 @@ import Testing
           2, "'DMEnvironmentConfiguration' has been renamed to 'DMConfiguration': DMConfiguration is a struct"
         ),
         (4, "'useImageAsset' is unavailable: there are no asset catalogs here"),
-        (6, "'register(with:syncImmediately:animated:)' is unavailable: not needed: a DMWindow joins the hierarchy"),
+        (
+          6,
+          "'register(with:syncImmediately:animated:)' is unavailable: not needed: a DMWindow joins the "
+            + "hierarchy"
+        ),
       ]),
     Case(
       name: "FluentDarkModeKit's colours",
