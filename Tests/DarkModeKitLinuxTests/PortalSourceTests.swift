@@ -100,7 +100,9 @@ extension GlobalStateTests {
       let source = DMAutomaticAppearanceSource(
         environment: ["DM_COLOR_SCHEME": "dark"],
         portal: DMPortalAppearanceSource(address: "unix:path=/nonexistent"),
-        terminal: DMTerminalAppearanceSource(environment: ["TERM": "dumb", "COLORFGBG": "0;15"]))
+        terminal: DMTerminalAppearanceSource(environment: [
+          "TERM": "dumb", "KONSOLE_VERSION": "230805", "COLORFGBG": "0;15",
+        ]))
       DarkModeManager.setup(with: DMConfiguration(systemAppearanceSource: source))
       #expect(source.answeringSource == .variables)
       #expect(await source.decision() == .variables)
@@ -117,7 +119,8 @@ extension GlobalStateTests {
       }
       let terminal = DMAutomaticAppearanceSource(
         environment: [:], portal: DMPortalAppearanceSource(address: "unix:path=/nonexistent/bus"),
-        terminal: DMTerminalAppearanceSource(environment: ["TERM": "dumb", "COLORFGBG": "15;0"]))
+        terminal: DMTerminalAppearanceSource(
+          environment: ["TERM": "dumb", "KONSOLE_VERSION": "230805", "COLORFGBG": "15;0"]))
       DarkModeManager.setup(with: DMConfiguration(systemAppearanceSource: terminal))
       #expect(await terminal.decision() == .terminal)
       #expect(DMTraitCollection.system.userInterfaceStyle == .dark)
@@ -163,7 +166,8 @@ extension GlobalStateTests {
 
     @Test func aBadColorSchemeVariableIsReportedOnceWithTheSourceThatAnswered() async {
       let (kind, messages) = await decideWithoutAPortal(
-        environment: ["DM_COLOR_SCHEME": "purple"], terminal: ["TERM": "dumb", "COLORFGBG": "0;15"])
+        environment: ["DM_COLOR_SCHEME": "purple"],
+        terminal: ["TERM": "dumb", "KONSOLE_VERSION": "230805", "COLORFGBG": "0;15"])
       #expect(kind == .terminal)
       #expect(
         messages.first

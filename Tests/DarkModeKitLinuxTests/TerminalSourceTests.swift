@@ -158,7 +158,8 @@ func query(_ pty: PseudoTerminal, timeout: Int = 1_000, answer: @escaping @Senda
     #expect(detection?.style == .dark)
     #expect(detection?.method == .backgroundQuery)
     let dumb = DMTerminalAppearanceSource(
-      environment: ["TERM": "dumb", "COLORFGBG": "0;15"], input: pty.terminal, output: pty.terminal)
+      environment: ["TERM": "dumb", "KONSOLE_VERSION": "230805", "COLORFGBG": "0;15"], input: pty.terminal,
+      output: pty.terminal)
     #expect(dumb.detect() == .init(style: .light, method: .colorFGBG, background: nil))
     let nothing = DMTerminalAppearanceSource(
       environment: ["TERM": "dumb"], input: pty.terminal, output: pty.terminal)
@@ -349,10 +350,17 @@ func query(_ pty: PseudoTerminal, timeout: Int = 1_000, answer: @escaping @Senda
     // Ended by the 8-bit string terminator.
     var (reports, passed) = scanner.scan(Array("\(e)]11;rgb:ffff/ffff/ffff".utf8) + [0x9C])
     #expect(reports.count == 1)
-    // Cut short by the start of another report: the OSC is given back, the report is found.
+    // Ended by a bare ESC that starts another report: both are found, nothing is left over.
     (reports, passed) = scanner.scan(Array("\(e)]11;rgb:00\(e)[?997;2n".utf8))
-    #expect(reports == [.colorScheme(.light)])
-    #expect(passed == Array("\(e)]11;rgb:00".utf8))
+    #expect(reports == [.background(Array("\(e)]11;rgb:00\(e)".utf8)), .colorScheme(.light)])
+    #expect(passed.isEmpty)
+    // urxvt 9.31 and later: the reply ended by a bare ESC, then the device attributes.
+    (reports, passed) = scanner.scan(Array("\(e)]11;rgb:fdfd/f6f6/e3e3\(e)\(e)[?1;2cq".utf8))
+    #expect(reports == [.background(Array("\(e)]11;rgb:fdfd/f6f6/e3e3\(e)".utf8)), .deviceAttributes])
+    #expect(passed == Array("q".utf8))
+    if case .background(let reply) = reports.first {
+      #expect(TerminalBackground.color(fromOSC11Reply: reply)?.hexString == "#FDF6E3")
+    }
     // Cancelled by CAN.
     (reports, passed) = scanner.scan(Array("\(e)]11;rgb".utf8) + [0x18] + Array("\(e)[?997;1n".utf8))
     #expect(reports == [.colorScheme(.dark)])

@@ -191,7 +191,7 @@ struct DemoTerminalTests {
     let output = OutputTranscript(demo)
     func read(until text: String) -> Bool { output.read(until: text) }
     // The background query, then the colour-scheme query; the terminal is dark.
-    #expect(read(until: "\(e)]11;?\(e)\\\(e)[c"), "the background query")
+    #expect(read(until: "\(e)]11;?\u{07}\(e)[c"), "the background query")
     demo.sendToTerminal("\(e)]11;rgb:0000/0000/0000\u{07}\(e)[?62;c")
     #expect(read(until: "\(e)[?996n\(e)[c"), "the colour-scheme query")
     demo.sendToTerminal("\(e)[?997;1n\(e)[?62;c")

@@ -83,7 +83,8 @@ enum DMKit {
     let watch = try ChildProcess(
       DMKit.path, ["watch"],
       environment: [
-        "TERM": "dumb", "COLORFGBG": "15;0", "DBUS_SESSION_BUS_ADDRESS": "unix:path=/nonexistent/bus",
+        "TERM": "rxvt-unicode-256color", "COLORFGBG": "15;0",
+        "DBUS_SESSION_BUS_ADDRESS": "unix:path=/nonexistent/bus",
       ],
       capturesOutput: true)
     let line = try #require(watch.readLine(seconds: 10))
@@ -127,6 +128,37 @@ enum DMKit {
     watch.signal(SIGTERM)
     #expect(watch.readOutput(until: "\(e)[?2031l", seconds: 10) != nil, "announcements off before the end")
     #expect(watch.wait(seconds: 5) == 0, "\(watch.errorOutput)")
+  }
+
+  /// A terminal that stops reading (a stalled SSH session, output paused) while watch has
+  /// thousands of lines to print: SIGTERM still ends it at once, the terminal put back.
+  @Test func watchEndsOnSIGTERMWhileItsOutputDoesNotDrain() throws {
+    let e = "\u{1B}"
+    let watch = try ChildProcess(
+      DMKit.path, ["watch"],
+      environment: ["TERM": "xterm-256color", "DBUS_SESSION_BUS_ADDRESS": "unix:path=/nonexistent/bus"],
+      outputIsTerminal: true)
+    let output = OutputTranscript(watch)
+    #expect(output.read(until: "\(e)[c"), "the background query")
+    watch.sendToTerminal("\(e)]11;rgb:0000/0000/0000\u{07}\(e)[?62;c")
+    #expect(output.read(until: "\(e)[?996n\(e)[c"), "the colour-scheme query")
+    watch.sendToTerminal("\(e)[?997;1n\(e)[?62;c")
+    #expect(output.read(until: "\(e)[?2031h", anywhere: true), "announcements on")
+    // Thousands of changes, and nobody reads what watch prints: its output fills and stops.
+    // Sent from a thread of its own: once watch's output is full it reads its input slowly.
+    Thread {
+      for _ in 0..<40 { watch.sendToTerminal(String(repeating: "\(e)[?997;1n\(e)[?997;2n", count: 50)) }
+    }.start()
+    usleep(1_000_000)
+    let clock = ContinuousClock()
+    let start = clock.now
+    watch.signal(SIGTERM)
+    let status = watch.wait(seconds: 10)
+    let elapsed = clock.now - start
+    print("watch ended \(elapsed) after SIGTERM, its output not draining")
+    #expect(status == 0, "\(watch.errorOutput)")
+    // Within 100 ms on an idle machine; a loaded test machine gets some slack.
+    #expect(elapsed < .seconds(1), "SIGTERM took \(elapsed)")
   }
 
   @Test func watchRejectsUnknownOptions() throws {

@@ -10,11 +10,15 @@ import Foundation
 #endif
 
 /// Reads the system appearance from the terminal the program runs in: the background colour
-/// reported by an OSC 11 query, else the `COLORFGBG` variable.
+/// reported by an OSC 11 query, else the `COLORFGBG` variable of the terminals known to set it.
 ///
-/// The OSC 11 query runs only when standard input and output are both terminals and `TERM` is not
-/// `dumb`. It puts the terminal in raw mode for at most the timeout, and always restores its
-/// settings. A background darker than mid grey means the dark style.
+/// The OSC 11 query runs only when standard input and output are both terminals, `TERM` is not
+/// `dumb`, and the program does not run inside GNU screen (`STY` set), which answers for the
+/// terminal out of order: there the source gives no answer rather than leave the terminal's late
+/// reply in the input. It puts the terminal in raw mode (no echo, Ctrl-S and Ctrl-Q read as bytes)
+/// for at most twice the timeout, and always restores its settings; input that is not the reply
+/// is given back. `COLORFGBG` is read only in the rxvt family (`TERM` `rxvt…`) and Konsole, outside
+/// screen and tmux. A background darker than mid grey means the dark style.
 ///
 /// By default the source reports once, from a thread of its own. With `followsChanges`, a terminal
 /// that announces changes of its colour scheme (DEC mode 2031: kitty, foot, Ghostty, Contour,
@@ -84,28 +88,31 @@ public final class DMTerminalAppearanceSource: DMSystemAppearanceSource {
   ///   - environment: The variables to read `TERM` and `COLORFGBG` from; the process's by default.
   ///   - input: The descriptor the terminal's replies arrive on; standard input by default.
   ///   - output: The descriptor queries are written to; standard output by default.
-  ///   - timeoutMilliseconds: How long to wait for the terminal's reply.
+  ///   - timeoutMilliseconds: How long to wait for the terminal's reply; by default 250 ms, or
+  ///     1,000 ms over SSH (`SSH_TTY` or `SSH_CONNECTION` set). A reply not in by then is given as
+  ///     long again to finish, and used if it comes, so that none of it is left in the input.
   ///   - followsChanges: Whether to follow a terminal that announces changes of its colour scheme.
   ///   - readsInput: Whether a following source reads the terminal's input itself (`true`, for a
   ///     program that does not read it), or the program does and passes what it reads through
   ///     ``takeInput(_:)``.
   public nonisolated init(
     environment: [String: String] = ProcessInfo.processInfo.environment,
-    input: Int32 = STDIN_FILENO, output: Int32 = STDOUT_FILENO, timeoutMilliseconds: Int = 250,
+    input: Int32 = STDIN_FILENO, output: Int32 = STDOUT_FILENO, timeoutMilliseconds: Int? = nil,
     followsChanges: Bool = false, readsInput: Bool = true
   ) {
     self.readsInput = readsInput
     self.environment = environment
     self.input = input
     self.output = output
-    self.timeoutMilliseconds = timeoutMilliseconds
+    self.timeoutMilliseconds =
+      timeoutMilliseconds ?? TerminalBackground.defaultTimeoutMilliseconds(in: environment)
     self.followsChanges = followsChanges
   }
 
   /// Asks the terminal now, blocking for at most the timeout.
   /// - Returns: What the terminal says, or `nil` when it says nothing usable.
   public nonisolated func detect() -> Detection? {
-    if environment["TERM"] != "dumb",
+    if TerminalBackground.asksTerminal(in: environment),
       case .reply(let reply) = TerminalQuery.backgroundReply(
         input: input, output: output, timeoutMilliseconds: timeoutMilliseconds),
       let background = TerminalBackground.color(fromOSC11Reply: reply)
@@ -114,7 +121,9 @@ public final class DMTerminalAppearanceSource: DMSystemAppearanceSource {
         style: TerminalBackground.style(forBackground: background), method: .backgroundQuery,
         background: background)
     }
-    if let value = environment["COLORFGBG"], let style = TerminalBackground.style(fromColorFGBG: value) {
+    if TerminalBackground.trustsColorFGBG(in: environment), let value = environment["COLORFGBG"],
+      let style = TerminalBackground.style(fromColorFGBG: value)
+    {
       return Detection(style: style, method: .colorFGBG, background: nil)
     }
     return nil
@@ -154,7 +163,7 @@ public final class DMTerminalAppearanceSource: DMSystemAppearanceSource {
   /// once, with the terminal as it was, when it does not announce changes, and `true` when it
   /// followed (or was stopped meanwhile).
   nonisolated func follow(session: Int, reporting reporter: DMAppearanceReporter) -> Bool {
-    guard environment["TERM"] != "dumb",
+    guard TerminalBackground.asksTerminal(in: environment),
       let (follower, style) = TerminalFollower.begin(
         input: input, output: output, timeoutMilliseconds: timeoutMilliseconds)
     else { return false }

@@ -3,6 +3,30 @@ import DarkModeKit
 /// What a terminal's background says about the style: parsing `COLORFGBG` and OSC 11 replies,
 /// and deciding light or dark from a colour.
 enum TerminalBackground {
+  /// Whether the terminal is asked at all: not a `dumb` one, and not inside GNU screen (`STY`),
+  /// which answers the device-attributes request itself, before the terminal's own reply to OSC
+  /// 11 has come through it, so that the reply would reach the program or the shell as typed text.
+  static func asksTerminal(in environment: [String: String]) -> Bool {
+    environment["TERM"] != "dumb" && (environment["STY"] ?? "").isEmpty
+  }
+
+  /// Whether `COLORFGBG` is read: only from terminals known to set it from their colours, the
+  /// rxvt family (`TERM` `rxvt…`) and Konsole (`KONSOLE_VERSION`), outside a multiplexer (whose
+  /// panes inherit the variable of the terminal the session was started in). Others leave it
+  /// unset or set it to a constant (QTerminal always says `15;0`, white on black).
+  static func trustsColorFGBG(in environment: [String: String]) -> Bool {
+    let term = environment["TERM"] ?? ""
+    let isMultiplexed = !(environment["STY"] ?? "").isEmpty || !(environment["TMUX"] ?? "").isEmpty
+    return !isMultiplexed && (term.hasPrefix("rxvt") || !(environment["KONSOLE_VERSION"] ?? "").isEmpty)
+  }
+
+  /// How long to wait for the terminal's reply by default: 250 ms, or 1 s over SSH (`SSH_TTY`,
+  /// `SSH_CONNECTION`), where the reply makes a round trip over the network.
+  static func defaultTimeoutMilliseconds(in environment: [String: String]) -> Int {
+    let isRemote = !(environment["SSH_TTY"] ?? "").isEmpty || !(environment["SSH_CONNECTION"] ?? "").isEmpty
+    return isRemote ? 1_000 : 250
+  }
+
   /// The style `COLORFGBG` gives: its last field is the background's colour index (`15;0` is
   /// white on black). Indexes 0–6 and 8 are dark, 7 and 9–15 are light (the rxvt convention);
   /// anything else gives `nil`.

@@ -69,10 +69,18 @@ final class TerminalFollower: @unchecked Sendable {
     }
     var scanner = TerminalReports()
     var style: DMUserInterfaceStyle?
+    var other: [UInt8] = []
     if TerminalQuery.writeAll(TerminalReports.colorSchemeQuery, to: output) {
-      let deadline = TerminalQuery.deadline(inMilliseconds: timeoutMilliseconds)
+      // A terminal that has not answered by the timeout gets as long again, so that its late
+      // answer is not left in the input (see `TerminalQuery`).
+      let deadline = TerminalQuery.deadline(inMilliseconds: 2 * min(timeoutMilliseconds, Int.max / 2))
+      var received = 0
       reading: while style == nil, let bytes = TerminalQuery.readSome(input, until: deadline) {
-        for report in scanner.scan(bytes).reports {
+        received += bytes.count
+        if received > TerminalQuery.maximumInput { break }
+        let (reports, passed) = scanner.scan(bytes)
+        other += passed
+        for report in reports {
           switch report {
           case .colorScheme(let reported): style = reported
           case .deviceAttributes: break reading
@@ -83,6 +91,7 @@ final class TerminalFollower: @unchecked Sendable {
     }
     guard let style, follower.enableNotifications() else {
       follower.restore()
+      TerminalQuery.giveBack(other, to: input)
       return nil
     }
     return (follower, style)
@@ -176,7 +185,11 @@ final class TerminalFollower: @unchecked Sendable {
       state.isRestored = true
       // The settings first: once the terminal sees mode 2031 turned off, everything is back.
       if var saved = state.saved { _ = tcsetattr(input, TCSANOW, &saved) }
-      if state.isEnabled { _ = TerminalQuery.writeAll(TerminalReports.disableNotifications, to: output) }
+      // With a short deadline: this runs at exit and on SIGTERM, which end within 100 ms whatever
+      // the terminal does.
+      if state.isEnabled {
+        _ = TerminalQuery.writeAll(TerminalReports.disableNotifications, to: output, withinMilliseconds: 50)
+      }
     }
     Self.active.withLock { $0.removeAll { $0 === self } }
   }

@@ -10,8 +10,12 @@
 ///
 /// The query is followed by a primary device attributes request (`ESC [ c`), which every terminal
 /// answers: a terminal that answers that but not OSC 11 does not support it, and the wait ends at
-/// once instead of at the timeout. The terminal's settings are restored before returning, whatever
-/// happens.
+/// once instead of at the timeout. A terminal that has not answered by the timeout is given as
+/// long again to finish (a reply late over a slow link, or behind a flood of other input), so that
+/// no part of its answer reaches the program or the shell afterwards; a background that comes in
+/// that time is used. What the terminal sends that is not part of the answer, such as keys typed
+/// meanwhile, is given back to the terminal's input (`TIOCSTI`) where the system allows it. The
+/// terminal's settings are restored before returning, whatever happens.
 enum TerminalQuery {
   enum Outcome: Equatable {
     /// The terminal reported its background.
@@ -24,27 +28,38 @@ enum TerminalQuery {
     case notATerminal
   }
 
-  static let request: [UInt8] = Array("\u{1B}]11;?\u{1B}\\\u{1B}[c".utf8)
+  /// OSC 11 ended by BEL, which every terminal reads (urxvt 9.31 and later answer a query ended by
+  /// ST with a bare ESC), then the device attributes request.
+  static let request: [UInt8] = Array("\u{1B}]11;?\u{07}\u{1B}[c".utf8)
 
   /// Sends the query on `output` and reads the reply from `input`.
   static func backgroundReply(input: Int32, output: Int32, timeoutMilliseconds: Int) -> Outcome {
     guard isatty(input) == 1, isatty(output) == 1, var saved = enterRawMode(input) else {
       return .notATerminal
     }
-    defer { _ = tcsetattr(input, TCSANOW, &saved) }
+    var other: [UInt8] = []
+    // Whatever else came is given back when the wait ends, however it ends, once the terminal is
+    // in its own mode again, so that it reads as typed there.
+    defer {
+      _ = tcsetattr(input, TCSANOW, &saved)
+      giveBack(other, to: input)
+    }
 
-    guard writeAll(request, to: output) else { return .notATerminal }
+    guard writeAll(request, to: output, withinMilliseconds: timeoutMilliseconds) else { return .notATerminal }
     var scanner = TerminalReports()
     var reply: [UInt8]?
     var received = 0
     let deadline = Self.deadline(inMilliseconds: timeoutMilliseconds)
+    let drainDeadline = Self.deadline(inMilliseconds: timeoutMilliseconds, from: deadline)
     // Until the device-attributes answer, which comes last, so that no part of the answer is left
     // to reach the program (or the shell) after the terminal is put back.
-    while let bytes = readSome(input, until: deadline) {
+    while let bytes = readSome(input, until: drainDeadline) {
       received += bytes.count
       // Bounded: a terminal that keeps sending without answering is cut off.
-      if received > 4_096 { break }
-      for report in scanner.scan(bytes).reports {
+      if received > maximumInput { break }
+      let (reports, passed) = scanner.scan(bytes)
+      other += passed
+      for report in reports {
         switch report {
         case .background(let bytes): reply = bytes
         case .deviceAttributes: return reply.map(Outcome.reply) ?? .unsupported
@@ -53,6 +68,19 @@ enum TerminalQuery {
       }
     }
     return reply.map(Outcome.reply) ?? .timedOut
+  }
+
+  /// The most a query reads from the terminal while it waits for the answer: other input (keys
+  /// pasted meanwhile) can come first.
+  static let maximumInput = 65_536
+
+  /// Puts `bytes` back in front of the terminal's input, as if typed, one by one with `TIOCSTI`;
+  /// where the system forbids it (Linux 6.2 and later can turn it off), they are lost, as keys
+  /// typed during the query were before.
+  static func giveBack(_ bytes: [UInt8], to input: Int32) {
+    for var byte in bytes {
+      guard ioctl(input, UInt(TIOCSTI), &byte) == 0 else { return }
+    }
   }
 
   /// The bytes that arrive before `deadline` (see `deadline(inMilliseconds:from:)`), or `nil` when
@@ -80,6 +108,9 @@ enum TerminalQuery {
     guard tcgetattr(input, &saved) == 0 else { return nil }
     var raw = saved
     raw.c_lflag &= ~tcflag_t(ICANON | ECHO)
+    // Ctrl-S and Ctrl-Q reach the program as bytes instead of pausing its output: a paused
+    // terminal holds every write, the one that puts it back included.
+    raw.c_iflag &= ~tcflag_t(IXON)
     withUnsafeMutableBytes(of: &raw.c_cc) { cc in
       cc[Int(VMIN)] = 0
       cc[Int(VTIME)] = 0
@@ -88,12 +119,25 @@ enum TerminalQuery {
     return saved
   }
 
-  static func writeAll(_ bytes: [UInt8], to descriptor: Int32) -> Bool {
+  /// Writes `bytes` to a terminal, giving up after `milliseconds`: a terminal whose output is
+  /// paused, or a link that no longer drains, never holds the program (its exit included).
+  /// - Returns: Whether every byte was written in time.
+  static func writeAll(_ bytes: [UInt8], to descriptor: Int32, withinMilliseconds milliseconds: Int = 100)
+    -> Bool
+  {
+    let deadline = deadline(inMilliseconds: milliseconds)
     var offset = 0
     while offset < bytes.count {
+      // Written only when the terminal has room: a write to a full or paused terminal blocks.
+      var descriptorState = pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0)
+      let remaining = millisecondsLeft(until: deadline)
+      guard remaining > 0 else { return false }
+      let ready = poll(&descriptorState, 1, Int32(clamping: remaining))
+      if ready < 0 && errno == EINTR { continue }
+      guard ready > 0, descriptorState.revents & Int16(POLLOUT) != 0 else { return false }
       let written = bytes[offset...].withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
       if written < 0 {
-        if errno == EINTR { continue }
+        if errno == EINTR || errno == EAGAIN { continue }
         return false
       }
       offset += written

@@ -27,8 +27,8 @@ struct TerminalReports {
   static let enableNotifications: [UInt8] = Array("\u{1B}[?2031h".utf8)
   /// Turns DEC mode 2031 off again.
   static let disableNotifications: [UInt8] = Array("\u{1B}[?2031l".utf8)
-  /// Asks for the background colour.
-  static let backgroundQuery: [UInt8] = Array("\u{1B}]11;?\u{1B}\\".utf8)
+  /// Asks for the background colour, ended by BEL (see `TerminalQuery.request`).
+  static let backgroundQuery: [UInt8] = Array("\u{1B}]11;?\u{07}".utf8)
 
   private var pending: [UInt8] = []
 
@@ -66,11 +66,12 @@ struct TerminalReports {
         pending.removeAll(keepingCapacity: true)
       }
     case .interrupted:
-      // An OSC cut short by an ESC that starts something else: give the OSC back, and read the
-      // ESC and this byte as a sequence of their own.
-      passed += pending.dropLast(2)
+      // An OSC 11 ended by a bare ESC, as urxvt 9.31 and later end their reply: the reply, then
+      // the ESC and this byte as a sequence of their own.
+      reports.append(.background(Array(pending.dropLast())))
       pending = [0x1B]
-      feed(byte, &reports, &passed)
+      // An ESC after the terminator starts the next sequence; anything else follows the ESC.
+      if byte != 0x1B { feed(byte, &reports, &passed) }
     }
   }
 
@@ -78,7 +79,7 @@ struct TerminalReports {
     case incomplete
     case report(Report)
     case other
-    /// An OSC that an ESC not followed by `\` ended before this byte.
+    /// An OSC 11 that an ESC not followed by `\` ended before this byte.
     case interrupted
   }
 

@@ -1,0 +1,163 @@
+import DarkModeKit
+import DarkModeKitTestSupport
+import Foundation
+import Testing
+
+@testable import DarkModeKitLinux
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// What reaches the program's input after the query: read in raw mode for `milliseconds`, the
+/// terminal's settings put back after.
+func leftInInput(_ pty: PseudoTerminal, milliseconds: Int = 200) -> [UInt8] {
+  guard var saved = TerminalQuery.enterRawMode(pty.terminal) else { return [] }
+  defer { _ = tcsetattr(pty.terminal, TCSANOW, &saved) }
+  var left: [UInt8] = []
+  let deadline = TerminalQuery.deadline(inMilliseconds: milliseconds)
+  while let bytes = TerminalQuery.readSome(pty.terminal, until: deadline) { left += bytes }
+  return left
+}
+
+/// Terminals that answer late, out of order, behind other input, or not at all; output that does
+/// not drain; variables that lie. Nothing may be left in the user's input, and no answer is better
+/// than a wrong one.
+@Suite struct TerminalHazardsTests {
+  /// A reply after the timeout (SSH with a slow round trip) is waited for a while longer, used,
+  /// and not left in the input to reach the shell.
+  @Test func aReplyAfterTheTimeoutIsUsedAndNotLeftInTheInput() async throws {
+    let pty = try PseudoTerminal()
+    let (outcome, _, _) = await query(pty, timeout: 150) { _ in
+      usleep(250_000)
+      return "\u{1B}]11;rgb:ffff/ffff/ffff\u{07}\u{1B}[?64;1c"
+    }
+    guard case .reply(let reply) = outcome else {
+      Issue.record("expected the late reply, got \(outcome)")
+      return
+    }
+    #expect(TerminalBackground.color(fromOSC11Reply: reply)?.hexString == "#FFFFFF")
+    #expect(leftInInput(pty).isEmpty)
+  }
+
+  /// Thousands of bytes of other input before the reply (keys, a paste): the reply is found, and
+  /// the other bytes are given back to the input, in order.
+  @Test func inputBeforeTheReplyIsGivenBackAndTheReplyIsFound() async throws {
+    let pty = try PseudoTerminal()
+    // More than the 4 KB a query once read; fewer than the 4,095 bytes a line holds in the
+    // terminal's own (canonical) mode, where the bytes given back go, as if typed.
+    let typed = String(repeating: "k", count: 3_000)
+    let (outcome, _, _) = await query(pty, timeout: 1_000) { _ in
+      typed + "\u{1B}]11;rgb:1e1e/1e1e/2e2e\u{1B}\\\u{1B}[?62;c"
+    }
+    guard case .reply(let reply) = outcome else {
+      Issue.record("expected the reply after the other input, got \(outcome)")
+      return
+    }
+    #expect(TerminalBackground.color(fromOSC11Reply: reply)?.hexString == "#1E1E2E")
+    #expect(String(decoding: leftInInput(pty), as: UTF8.self) == typed)
+  }
+
+  /// A flood larger than a line: the reply after 5,000 bytes is still found.
+  @Test func aReplyBehindFiveThousandBytesIsFound() async throws {
+    let pty = try PseudoTerminal()
+    let (outcome, _, _) = await query(pty, timeout: 1_000) { _ in
+      String(repeating: "x", count: 5_000) + "\u{1B}]11;rgb:0000/0000/0000\u{07}\u{1B}[?62;c"
+    }
+    guard case .reply = outcome else {
+      Issue.record("expected the reply, got \(outcome)")
+      return
+    }
+  }
+
+  /// urxvt 9.31 and later end the reply with a bare ESC: it is read, and the device attributes
+  /// after it still end the wait.
+  @Test func aReplyEndedByABareESCIsRead() async throws {
+    let pty = try PseudoTerminal()
+    let (outcome, asked, _) = await query(pty, timeout: 1_000) { _ in
+      "\u{1B}]11;rgb:fdfd/f6f6/e3e3\u{1B}\u{1B}[?1;2c"
+    }
+    // Asked with BEL, which every terminal reads and answers in kind.
+    #expect(asked == Array("\u{1B}]11;?\u{07}\u{1B}[c".utf8))
+    guard case .reply(let reply) = outcome else {
+      Issue.record("expected a reply, got \(outcome)")
+      return
+    }
+    #expect(TerminalBackground.color(fromOSC11Reply: reply)?.hexString == "#FDF6E3")
+    #expect(leftInInput(pty).isEmpty)
+  }
+
+  /// Inside GNU screen, which answers the device attributes before the terminal's reply comes
+  /// through, the terminal is not asked at all: nothing is written, no answer is given.
+  @Test func insideGNUScreenTheTerminalIsNotAsked() async throws {
+    let pty = try PseudoTerminal()
+    let source = DMTerminalAppearanceSource(
+      environment: ["TERM": "screen.xterm-256color", "STY": "4242.pts-0.host", "COLORFGBG": "15;0"],
+      input: pty.terminal, output: pty.terminal, timeoutMilliseconds: 150)
+    let (detection, written) = await onOwnThread {
+      source.detect()
+    } whileDoing: {
+      pty.readFromProgram(atLeast: 1)
+    }
+    #expect(detection == nil)
+    #expect(written.isEmpty)
+  }
+
+  @Test(arguments: [
+    (["TERM": "rxvt-unicode-256color", "COLORFGBG": "0;default;15"], DMUserInterfaceStyle?.some(.light)),
+    (["TERM": "xterm-256color", "KONSOLE_VERSION": "230805", "COLORFGBG": "15;0"], .dark),
+    // QTerminal always says white on black, whatever its colours.
+    (["TERM": "xterm-256color", "COLORFGBG": "15;0"], nil),
+    // A pane of tmux or screen inherits the variable of the terminal the session began in.
+    (["TERM": "rxvt-unicode", "TMUX": "/tmp/tmux-0/default,1,0", "COLORFGBG": "15;0"], nil),
+    (["TERM": "dumb", "KONSOLE_VERSION": "230805", "STY": "1.pts", "COLORFGBG": "15;0"], nil),
+  ])
+  func colorFGBGIsReadOnlyFromTerminalsThatSetItTruthfully(
+    _ environment: [String: String], _ style: DMUserInterfaceStyle?
+  ) {
+    // Not a terminal: only the variable can answer.
+    let source = DMTerminalAppearanceSource(environment: environment, input: -1, output: -1)
+    #expect(source.detect()?.style == style)
+  }
+
+  @Test func overSSHTheReplyIsGivenTimeForTheRoundTrip() {
+    #expect(TerminalBackground.defaultTimeoutMilliseconds(in: [:]) == 250)
+    #expect(TerminalBackground.defaultTimeoutMilliseconds(in: ["SSH_TTY": "/dev/pts/3"]) == 1_000)
+    #expect(
+      TerminalBackground.defaultTimeoutMilliseconds(in: ["SSH_CONNECTION": "10.0.0.2 5022 10.0.0.1 22"])
+        == 1_000)
+  }
+
+  /// Ctrl-S and Ctrl-Q are read as bytes while the terminal is asked: they cannot pause the
+  /// output, and the write that puts the terminal back cannot wait for Ctrl-Q.
+  @Test func rawModeTurnsFlowControlOffAndPutsItBack() throws {
+    let pty = try PseudoTerminal()
+    var settings = pty.settings
+    settings.c_iflag |= tcflag_t(IXON)
+    tcsetattr(pty.terminal, TCSANOW, &settings)
+    guard var saved = TerminalQuery.enterRawMode(pty.terminal) else {
+      Issue.record("raw mode refused")
+      return
+    }
+    #expect(pty.settings.c_iflag & tcflag_t(IXON) == 0)
+    tcsetattr(pty.terminal, TCSANOW, &saved)
+    #expect(pty.settings.c_iflag & tcflag_t(IXON) != 0)
+  }
+
+  /// A terminal whose output is paused (Ctrl-S before the program began, or a link that stopped
+  /// draining) never holds a write for longer than its deadline.
+  @Test func aWriteToAPausedTerminalGivesUpAtItsDeadline() throws {
+    let pty = try PseudoTerminal()
+    tcflow(pty.terminal, TCOOFF)
+    defer { tcflow(pty.terminal, TCOON) }
+    let clock = ContinuousClock()
+    let start = clock.now
+    // More than the terminal holds while paused.
+    let written = TerminalQuery.writeAll(
+      [UInt8](repeating: 0x41, count: 1 << 20), to: pty.terminal, withinMilliseconds: 100)
+    let elapsed = clock.now - start
+    #expect(!written)
+    #expect(elapsed >= .milliseconds(100))
+    #expect(elapsed < .seconds(5))
+  }
+}
