@@ -100,20 +100,28 @@ enum DMKit {
       "\(watch.errorOutput)")
   }
 
-  @Test func watchFollowsATerminalThatAnnouncesChangesAndPutsItBackOnSIGTERM() throws {
+  /// `dmkit watch` in a terminal the test plays, with DEC mode 2031 and a black background: it
+  /// answers the background query, then the colour-scheme query, and watch turns the
+  /// announcements on.
+  static func watchFollowingADarkTerminal() throws -> (ChildProcess, OutputTranscript) {
     let e = "\u{1B}"
     let watch = try ChildProcess(
       DMKit.path, ["watch"],
       environment: ["TERM": "xterm-256color", "DBUS_SESSION_BUS_ADDRESS": "unix:path=/nonexistent/bus"],
       outputIsTerminal: true)
-    // The test plays a terminal with DEC mode 2031: first the background query, then the scheme.
     let output = OutputTranscript(watch)
-    func read(until text: String) -> Bool { output.read(until: text) }
-    #expect(read(until: "\(e)[c"), "the background query")
+    #expect(output.read(until: "\(e)[c"), "the background query")
     watch.sendToTerminal("\(e)]11;rgb:0000/0000/0000\u{07}\(e)[?62;c")
-    #expect(read(until: "\(e)[?996n\(e)[c"), "the colour-scheme query: \(output.all.debugDescription)")
+    #expect(output.read(until: "\(e)[?996n\(e)[c"), "the colour-scheme query: \(output.all.debugDescription)")
     watch.sendToTerminal("\(e)[?997;1n\(e)[?62;c")
-    #expect(read(until: "\(e)[?2031h"), "announcements on")
+    #expect(output.read(until: "\(e)[?2031h"), "announcements on")
+    return (watch, output)
+  }
+
+  @Test func watchFollowsATerminalThatAnnouncesChangesAndPutsItBackOnSIGTERM() throws {
+    let e = "\u{1B}"
+    let (watch, output) = try Self.watchFollowingADarkTerminal()
+    func read(until text: String) -> Bool { output.read(until: text) }
     // Printed when the background answered, before or after the following began.
     #expect(
       output.read(
@@ -134,16 +142,7 @@ enum DMKit {
   /// thousands of lines to print: SIGTERM still ends it at once, the terminal put back.
   @Test func watchEndsOnSIGTERMWhileItsOutputDoesNotDrain() throws {
     let e = "\u{1B}"
-    let watch = try ChildProcess(
-      DMKit.path, ["watch"],
-      environment: ["TERM": "xterm-256color", "DBUS_SESSION_BUS_ADDRESS": "unix:path=/nonexistent/bus"],
-      outputIsTerminal: true)
-    let output = OutputTranscript(watch)
-    #expect(output.read(until: "\(e)[c"), "the background query")
-    watch.sendToTerminal("\(e)]11;rgb:0000/0000/0000\u{07}\(e)[?62;c")
-    #expect(output.read(until: "\(e)[?996n\(e)[c"), "the colour-scheme query")
-    watch.sendToTerminal("\(e)[?997;1n\(e)[?62;c")
-    #expect(output.read(until: "\(e)[?2031h", anywhere: true), "announcements on")
+    let (watch, _) = try Self.watchFollowingADarkTerminal()
     // Thousands of changes, and nobody reads what watch prints: its output fills and stops.
     // Sent from a thread of its own: once watch's output is full it reads its input slowly.
     Thread {
