@@ -100,9 +100,8 @@ extension GlobalStateTests {
       let source = DMAutomaticAppearanceSource(
         environment: ["DM_COLOR_SCHEME": "dark"],
         portal: DMPortalAppearanceSource(address: "unix:path=/nonexistent"),
-        terminal: DMTerminalAppearanceSource(environment: [
-          "TERM": "dumb", "KONSOLE_VERSION": "230805", "COLORFGBG": "0;15",
-        ]))
+        terminal: DMTerminalAppearanceSource(
+          environment: ["TERM": "rxvt-unicode", "COLORFGBG": "0;15"], input: -1, output: -1))
       DarkModeManager.setup(with: DMConfiguration(systemAppearanceSource: source))
       #expect(source.answeringSource == .variables)
       #expect(await source.decision() == .variables)
@@ -120,7 +119,7 @@ extension GlobalStateTests {
       let terminal = DMAutomaticAppearanceSource(
         environment: [:], portal: DMPortalAppearanceSource(address: "unix:path=/nonexistent/bus"),
         terminal: DMTerminalAppearanceSource(
-          environment: ["TERM": "dumb", "KONSOLE_VERSION": "230805", "COLORFGBG": "15;0"]))
+          environment: ["TERM": "rxvt-unicode", "COLORFGBG": "15;0"], input: -1, output: -1))
       DarkModeManager.setup(with: DMConfiguration(systemAppearanceSource: terminal))
       #expect(await terminal.decision() == .terminal)
       #expect(DMTraitCollection.system.userInterfaceStyle == .dark)
@@ -157,7 +156,7 @@ extension GlobalStateTests {
       }
       let source = DMAutomaticAppearanceSource(
         environment: environment, portal: DMPortalAppearanceSource(address: "unix:path=/nonexistent/bus"),
-        terminal: DMTerminalAppearanceSource(environment: terminal))
+        terminal: DMTerminalAppearanceSource(environment: terminal, input: -1, output: -1))
       DarkModeManager.setup(with: DMConfiguration(systemAppearanceSource: source))
       let kind = await source.decision()
       #expect(recorder.all.allSatisfy { $0.kind == .systemAppearance })
@@ -167,7 +166,7 @@ extension GlobalStateTests {
     @Test func aBadColorSchemeVariableIsReportedOnceWithTheSourceThatAnswered() async {
       let (kind, messages) = await decideWithoutAPortal(
         environment: ["DM_COLOR_SCHEME": "purple"],
-        terminal: ["TERM": "dumb", "KONSOLE_VERSION": "230805", "COLORFGBG": "0;15"])
+        terminal: ["TERM": "rxvt-unicode", "COLORFGBG": "0;15"])
       #expect(kind == .terminal)
       #expect(
         messages.first

@@ -58,6 +58,8 @@ func query(_ pty: PseudoTerminal, timeout: Int = 1_000, answer: @escaping @Senda
   @Test(arguments: [
     "", "\u{1B}]11;rgb:00/00\u{07}", "\u{1B}]11;rgb:zz/00/00\u{07}", "\u{1B}]10;rgb:0/0/0\u{07}",
     "\u{1B}]11;rgb:00000/0/0\u{07}",
+    // Cut short: the last component has fewer digits than the others.
+    "\u{1B}]11;rgb:ffff/ffff/0\u{1B}",
   ])
   func malformedRepliesGiveNothing(_ reply: String) {
     #expect(TerminalBackground.color(fromOSC11Reply: Array(reply.utf8)) == nil)
@@ -158,8 +160,7 @@ func query(_ pty: PseudoTerminal, timeout: Int = 1_000, answer: @escaping @Senda
     #expect(detection?.style == .dark)
     #expect(detection?.method == .backgroundQuery)
     let dumb = DMTerminalAppearanceSource(
-      environment: ["TERM": "dumb", "KONSOLE_VERSION": "230805", "COLORFGBG": "0;15"], input: pty.terminal,
-      output: pty.terminal)
+      environment: ["TERM": "rxvt-unicode", "COLORFGBG": "0;15"], input: -1, output: -1)
     #expect(dumb.detect() == .init(style: .light, method: .colorFGBG, background: nil))
     let nothing = DMTerminalAppearanceSource(
       environment: ["TERM": "dumb"], input: pty.terminal, output: pty.terminal)
@@ -350,6 +351,10 @@ func query(_ pty: PseudoTerminal, timeout: Int = 1_000, answer: @escaping @Senda
     // Ended by the 8-bit string terminator.
     var (reports, passed) = scanner.scan(Array("\(e)]11;rgb:ffff/ffff/ffff".utf8) + [0x9C])
     #expect(reports.count == 1)
+    // A bare ESC then a key: the ESC ended the reply, the key is the user's own (not Alt and it).
+    (reports, passed) = scanner.scan(Array("\(e)]11;rgb:ffff/ffff/ffff\(e)x".utf8))
+    #expect(reports == [.background(Array("\(e)]11;rgb:ffff/ffff/ffff\(e)".utf8))])
+    #expect(passed == Array("x".utf8))
     // Ended by a bare ESC that starts another report: both are found, nothing is left over.
     (reports, passed) = scanner.scan(Array("\(e)]11;rgb:00\(e)[?997;2n".utf8))
     #expect(reports == [.background(Array("\(e)]11;rgb:00\(e)".utf8)), .colorScheme(.light)])

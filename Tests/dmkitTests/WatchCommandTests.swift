@@ -149,6 +149,10 @@ enum DMKit {
       for _ in 0..<40 { watch.sendToTerminal(String(repeating: "\(e)[?997;1n\(e)[?997;2n", count: 50)) }
     }.start()
     usleep(1_000_000)
+    // Watch's output is backed up: a terminal's worth of it waits to be read.
+    var pending: Int32 = 0
+    _ = ioctl(watch.output ?? -1, UInt(FIONREAD), &pending)
+    #expect(pending >= 2_048, "only \(pending) bytes waiting: the output did not fill")
     let clock = ContinuousClock()
     let start = clock.now
     watch.signal(SIGTERM)

@@ -17,8 +17,8 @@ import Foundation
 /// terminal out of order: there the source gives no answer rather than leave the terminal's late
 /// reply in the input. It puts the terminal in raw mode (no echo, Ctrl-S and Ctrl-Q read as bytes)
 /// for at most twice the timeout, and always restores its settings; input that is not the reply
-/// is given back. `COLORFGBG` is read only in the rxvt family (`TERM` `rxvt…`) and Konsole, outside
-/// screen and tmux. A background darker than mid grey means the dark style.
+/// is given back. `COLORFGBG` is read only in the rxvt family (`TERM` `rxvt…`), outside screen and
+/// tmux. A background darker than mid grey means the dark style.
 ///
 /// By default the source reports once, from a thread of its own. With `followsChanges`, a terminal
 /// that announces changes of its colour scheme (DEC mode 2031: kitty, foot, Ghostty, Contour,
@@ -109,7 +109,9 @@ public final class DMTerminalAppearanceSource: DMSystemAppearanceSource {
     self.followsChanges = followsChanges
   }
 
-  /// Asks the terminal now, blocking for at most the timeout.
+  /// Asks the terminal now, blocking for at most twice the timeout: a terminal that has not
+  /// answered by the timeout is given as long again, so that its late answer is not left in the
+  /// input.
   /// - Returns: What the terminal says, or `nil` when it says nothing usable.
   public nonisolated func detect() -> Detection? {
     if TerminalBackground.asksTerminal(in: environment),
@@ -230,6 +232,7 @@ public final class DMTerminalAppearanceSource: DMSystemAppearanceSource {
   /// restored. The process's exit does it by itself; a program that ends on a signal calls it
   /// first. Callable from any thread, and more than once.
   public nonisolated static func restoreTerminal() {
-    TerminalFollower.restoreAll()
+    RawModes.restoreAll()
+    TerminalFollower.restoreAll(withinMilliseconds: 50)
   }
 }

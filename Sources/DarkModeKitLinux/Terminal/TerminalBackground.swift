@@ -3,21 +3,28 @@ import DarkModeKit
 /// What a terminal's background says about the style: parsing `COLORFGBG` and OSC 11 replies,
 /// and deciding light or dark from a colour.
 enum TerminalBackground {
-  /// Whether the terminal is asked at all: not a `dumb` one, and not inside GNU screen (`STY`),
-  /// which answers the device-attributes request itself, before the terminal's own reply to OSC
-  /// 11 has come through it, so that the reply would reach the program or the shell as typed text.
+  /// Whether the terminal is asked at all: not a `dumb` one, and not inside GNU screen, which
+  /// answers the device-attributes request itself, before the terminal's own reply to OSC 11 has
+  /// come through it, so that the reply would reach the program or the shell as typed text.
   static func asksTerminal(in environment: [String: String]) -> Bool {
-    environment["TERM"] != "dumb" && (environment["STY"] ?? "").isEmpty
+    environment["TERM"] != "dumb" && !isInsideScreen(environment)
   }
 
-  /// Whether `COLORFGBG` is read: only from terminals known to set it from their colours, the
-  /// rxvt family (`TERM` `rxvt…`) and Konsole (`KONSOLE_VERSION`), outside a multiplexer (whose
-  /// panes inherit the variable of the terminal the session was started in). Others leave it
-  /// unset or set it to a constant (QTerminal always says `15;0`, white on black).
+  /// Inside GNU screen: `STY` set, or a `TERM` of screen's (`screen…`) outside tmux, as after
+  /// `sudo` or `ssh`, which keep `TERM` but not `STY`.
+  static func isInsideScreen(_ environment: [String: String]) -> Bool {
+    !(environment["STY"] ?? "").isEmpty
+      || ((environment["TERM"] ?? "").hasPrefix("screen") && (environment["TMUX"] ?? "").isEmpty)
+  }
+
+  /// Whether `COLORFGBG` is read: only from the terminals known to set it from their colours, the
+  /// rxvt family (`TERM` `rxvt…`: rxvt and urxvt, which do not all answer OSC 11), outside a
+  /// multiplexer (whose panes inherit the variable of the terminal the session was started in).
+  /// Other terminals leave it unset, pass on the one they were started with, or set a constant
+  /// (QTerminal always says `15;0`, white on black).
   static func trustsColorFGBG(in environment: [String: String]) -> Bool {
-    let term = environment["TERM"] ?? ""
-    let isMultiplexed = !(environment["STY"] ?? "").isEmpty || !(environment["TMUX"] ?? "").isEmpty
-    return !isMultiplexed && (term.hasPrefix("rxvt") || !(environment["KONSOLE_VERSION"] ?? "").isEmpty)
+    let isMultiplexed = isInsideScreen(environment) || !(environment["TMUX"] ?? "").isEmpty
+    return !isMultiplexed && (environment["TERM"] ?? "").hasPrefix("rxvt")
   }
 
   /// How long to wait for the terminal's reply by default: 250 ms, or 1 s over SSH (`SSH_TTY`,
@@ -51,6 +58,8 @@ enum TerminalBackground {
     let components = parts[1].split(separator: "/", omittingEmptySubsequences: false)
     guard components.count == (parts[0] == "rgb" ? 3 : 4) else { return nil }
     var values: [Double] = []
+    // Every component has the same number of digits: a reply cut short has fewer in its last.
+    guard Set(components.prefix(3).map(\.count)).count == 1 else { return nil }
     for component in components.prefix(3) {
       guard (1...4).contains(component.count), let value = UInt32(component, radix: 16) else { return nil }
       values.append(Double(value) / Double((1 << (4 * component.count)) - 1))

@@ -19,14 +19,14 @@ import Foundation
 /// keeps only the terminal's reports: it suits a program that does not read the terminal, such as
 /// `dmkit watch`.
 ///
-/// It is registered for ``restoreAll()`` (and the process's exit) before it changes anything, so a
+/// It is registered for `restoreAll(withinMilliseconds:)` (and the process's exit) before it changes anything, so a
 /// signal or an exit at any moment finds it.
 final class TerminalFollower: @unchecked Sendable {
   // Safe: `input`, `output` and the pipe are set once in init; `state` is behind its lock, held
   // while the terminal is changed or put back, so that two callers never interleave.
   private let input: Int32
   private let output: Int32
-  /// Written to by `stop()` and `restoreAll()`; the reading loop polls it with the input.
+  /// Written to by `stop()` and `restoreAll(withinMilliseconds:)`; the reading loop polls it with the input.
   /// Wakes `run` to end it; close-on-exec, so programs the app starts do not inherit it.
   let wakeUp: (read: Int32, write: Int32)
 
@@ -45,16 +45,17 @@ final class TerminalFollower: @unchecked Sendable {
     self.wakeUp = wakeUp
   }
 
-  /// Every follower that has not restored its terminal yet, for `restoreAll()`.
+  /// Every follower that has not restored its terminal yet, for `restoreAll(withinMilliseconds:)`.
   private static let active = Locked<[TerminalFollower]>([])
   private static let exitHandlerIsInstalled: Void = {
-    atexit { TerminalFollower.restoreAll() }
+    atexit { TerminalFollower.restoreAll(withinMilliseconds: 1_000) }
   }()
 
   /// Asks the terminal whether it announces changes. When it does, turns the announcements on and
   /// returns a follower with the scheme the terminal reported; otherwise puts the terminal back
-  /// and returns `nil`. Waits at most `timeoutMilliseconds`, and ends at once when the terminal
-  /// answers the device-attributes request without a colour-scheme report.
+  /// and returns `nil`. Waits at most twice `timeoutMilliseconds` (a late answer is read, not left
+  /// in the input), and ends at once when the terminal answers the device-attributes request
+  /// without a colour-scheme report.
   static func begin(input: Int32, output: Int32, timeoutMilliseconds: Int) -> (
     TerminalFollower, DMUserInterfaceStyle
   )? {
@@ -178,27 +179,28 @@ final class TerminalFollower: @unchecked Sendable {
   }
 
   /// Turns the announcements off and restores the terminal's settings, once; a second caller
-  /// waits until the first is done.
-  private func restore() {
+  /// waits until the first is done. The write that turns them off gives up after `milliseconds`:
+  /// a second on a normal stop or exit, so that a busy link still gets it; 50 ms when a signal
+  /// ends the program, which ends within 100 ms whatever the terminal does.
+  private func restore(withinMilliseconds milliseconds: Int = 1_000) {
     state.withLock { state in
       guard !state.isRestored else { return }
       state.isRestored = true
       // The settings first: once the terminal sees mode 2031 turned off, everything is back.
       if var saved = state.saved { _ = tcsetattr(input, TCSANOW, &saved) }
-      // With a short deadline: this runs at exit and on SIGTERM, which end within 100 ms whatever
-      // the terminal does.
       if state.isEnabled {
-        _ = TerminalQuery.writeAll(TerminalReports.disableNotifications, to: output, withinMilliseconds: 50)
+        _ = TerminalQuery.writeAll(
+          TerminalReports.disableNotifications, to: output, withinMilliseconds: milliseconds)
       }
     }
     Self.active.withLock { $0.removeAll { $0 === self } }
   }
 
   /// Puts back every terminal a follower changed, at once, and ends their reading; for the
-  /// program's exit and its signal handling.
-  static func restoreAll() {
+  /// program's exit and its signal handling, each write giving up after `milliseconds`.
+  static func restoreAll(withinMilliseconds milliseconds: Int) {
     for follower in active.withLock({ $0 }) {
-      follower.restore()
+      follower.restore(withinMilliseconds: milliseconds)
       var byte: UInt8 = 1
       _ = write(follower.wakeUp.write, &byte, 1)
     }

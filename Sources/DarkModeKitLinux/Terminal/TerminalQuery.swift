@@ -1,3 +1,5 @@
+import DarkModeKit
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Musl)
@@ -34,19 +36,22 @@ enum TerminalQuery {
 
   /// Sends the query on `output` and reads the reply from `input`.
   static func backgroundReply(input: Int32, output: Int32, timeoutMilliseconds: Int) -> Outcome {
-    guard isatty(input) == 1, isatty(output) == 1, var saved = enterRawMode(input) else {
+    guard isatty(input) == 1, isatty(output) == 1, let saved = enterRawMode(input) else {
       return .notATerminal
     }
+    // A signal that ends the program meanwhile (`DMTerminalAppearanceSource.restoreTerminal()`)
+    // finds the settings to put back.
+    let registration = RawModes.register(input, saved)
     var other: [UInt8] = []
+    var scanner = TerminalReports()
     // Whatever else came is given back when the wait ends, however it ends, once the terminal is
     // in its own mode again, so that it reads as typed there.
     defer {
-      _ = tcsetattr(input, TCSANOW, &saved)
-      giveBack(other, to: input)
+      RawModes.restore(registration)
+      giveBack(other + scanner.unfinishedInput, to: input)
     }
 
     guard writeAll(request, to: output, withinMilliseconds: timeoutMilliseconds) else { return .notATerminal }
-    var scanner = TerminalReports()
     var reply: [UInt8]?
     var received = 0
     let deadline = Self.deadline(inMilliseconds: timeoutMilliseconds)
@@ -55,8 +60,6 @@ enum TerminalQuery {
     // to reach the program (or the shell) after the terminal is put back.
     while let bytes = readSome(input, until: drainDeadline) {
       received += bytes.count
-      // Bounded: a terminal that keeps sending without answering is cut off.
-      if received > maximumInput { break }
       let (reports, passed) = scanner.scan(bytes)
       other += passed
       for report in reports {
@@ -66,6 +69,8 @@ enum TerminalQuery {
         case .colorScheme: continue
         }
       }
+      // Bounded: a terminal that keeps sending without answering is cut off.
+      if received > maximumInput { break }
     }
     return reply.map(Outcome.reply) ?? .timedOut
   }
@@ -75,8 +80,10 @@ enum TerminalQuery {
   static let maximumInput = 65_536
 
   /// Puts `bytes` back in front of the terminal's input, as if typed, one by one with `TIOCSTI`;
-  /// where the system forbids it (Linux 6.2 and later can turn it off), they are lost, as keys
-  /// typed during the query were before.
+  /// where the system forbids it (Linux 6.2 and later can turn it off, and a terminal that is not
+  /// the process's controlling one needs `CAP_SYS_ADMIN`), they are lost. In the terminal's usual
+  /// (canonical) mode a line holds 4,095 bytes: what is given back beyond that without a newline
+  /// is dropped, as it would have been if typed.
   static func giveBack(_ bytes: [UInt8], to input: Int32) {
     for var byte in bytes {
       guard ioctl(input, UInt(TIOCSTI), &byte) == 0 else { return }
@@ -121,21 +128,28 @@ enum TerminalQuery {
 
   /// Writes `bytes` to a terminal, giving up after `milliseconds`: a terminal whose output is
   /// paused, or a link that no longer drains, never holds the program (its exit included).
+  ///
+  /// A terminal is written through a descriptor of its own, opened without blocking: a blocking
+  /// write waits for room, and for the terminal's write lock, which another thread writing to the
+  /// stalled terminal holds; the program's own descriptor keeps its flags.
   /// - Returns: Whether every byte was written in time.
   static func writeAll(_ bytes: [UInt8], to descriptor: Int32, withinMilliseconds milliseconds: Int = 100)
     -> Bool
   {
+    let own = openWithoutBlocking(descriptor)
+    defer { if own >= 0 { close(own) } }
+    let target = own >= 0 ? own : descriptor
     let deadline = deadline(inMilliseconds: milliseconds)
     var offset = 0
     while offset < bytes.count {
-      // Written only when the terminal has room: a write to a full or paused terminal blocks.
-      var descriptorState = pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0)
+      // Written when the terminal has room, so that a wait has the deadline.
+      var descriptorState = pollfd(fd: target, events: Int16(POLLOUT), revents: 0)
       let remaining = millisecondsLeft(until: deadline)
       guard remaining > 0 else { return false }
       let ready = poll(&descriptorState, 1, Int32(clamping: remaining))
       if ready < 0 && errno == EINTR { continue }
       guard ready > 0, descriptorState.revents & Int16(POLLOUT) != 0 else { return false }
-      let written = bytes[offset...].withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+      let written = bytes[offset...].withUnsafeBytes { write(target, $0.baseAddress, $0.count) }
       if written < 0 {
         if errno == EINTR || errno == EAGAIN { continue }
         return false
@@ -143,6 +157,14 @@ enum TerminalQuery {
       offset += written
     }
     return true
+  }
+
+  /// A new descriptor for the terminal `descriptor` is open on, for writing without blocking; -1
+  /// when it is not a terminal or cannot be opened again.
+  private static func openWithoutBlocking(_ descriptor: Int32) -> Int32 {
+    var name = [CChar](repeating: 0, count: 256)
+    guard isatty(descriptor) == 1, ttyname_r(descriptor, &name, name.count) == 0 else { return -1 }
+    return open(name, O_WRONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)
   }
 
   /// The monotonic clock, in nanoseconds.
@@ -166,5 +188,40 @@ enum TerminalQuery {
     guard deadline > now else { return 0 }
     let left = deadline - now
     return left / 1_000_000 + (left % 1_000_000 == 0 ? 0 : 1)
+  }
+}
+
+/// The terminals a query has in raw mode, with the settings to put back: the query puts them back
+/// when it ends, and `restoreAll()` (`DMTerminalAppearanceSource.restoreTerminal()`, called by a
+/// program that ends on a signal) at once, so that no signal leaves a terminal without echo.
+enum RawModes {
+  private struct State {
+    var next = 0
+    var saved: [Int: (descriptor: Int32, settings: termios)] = [:]
+  }
+  private static let state = Locked(State())
+
+  /// Keeps `settings` to put back on `descriptor`; the number to restore them by.
+  static func register(_ descriptor: Int32, _ settings: termios) -> Int {
+    state.withLock { state in
+      state.next += 1
+      state.saved[state.next] = (descriptor, settings)
+      return state.next
+    }
+  }
+
+  /// Puts back the settings registered as `number`, unless `restoreAll()` already did.
+  static func restore(_ number: Int) {
+    guard var entry = state.withLock({ $0.saved.removeValue(forKey: number) }) else { return }
+    _ = tcsetattr(entry.descriptor, TCSANOW, &entry.settings)
+  }
+
+  /// Puts back every terminal a query has in raw mode.
+  static func restoreAll() {
+    for var entry in state.withLock({ state in
+      defer { state.saved.removeAll() }; return Array(state.saved.values)
+    }) {
+      _ = tcsetattr(entry.descriptor, TCSANOW, &entry.settings)
+    }
   }
 }

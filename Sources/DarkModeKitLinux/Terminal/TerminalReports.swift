@@ -32,6 +32,17 @@ struct TerminalReports {
 
   private var pending: [UInt8] = []
 
+  /// The unfinished sequence, for a reader that stops, as input to give back (a lone Esc key, a
+  /// key whose sequence was split); empty when it is the start of a terminal's reply (`ESC ]`,
+  /// `ESC [ ?`), which must not reach the program as typed text.
+  var unfinishedInput: [UInt8] {
+    guard pending.count >= 2 else { return pending }
+    let isReply =
+      pending[1] == UInt8(ascii: "]")
+      || (pending[1] == UInt8(ascii: "[") && (pending.count == 2 || pending[2] == UInt8(ascii: "?")))
+    return isReply ? [] : pending
+  }
+
   /// Takes the next bytes; returns the reports they completed and the bytes that are not part of
   /// one.
   mutating func scan(_ bytes: some Sequence<UInt8>) -> (reports: [Report], passed: [UInt8]) {
@@ -69,9 +80,19 @@ struct TerminalReports {
       // An OSC 11 ended by a bare ESC, as urxvt 9.31 and later end their reply: the reply, then
       // the ESC and this byte as a sequence of their own.
       reports.append(.background(Array(pending.dropLast())))
-      pending = [0x1B]
-      // An ESC after the terminator starts the next sequence; anything else follows the ESC.
-      if byte != 0x1B { feed(byte, &reports, &passed) }
+      // The ESC ended the reply. An ESC, `[` or `]` after it starts the next sequence with it (a
+      // reply that follows, such as the device attributes); any other byte is input of its own
+      // (not Alt and that key).
+      switch byte {
+      case 0x1B:
+        pending = [0x1B]
+      case UInt8(ascii: "["), UInt8(ascii: "]"):
+        pending = [0x1B]
+        feed(byte, &reports, &passed)
+      default:
+        pending.removeAll(keepingCapacity: true)
+        feed(byte, &reports, &passed)
+      }
     }
   }
 
