@@ -23,14 +23,17 @@ func leftInInput(_ pty: PseudoTerminal, milliseconds: Int = 200) -> [UInt8] {
 /// Terminals that answer late, out of order, behind other input, or not at all; output that does
 /// not drain; variables that lie. Nothing may be left in the user's input, and no answer is better
 /// than a wrong one.
-@Suite struct TerminalHazardsTests {
+///
+/// One at a time among the tests of process-wide state, as every test that puts a terminal in raw
+/// mode: `restoreTerminal()`, which one of them calls, puts back every terminal in the process.
+@Suite(.globalState) struct TerminalHazardsTests {
   /// A reply after the timeout (SSH with a slow round trip) is waited for a while longer, used,
   /// and not left in the input to reach the shell.
   @Test func aReplyAfterTheTimeoutIsUsedAndNotLeftInTheInput() async throws {
     let pty = try PseudoTerminal()
-    // Late by a fifth of the timeout; the wait ends at twice the timeout.
-    let (outcome, _, _) = await query(pty, timeout: 500) { _ in
-      usleep(600_000)
+    // Late by 300 ms; the wait ends at twice the timeout, 700 ms after the reply.
+    let (outcome, _, _) = await query(pty, timeout: 1_000) { _ in
+      usleep(1_300_000)
       return "\u{1B}]11;rgb:ffff/ffff/ffff\u{07}\u{1B}[?64;1c"
     }
     guard case .reply(let reply) = outcome else {
@@ -70,6 +73,26 @@ func leftInInput(_ pty: PseudoTerminal, milliseconds: Int = 200) -> [UInt8] {
     #expect(String(decoding: leftInInput(pty), as: UTF8.self) == typed)
   }
 
+  /// A program that reads its terminal itself (`readsInput: false`, `dmkit demo`) gets back the
+  /// keys typed while the follower asked whether the terminal announces changes.
+  @Test(.enabled(if: givingBackRefused == nil, "needs TIOCSTI (CAP_SYS_ADMIN on a test terminal)"))
+  func keysTypedWhileTheFollowerStartsReachTheProgram() async throws {
+    let pty = try PseudoTerminal()
+    let (begun, _) = await onOwnThread {
+      TerminalFollower.begin(
+        input: pty.terminal, output: pty.terminal, timeoutMilliseconds: 5_000, givesBackInput: true)
+    } whileDoing: {
+      _ = pty.readFromProgram(atLeast: TerminalReports.colorSchemeQuery.count)
+      pty.sendToProgram("jk\u{1B}[?997;1n\u{1B}[?62;c")
+    }
+    let follower = try #require(begun?.0)
+    defer { follower.stop(isRunning: false) }
+    #expect(begun?.1 == .dark)
+    // The follower's raw mode is on: what the program would read now.
+    let left = leftInInput(pty)
+    #expect(String(decoding: left, as: UTF8.self).hasPrefix("jk"), "\(left)")
+  }
+
   /// A flood larger than a line: the reply after 5,000 bytes is still found, and none of it is
   /// left in the input, where only the flood's own bytes are (as many as a line holds).
   @Test func aReplyBehindFiveThousandBytesIsFound() async throws {
@@ -86,7 +109,7 @@ func leftInInput(_ pty: PseudoTerminal, milliseconds: Int = 200) -> [UInt8] {
 
   /// A program that ends on a signal while the terminal is asked puts it back at once
   /// (`restoreTerminal()`), not leaving it without echo.
-  @Test(.globalState) func aSignalDuringTheQueryFindsTheTerminalToPutBack() async throws {
+  @Test func aSignalDuringTheQueryFindsTheTerminalToPutBack() async throws {
     let pty = try PseudoTerminal()
     let before = pty.settings
     let (outcome, _) = await onOwnThread {

@@ -74,7 +74,7 @@ func query(_ pty: PseudoTerminal, timeout: Int = 1_000, answer: @escaping @Senda
   }
 }
 
-@Suite struct TerminalQueryTests {
+@Suite(.globalState) struct TerminalQueryTests {
   @Test func aTerminalThatReportsItsBackgroundIsRead() async throws {
     let pty = try PseudoTerminal()
     let before = pty.settings
@@ -203,7 +203,7 @@ func query(_ pty: PseudoTerminal, timeout: Int = 1_000, answer: @escaping @Senda
 
 /// Terminals that announce changes of their colour scheme (DEC mode 2031), played by the test on a
 /// pseudo-terminal.
-@Suite(.serialized) struct TerminalNotificationTests {
+@Suite(.serialized, .globalState) struct TerminalNotificationTests {
   static let escape = "\u{1B}"
 
   @Test func reportsAreFoundInInputAndEverythingElsePassesThrough() {

@@ -167,7 +167,7 @@ public final class DMTerminalAppearanceSource: DMSystemAppearanceSource {
   nonisolated func follow(session: Int, reporting reporter: DMAppearanceReporter) -> Bool {
     guard TerminalBackground.asksTerminal(in: environment),
       let (follower, style) = TerminalFollower.begin(
-        input: input, output: output, timeoutMilliseconds: timeoutMilliseconds)
+        input: input, output: output, timeoutMilliseconds: timeoutMilliseconds, givesBackInput: !readsInput)
     else { return false }
     let isCurrent = following.withLock { following in
       guard following.session == session else { return false }

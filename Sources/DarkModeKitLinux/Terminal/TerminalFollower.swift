@@ -55,8 +55,10 @@ final class TerminalFollower: @unchecked Sendable {
   /// returns a follower with the scheme the terminal reported; otherwise puts the terminal back
   /// and returns `nil`. Waits at most twice `timeoutMilliseconds` (a late answer is read, not left
   /// in the input), and ends at once when the terminal answers the device-attributes request
-  /// without a colour-scheme report.
-  static func begin(input: Int32, output: Int32, timeoutMilliseconds: Int) -> (
+  /// without a colour-scheme report. Other input that came meanwhile (keys typed) is given back to
+  /// the terminal when the follower is not started, and when `givesBackInput` (for a program that
+  /// reads the terminal itself); a follower that reads the input keeps only the reports.
+  static func begin(input: Int32, output: Int32, timeoutMilliseconds: Int, givesBackInput: Bool = false) -> (
     TerminalFollower, DMUserInterfaceStyle
   )? {
     guard isatty(input) == 1, isatty(output) == 1 else { return nil }
@@ -92,9 +94,10 @@ final class TerminalFollower: @unchecked Sendable {
     }
     guard let style, follower.enableNotifications() else {
       follower.restore()
-      TerminalQuery.giveBack(other, to: input)
+      TerminalQuery.giveBack(other + scanner.unfinishedInput, to: input)
       return nil
     }
+    if givesBackInput { TerminalQuery.giveBack(other + scanner.unfinishedInput, to: input) }
     return (follower, style)
   }
 
