@@ -160,8 +160,11 @@ enum DMKit {
     let elapsed = clock.now - start
     print("watch ended \(elapsed) after SIGTERM, its output not draining")
     #expect(status == 0, "\(watch.errorOutput)")
-    // Within 100 ms on an idle machine; a loaded test machine gets some slack.
-    #expect(elapsed < .seconds(1), "SIGTERM took \(elapsed)")
+    // Within 100 ms on an idle machine (62 ms measured); a loaded test machine gets some slack,
+    // and a sanitizer's build, whose runtime does its own work at exit, more. Unbounded, the
+    // write that puts the terminal back waits for ever: the 10 s above.
+    let bound: Duration = Sanitizer.current == nil ? .seconds(1) : .seconds(5)
+    #expect(elapsed < bound, "SIGTERM took \(elapsed)")
   }
 
   @Test func watchRejectsUnknownOptions() throws {
