@@ -69,10 +69,16 @@ import Testing
     Case(terminal: "tmux", background: "#fdf6e3", expected: "source=none style=no-preference"),
   ]
 
-  @Test(.enabled(if: missing == nil, "needs xterm, urxvt, screen and a desktop session"), arguments: cases)
-  @MainActor func watchInARealTerminalAnswersRightAndLeavesNothingInTheInput(_ setup: Case) async throws {
+  /// One desktop session for every case, one case at a time: a session is a display, a bus and a
+  /// portal, and the other tests that start sessions run meanwhile.
+  @Test(.enabled(if: missing == nil, "needs xterm, urxvt, screen, tmux and a desktop session"))
+  @MainActor func watchInRealTerminalsAnswersRightAndLeavesNothingInTheInput() async throws {
     let session = try DesktopSession()
     defer { session.stop() }
+    for setup in Self.cases { try await check(setup, in: session) }
+  }
+
+  @MainActor func check(_ setup: Case, in session: DesktopSession) async throws {
     let folder = try TemporaryFolder()
     defer { folder.remove() }
     let log = folder.file("watch.log").path
