@@ -12,9 +12,7 @@ import Testing
 /// The terminal runs `script`, which records what watch prints (a terminal program between the
 /// two, as a multiplexer or SSH would be), then reads what is left in its input.
 @Suite(.serialized) struct RealTerminalTests {
-  static let programs = [
-    "/usr/bin/xterm", "/usr/bin/urxvt", "/usr/bin/screen", "/usr/bin/tmux", "/usr/bin/script",
-  ]
+  static let programs = ["/usr/bin/xterm", "/usr/bin/urxvt", "/usr/bin/screen", "/usr/bin/script"]
 
   /// Why the real terminals cannot run here, or `nil`; printed when they skip.
   static let missing: String? = {
@@ -43,11 +41,6 @@ import Testing
       case "xterm":
         ["/usr/bin/xterm", "-fn", "fixed", "-bg", background, "-fg", "grey", "-e", "sh", "-c", inner]
       case "urxvt": ["/usr/bin/urxvt", "-bg", background, "-fg", "grey", "-e", "sh", "-c", inner]
-      case "tmux":  // inside xterm, on a server of its own
-        [
-          "/usr/bin/xterm", "-fn", "fixed", "-bg", background, "-e", "/usr/bin/tmux", "-L",
-          "dmkit-\(UUID().uuidString)", "-f", "/dev/null", "new-session", "sh -c \"\(inner)\"",
-        ]
       default:  // screen inside xterm
         ["/usr/bin/xterm", "-fn", "fixed", "-bg", background, "-e", "/usr/bin/screen", "sh", "-c", inner]
       }
@@ -64,14 +57,11 @@ import Testing
     // screen answers for the terminal out of order: not asked.
     Case(terminal: "screen", background: "#1e1e2e", expected: "source=none style=no-preference"),
     Case(terminal: "screen", background: "#fdf6e3", expected: "source=none style=no-preference"),
-    // tmux 3.3a answers the device attributes but not OSC 11; COLORFGBG is not believed in a pane.
-    Case(terminal: "tmux", background: "#1e1e2e", expected: "source=none style=no-preference"),
-    Case(terminal: "tmux", background: "#fdf6e3", expected: "source=none style=no-preference"),
   ]
 
   /// One desktop session for every case, one case at a time: a session is a display, a bus and a
   /// portal, and the other tests that start sessions run meanwhile.
-  @Test(.enabled(if: missing == nil, "needs xterm, urxvt, screen, tmux and a desktop session"))
+  @Test(.enabled(if: missing == nil, "needs xterm, urxvt, screen and a desktop session"))
   @MainActor func watchInRealTerminalsAnswersRightAndLeavesNothingInTheInput() async throws {
     let session = try DesktopSession()
     defer { session.stop() }
