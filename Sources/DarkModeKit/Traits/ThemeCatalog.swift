@@ -99,8 +99,7 @@ enum ThemeCatalog {
   @usableFromInline
   static func valueLacks(_ theme: DMTheme) {
     let schedules = state.withLock { state -> Bool in
-      let index = Int(theme.id)
-      guard index >= state.sides.count || state.sides[index] == 0,
+      guard isUndeclared(theme.id, in: state.sides),
         !state.reportedUndeclared.contains(theme.id), state.pendingUndeclared.insert(theme.id).inserted
       else { return false }
       defer { state.checkScheduled = true }
@@ -109,13 +108,16 @@ enum ThemeCatalog {
     if schedules { DispatchQueue.main.async { reportUndeclared() } }
   }
 
+  /// Whether nothing declared theme number `id`, in the catalog's `sides`.
+  private static func isUndeclared(_ id: UInt32, in sides: [UInt8]) -> Bool {
+    Int(id) >= sides.count || sides[Int(id)] == 0
+  }
+
   /// Reports each theme a value lacked that nothing has declared since.
   static func reportUndeclared() {
     let (undeclared, declared) = state.withLock { state -> ([UInt32], [UInt32]) in
       let sides = state.sides
-      let undeclared = state.pendingUndeclared.sorted().filter {
-        Int($0) >= sides.count || sides[Int($0)] == 0
-      }
+      let undeclared = state.pendingUndeclared.sorted().filter { isUndeclared($0, in: sides) }
       state.reportedUndeclared.formUnion(undeclared)
       state.pendingUndeclared.removeAll()
       state.checkScheduled = false
