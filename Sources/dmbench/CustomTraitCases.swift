@@ -177,9 +177,9 @@ struct CustomTraitCases {
 extension HierarchyScaleCases {
   /// The custom-trait cases of section 9, through its `scale`.
   static func customTraitCases(_ scale: (String, [Int], String, (Int) -> Work) -> Void) {
-    // At 500 and 2,000: with more, the benchmark's own trait types (one generic type each, made
+    // At 250 and 1,000: with more, the benchmark's own trait types (one generic type each, made
     // at run time) overflow the caches of the runtime's metadata, which the setters go through.
-    scale("build a collection one custom trait at a time", [500, 2_000], "traits") { count in
+    scale("build a collection one custom trait at a time", [250, 1_000], "traits") { count in
       let setters = CustomTraitCases.setters(count: count)
       return Work(
         prepare: {},
@@ -189,7 +189,7 @@ extension HierarchyScaleCases {
           blackHole(traits)
         })
     }
-    scale("merge collections of one custom trait each", [500, 2_000], "collections") { count in
+    scale("merge collections of one custom trait each", [250, 1_000], "collections") { count in
       let setters = CustomTraitCases.setters(count: count)
       let collections = setters.map { setter in
         var traits = DMTraitCollection()
@@ -198,7 +198,7 @@ extension HierarchyScaleCases {
       }
       return Work(prepare: {}, body: { blackHole(DMTraitCollection(traitsFrom: collections)) })
     }
-    scale("merge two collections of many custom traits", [500, 2_000], "traits") { count in
+    scale("merge two collections of many custom traits", [250, 1_000], "traits") { count in
       let setters = CustomTraitCases.setters(count: count)
       var base = DMTraitCollection()
       var top = DMTraitCollection(userInterfaceStyle: .dark)
