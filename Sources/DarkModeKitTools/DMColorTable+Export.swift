@@ -181,7 +181,7 @@ extension DMColorTableExportOptions {
 extension DMColorTable {
   /// The table as CSS, Design Tokens JSON or Swift source.
   ///
-  /// Colours are written in lower-case hexadecimal, `#rrggbb`, or `#rrggbbaa` when the alpha is
+  /// Colours are written in upper-case hexadecimal, `#RRGGBB`, or `#RRGGBBAA` when the alpha is
   /// below 1. Keys keep their file order and get the names that
   /// ``DMColorTableExportFormat/identifiers(forKeys:)`` gives them.
   ///

@@ -5,7 +5,7 @@ extension DMColorTable {
   /// and contrast each one is, then one row per key with each column's colour, as `dmkit preview`
   /// prints it.
   ///
-  /// Without colour, each cell is the colour's hex value (lower case, `#rrggbbaa` when the alpha
+  /// Without colour, each cell is the colour's hex value (upper case, `#RRGGBBAA` when the alpha
   /// is below 1), and columns are separated by two spaces and aligned:
   ///
   /// ```text

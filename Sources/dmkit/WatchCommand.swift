@@ -44,10 +44,11 @@ enum WatchCommand {
     MainLoop.run(keeping: source)
   }
 
-  /// Ends the process at once on SIGINT or SIGTERM, with a handler that the kernel runs as the
-  /// signal arrives: a dispatch source starts listening only some time after it is resumed, and a
-  /// signal sent meanwhile would be lost. Every line is already written out; the system closes the
-  /// bus connection.
+  /// Ends the process at once on SIGINT or SIGTERM (status 0), and on SIGHUP or SIGQUIT (`Ctrl-\`;
+  /// status 128 + the signal's number, as a shell reports a program they end), with a handler
+  /// that the kernel runs as the signal arrives: a dispatch source starts listening only some time
+  /// after it is resumed, and a signal sent meanwhile would be lost. Every line is already written
+  /// out; the system closes the bus connection.
   ///
   /// A signal the program was started with ignored stays ignored, as for any program: a background
   /// job of a script ignores SIGINT, and catching it would end the job on some runs (a signal sent
@@ -65,17 +66,17 @@ enum WatchCommand {
       while read(readEnd, &byte, 1) < 0 && errno == EINTR {}
       // A followed terminal gets its modes back; `_exit` runs no exit handlers.
       DMTerminalAppearanceSource.restoreTerminal()
-      _exit(0)
+      _exit(Int32(byte) == SIGINT || Int32(byte) == SIGTERM ? 0 : 128 + Int32(byte))
     }.start()
-    for number in [SIGINT, SIGTERM] {
+    for number in [SIGINT, SIGTERM, SIGHUP, SIGQUIT] {
       var current = sigaction()
       sigaction(number, nil, &current)
       let ignored =
         unsafeBitCast(current.__sigaction_handler.sa_handler, to: Int.self)
         == unsafeBitCast(SIG_IGN, to: Int.self)
       if !ignored {
-        signal(number) { _ in
-          var byte: UInt8 = 1
+        signal(number) { number in
+          var byte = UInt8(truncatingIfNeeded: number)
           _ = write(signalPipe, &byte, 1)  // async-signal-safe
         }
       }

@@ -107,6 +107,39 @@ func leftInInput(_ pty: PseudoTerminal, milliseconds: Int = 200) -> [UInt8] {
     #expect(leftInInput(pty).allSatisfy { $0 == UInt8(ascii: "x") })
   }
 
+  /// More input before the reply than a query keeps (a long paste, a flood): the wait reads on,
+  /// finds the reply, and leaves none of it in the input, where only the flood's first bytes are
+  /// given back (as many as the terminal's input holds).
+  @Test func aReplyBehindSeventyThousandBytesIsFoundAndNotLeftInTheInput() async throws {
+    let pty = try PseudoTerminal()
+    let (outcome, _, _) = await query(pty, timeout: 2_000) { _ in
+      String(repeating: "x", count: 70_000) + "\u{1B}]11;rgb:fdfd/f6f6/e3e3\u{07}\u{1B}[?62;c"
+    }
+    guard case .reply(let reply) = outcome else {
+      Issue.record("expected the reply behind the flood, got \(outcome)")
+      return
+    }
+    #expect(TerminalBackground.color(fromOSC11Reply: reply)?.hexString == "#FDF6E3")
+    let left = leftInInput(pty)
+    #expect(left.allSatisfy { $0 == UInt8(ascii: "x") }, "left in the input: \(left.suffix(40))")
+    #expect(left.count <= TerminalQuery.maximumKeptInput)
+  }
+
+  /// A terminal that answers in 8-bit controls' style, ending the reply with the one-byte ST
+  /// (0x9C): the colour is read.
+  @Test func aReplyEndedByTheEightBitSTIsRead() async throws {
+    let pty = try PseudoTerminal()
+    let (outcome, _, _) = await queryAnsweringBytes(pty) { _ in
+      Array("\u{1B}]11;rgb:fdfd/f6f6/e3e3".utf8) + [0x9C] + Array("\u{1B}[?62;c".utf8)
+    }
+    guard case .reply(let reply) = outcome else {
+      Issue.record("expected a reply, got \(outcome)")
+      return
+    }
+    #expect(TerminalBackground.color(fromOSC11Reply: reply)?.hexString == "#FDF6E3")
+    #expect(leftInInput(pty).isEmpty)
+  }
+
   /// A program that ends on a signal while the terminal is asked puts it back at once
   /// (`restoreTerminal()`), not leaving it without echo.
   @Test func aSignalDuringTheQueryFindsTheTerminalToPutBack() async throws {

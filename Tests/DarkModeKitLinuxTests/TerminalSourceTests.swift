@@ -9,7 +9,20 @@ import Testing
   import Glibc
 #endif
 
+/// Runs a background query on a thread of its own while `answer` plays the terminal: given what
+/// the program asked, it returns the terminal's reply, or `nil` for none. Returns the outcome,
+/// what was asked and how long the query took.
 func query(_ pty: PseudoTerminal, timeout: Int = 1_000, answer: @escaping @Sendable ([UInt8]) -> String?)
+  async
+  -> (TerminalQuery.Outcome, [UInt8], Duration)
+{
+  await queryAnsweringBytes(pty, timeout: timeout) { asked in answer(asked).map { Array($0.utf8) } }
+}
+
+/// `query(_:timeout:answer:)` answered with bytes that need not be UTF-8.
+func queryAnsweringBytes(
+  _ pty: PseudoTerminal, timeout: Int = 1_000, answer: @escaping @Sendable ([UInt8]) -> [UInt8]?
+)
   async
   -> (TerminalQuery.Outcome, [UInt8], Duration)
 {

@@ -39,8 +39,19 @@ public final class PseudoTerminal: @unchecked Sendable {
 
   /// Writes `text` as the terminal emulator would: the program reads it.
   public func sendToProgram(_ text: String) {
-    let bytes = Array(text.utf8)
-    _ = bytes.withUnsafeBytes { write(emulator, $0.baseAddress, $0.count) }
+    sendToProgram(Array(text.utf8))
+  }
+
+  /// Writes `bytes` as the terminal emulator would, all of them, waiting while the program's input
+  /// is full.
+  public func sendToProgram(_ bytes: [UInt8]) {
+    var offset = 0
+    while offset < bytes.count {
+      let written = bytes[offset...].withUnsafeBytes { write(emulator, $0.baseAddress, $0.count) }
+      if written < 0 && errno == EINTR { continue }
+      guard written > 0 else { return }
+      offset += written
+    }
   }
 
   /// The terminal's current settings.

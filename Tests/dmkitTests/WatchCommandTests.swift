@@ -138,6 +138,24 @@ enum DMKit {
     #expect(watch.wait(seconds: 5) == 0, "\(watch.errorOutput)")
   }
 
+  /// Ctrl-\ (SIGQUIT) and a hang-up (SIGHUP) end watch too, the terminal put back as on SIGTERM:
+  /// its settings, and the announcements turned off, so that no later change types a report into
+  /// the shell. The status says which signal ended it.
+  @Test(arguments: [SIGHUP, SIGQUIT])
+  func watchPutsTheTerminalBackOnSIGHUPAndSIGQUIT(_ number: Int32) throws {
+    let (watch, _) = try Self.watchFollowingADarkTerminal()
+    let terminal = try #require(watch.output)
+    var before = termios()
+    tcgetattr(terminal, &before)
+    #expect(before.c_lflag & tcflag_t(ECHO) == 0, "raw mode while following")
+    watch.signal(number)
+    #expect(watch.readOutput(until: "\u{1B}[?2031l", seconds: 10) != nil, "announcements off before the end")
+    #expect(watch.wait(seconds: 5) == 128 + number, "\(watch.errorOutput)")
+    var after = termios()
+    tcgetattr(terminal, &after)
+    #expect(after.c_lflag & tcflag_t(ECHO | ICANON) == tcflag_t(ECHO | ICANON), "echo and line editing back")
+  }
+
   /// A terminal that stops reading (a stalled SSH session, output paused) while watch has
   /// thousands of lines to print: SIGTERM still ends it at once, the terminal put back.
   @Test func watchEndsOnSIGTERMWhileItsOutputDoesNotDrain() throws {

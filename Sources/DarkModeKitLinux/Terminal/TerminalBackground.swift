@@ -44,13 +44,15 @@ enum TerminalBackground {
     return index == 7 || index >= 9 ? .light : .dark
   }
 
-  /// The colour in an OSC 11 reply (`ESC ] 11 ; rgb:RRRR/GGGG/BBBB` ended by BEL or `ESC \`),
-  /// with 1 to 4 hexadecimal digits per component; `rgba:` with a fourth component and `#RRGGBB`
-  /// are accepted too.
+  /// The colour in an OSC 11 reply (`ESC ] 11 ; rgb:RRRR/GGGG/BBBB` ended by BEL, `ESC \` or the
+  /// 8-bit ST, 0x9C), with 1 to 4 hexadecimal digits per component; `rgba:` with a fourth
+  /// component and `#RRGGBB` are accepted too.
   static func color(fromOSC11Reply reply: [UInt8]) -> DMColor? {
     guard let start = find([0x1B, 0x5D, 0x31, 0x31, 0x3B], in: reply) else { return nil }
     var body = Array(reply[(start + 5)...])
-    if let end = body.firstIndex(where: { $0 == 0x07 || $0 == 0x1B }) { body = Array(body[..<end]) }
+    if let end = body.firstIndex(where: { $0 == 0x07 || $0 == 0x1B || $0 == 0x9C }) {
+      body = Array(body[..<end])
+    }
     let text = String(decoding: body, as: UTF8.self)
     if text.hasPrefix("#") { return try? DMColor(hex: text) }
     let parts = text.split(separator: ":", maxSplits: 1)

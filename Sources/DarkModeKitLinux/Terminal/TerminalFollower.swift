@@ -70,34 +70,18 @@ final class TerminalFollower: @unchecked Sendable {
       follower.restore()
       return nil
     }
-    var scanner = TerminalReports()
-    var style: DMUserInterfaceStyle?
-    var other: [UInt8] = []
+    var answer = TerminalQuery.Answer()
     if TerminalQuery.writeAll(TerminalReports.colorSchemeQuery, to: output) {
-      // A terminal that has not answered by the timeout gets as long again, so that its late
-      // answer is not left in the input (see `TerminalQuery`).
-      let deadline = TerminalQuery.deadline(inMilliseconds: 2 * min(timeoutMilliseconds, Int.max / 2))
-      var received = 0
-      reading: while style == nil, let bytes = TerminalQuery.readSome(input, until: deadline) {
-        received += bytes.count
-        if received > TerminalQuery.maximumInput { break }
-        let (reports, passed) = scanner.scan(bytes)
-        other += passed
-        for report in reports {
-          switch report {
-          case .colorScheme(let reported): style = reported
-          case .deviceAttributes: break reading
-          case .background: continue
-          }
-        }
+      answer = TerminalQuery.readAnswer(from: input, timeoutMilliseconds: timeoutMilliseconds) { report in
+        report.scheme != nil || report == .deviceAttributes
       }
     }
-    guard let style, follower.enableNotifications() else {
+    guard let style = answer.reports.compactMap(\.scheme).first, follower.enableNotifications() else {
       follower.restore()
-      TerminalQuery.giveBack(other + scanner.unfinishedInput, to: input)
+      TerminalQuery.giveBack(answer.otherInput, to: input)
       return nil
     }
-    if givesBackInput { TerminalQuery.giveBack(other + scanner.unfinishedInput, to: input) }
+    if givesBackInput { TerminalQuery.giveBack(answer.otherInput, to: input) }
     return (follower, style)
   }
 

@@ -42,48 +42,80 @@ enum TerminalQuery {
     // A signal that ends the program meanwhile (`DMTerminalAppearanceSource.restoreTerminal()`)
     // finds the settings to put back.
     let registration = RawModes.register(input, saved)
-    var other: [UInt8] = []
-    var scanner = TerminalReports()
+    var answer = Answer()
     // Whatever else came is given back when the wait ends, however it ends, once the terminal is
     // in its own mode again, so that it reads as typed there.
     defer {
       RawModes.restore(registration)
-      giveBack(other + scanner.unfinishedInput, to: input)
+      giveBack(answer.otherInput, to: input)
     }
-
     guard writeAll(request, to: output, withinMilliseconds: timeoutMilliseconds) else { return .notATerminal }
-    var reply: [UInt8]?
-    var received = 0
-    let deadline = Self.deadline(inMilliseconds: timeoutMilliseconds)
-    let drainDeadline = Self.deadline(inMilliseconds: timeoutMilliseconds, from: deadline)
-    // Until the device-attributes answer, which comes last, so that no part of the answer is left
-    // to reach the program (or the shell) after the terminal is put back.
-    while let bytes = readSome(input, until: drainDeadline) {
-      received += bytes.count
-      let (reports, passed) = scanner.scan(bytes)
-      other += passed
-      for report in reports {
-        switch report {
-        case .background(let bytes): reply = bytes
-        case .deviceAttributes: return reply.map(Outcome.reply) ?? .unsupported
-        case .colorScheme: continue
-        }
-      }
-      // Bounded: a terminal that keeps sending without answering is cut off.
-      if received > maximumInput { break }
-    }
-    return reply.map(Outcome.reply) ?? .timedOut
+    // The device-attributes answer comes last: until it, so that no part of the answer is left to
+    // reach the program (or the shell) after the terminal is put back.
+    answer = readAnswer(from: input, timeoutMilliseconds: timeoutMilliseconds) { $0 == .deviceAttributes }
+    let reply = answer.reports.compactMap(\.backgroundReply).last
+    return reply.map(Outcome.reply) ?? (answer.isComplete ? .unsupported : .timedOut)
   }
 
-  /// The most a query reads from the terminal while it waits for the answer: other input (keys
-  /// pasted meanwhile) can come first.
-  static let maximumInput = 65_536
+  /// What a query read from the terminal.
+  struct Answer {
+    /// The reports that came, up to the one that ended the wait (at most ``maximumReports``).
+    var reports: [TerminalReports.Report] = []
+    /// Whether that report came (else the wait ran out, or the input ended).
+    var isComplete = false
+    /// What came that is not a report, a sequence left unfinished included: keys typed
+    /// meanwhile, to give back; at most ``maximumKeptInput`` bytes.
+    var otherInput: [UInt8] = []
+  }
+
+  /// Reads a terminal's answer to a query just sent, until a report for which `isLast` is true,
+  /// for at most twice `timeoutMilliseconds`: a terminal that has not answered by the timeout is
+  /// given as long again, so that a late answer (over a slow link, or behind a flood of other
+  /// input) is read rather than left in the input.
+  ///
+  /// However much other input comes first, the wait reads on, so that the answer behind it is not
+  /// left to reach the shell; it keeps the first ``maximumKeptInput`` bytes of that input and the
+  /// first ``maximumReports`` reports.
+  static func readAnswer(
+    from input: Int32, timeoutMilliseconds: Int, endingAt isLast: (TerminalReports.Report) -> Bool
+  ) -> Answer {
+    var answer = Answer()
+    var scanner = TerminalReports()
+    defer { keep(scanner.unfinishedInput, in: &answer) }
+    let deadline = deadline(inMilliseconds: 2 * min(max(0, timeoutMilliseconds), Int.max / 2))
+    while let bytes = readSome(input, until: deadline) {
+      let (reports, passed) = scanner.scan(bytes)
+      keep(passed, in: &answer)
+      for report in reports {
+        if isLast(report) {
+          answer.reports.append(report)
+          answer.isComplete = true
+          return answer
+        }
+        if answer.reports.count < maximumReports { answer.reports.append(report) }
+      }
+    }
+    return answer
+  }
+
+  /// Adds what fits of `bytes` to the input to give back.
+  private static func keep(_ bytes: [UInt8], in answer: inout Answer) {
+    answer.otherInput += bytes.prefix(max(0, maximumKeptInput - answer.otherInput.count))
+  }
+
+  /// The most of the other input that came during a query that is kept to give back: what a
+  /// terminal's input holds (4,096 bytes, the end of a line included); more would be dropped as it
+  /// is given back.
+  static let maximumKeptInput = 4_095
+
+  /// The most reports a query keeps (a terminal answers each query once).
+  static let maximumReports = 16
 
   /// Puts `bytes` back in front of the terminal's input, as if typed, one by one with `TIOCSTI`;
   /// where the system forbids it (Linux 6.2 and later can turn it off, and a terminal that is not
-  /// the process's controlling one needs `CAP_SYS_ADMIN`), they are lost. In the terminal's usual
-  /// (canonical) mode a line holds 4,095 bytes: what is given back beyond that without a newline
-  /// is dropped, as it would have been if typed.
+  /// the process's controlling one needs `CAP_SYS_ADMIN`), they are lost. The terminal's input
+  /// holds 4,095 bytes until the program reads them: more would be dropped without a word, as
+  /// typed keys are when nothing reads them.
   static func giveBack(_ bytes: [UInt8], to input: Int32) {
     for var byte in bytes {
       guard ioctl(input, UInt(TIOCSTI), &byte) == 0 else { return }
@@ -93,7 +125,7 @@ enum TerminalQuery {
   /// The bytes that arrive before `deadline` (see `deadline(inMilliseconds:from:)`), or `nil` when
   /// none do.
   static func readSome(_ input: Int32, until deadline: Int) -> [UInt8]? {
-    var buffer = [UInt8](repeating: 0, count: 256)
+    var buffer = [UInt8](repeating: 0, count: 4_096)
     while true {
       let remaining = millisecondsLeft(until: deadline)
       guard remaining > 0 else { return nil }

@@ -15,6 +15,16 @@ struct TerminalReports {
     case background([UInt8])
     /// A primary device attributes reply.
     case deviceAttributes
+
+    /// The colour scheme a colour-scheme report gives; `nil` for another report.
+    var scheme: DMUserInterfaceStyle? {
+      if case .colorScheme(let style) = self { style } else { nil }
+    }
+
+    /// The bytes of an OSC 11 reply; `nil` for another report.
+    var backgroundReply: [UInt8]? {
+      if case .background(let bytes) = self { bytes } else { nil }
+    }
   }
 
   /// The longest sequence kept while it is unfinished; longer ones pass through as they are.
