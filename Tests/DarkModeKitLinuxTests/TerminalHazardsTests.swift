@@ -160,6 +160,29 @@ func leftInInput(_ pty: PseudoTerminal, milliseconds: Int = 200) -> [UInt8] {
     #expect(pty.settings.c_lflag == before.c_lflag)
   }
 
+  /// A program that starts to end (a signal) just before the terminal's answer comes waits for
+  /// it a little: the answer is read, not left to reach the shell after the program has ended.
+  @Test func anAnswerThatComesAsTheProgramEndsIsReadNotLeftInTheInput() async throws {
+    let pty = try PseudoTerminal()
+    let (outcome, _) = await onOwnThread {
+      TerminalQuery.backgroundReply(input: pty.terminal, output: pty.terminal, timeoutMilliseconds: 1_000)
+    } whileDoing: {
+      _ = pty.readFromProgram(atLeast: TerminalQuery.request.count)
+      Thread {
+        usleep(15_000)
+        pty.sendToProgram("\u{1B}]11;rgb:1e1e/1e1e/2e2e\u{07}\u{1B}[?62;c")
+      }.start()
+      // What the thread that handles a signal does, the answer 15 ms away.
+      DMTerminalAppearanceSource.restoreTerminal()
+    }
+    guard case .reply(let reply) = outcome else {
+      Issue.record("expected the answer that came as the program ended, got \(outcome)")
+      return
+    }
+    #expect(TerminalBackground.color(fromOSC11Reply: reply)?.hexString == "#1E1E2E")
+    #expect(leftInInput(pty).isEmpty)
+  }
+
   /// urxvt 9.31 and later end the reply with a bare ESC: it is read, and the device attributes
   /// after it still end the wait.
   @Test func aReplyEndedByABareESCIsRead() async throws {

@@ -156,6 +156,41 @@ enum DMKit {
     #expect(after.c_lflag & tcflag_t(ECHO | ICANON) == tcflag_t(ECHO | ICANON), "echo and line editing back")
   }
 
+  /// In a real tmux (3.3a in Debian 12, which answers the device attributes but not OSC 11, nor
+  /// the colour-scheme query): watch says nothing answered, and once it has ended on SIGTERM
+  /// nothing of tmux's answers is left in the pane's input for the shell.
+  @Test(.enabled(if: TmuxTerminal.missing == nil, "tmux is not installed"))
+  func watchInsideTmuxSaysNothingAnsweredAndLeavesNothingInTheInput() throws {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "dmkit-tmux-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let left = folder.appendingPathComponent("left")
+    let script = """
+      timeout --foreground --preserve-status -s TERM 2 \\
+        env -u DM_COLOR_SCHEME -u DM_CONTRAST DBUS_SESSION_BUS_ADDRESS=unix:path=/nonexistent/bus "$DMKIT" watch
+      echo "exit=$?"
+      stty raw -echo
+      timeout 0.5 cat > "$LEFT"
+      stty sane
+      echo "left=$(od -An -c "$LEFT" | tr -d ' \\n')."
+      sleep 600
+
+      """
+    try script.write(to: folder.appendingPathComponent("run.sh"), atomically: true, encoding: .utf8)
+    let terminal = try TmuxTerminal(
+      width: 200, environment: ["DMKIT": DMKit.path, "LEFT": left.path],
+      command: ["bash", folder.appendingPathComponent("run.sh").path])
+    defer { terminal.stop() }
+    let (ended, screen) = try terminal.waitForScreen { $0.contains("left=") }
+    #expect(ended, "\(screen)")
+    #expect(
+      screen.contains("source=none style=no-preference contrast=no-preference motion=no-preference"),
+      "\(screen)")
+    #expect(screen.contains("exit=0"), "\(screen)")
+    #expect(screen.contains("left=."), "left in the input: \(screen)")
+  }
+
   /// A terminal that stops reading (a stalled SSH session, output paused) while watch has
   /// thousands of lines to print: SIGTERM still ends it at once, the terminal put back.
   @Test func watchEndsOnSIGTERMWhileItsOutputDoesNotDrain() throws {

@@ -231,8 +231,12 @@ public final class DMTerminalAppearanceSource: DMSystemAppearanceSource {
   /// Puts every terminal a source follows back as it was: change announcements off, settings
   /// restored. The process's exit does it by itself; a program that ends on a signal calls it
   /// first. Callable from any thread, and more than once.
+  ///
+  /// While the terminal is being asked, it first waits up to 40 ms for the answer, which a local
+  /// terminal gives within a few milliseconds, so that the answer does not reach the shell once
+  /// the program has ended; it returns within about 100 ms whatever the terminal does.
   public nonisolated static func restoreTerminal() {
-    RawModes.restoreAll()
+    RawModes.restoreAll(waitingMilliseconds: 40)
     TerminalFollower.restoreAll(withinMilliseconds: 50)
   }
 }

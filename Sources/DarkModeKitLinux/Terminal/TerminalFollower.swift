@@ -66,23 +66,26 @@ final class TerminalFollower: @unchecked Sendable {
     let follower = TerminalFollower(input: input, output: output, wakeUp: wakeUp)
     Self.exitHandlerIsInstalled
     active.withLock { $0.append(follower) }
-    guard follower.enterRawMode() else {
-      follower.restore()
-      return nil
-    }
-    var answer = TerminalQuery.Answer()
-    if TerminalQuery.writeAll(TerminalReports.colorSchemeQuery, to: output) {
-      answer = TerminalQuery.readAnswer(from: input, timeoutMilliseconds: timeoutMilliseconds) { report in
-        report.scheme != nil || report == .deviceAttributes
+    // Counted until the keys are given back, as a background query is (`RawModes`).
+    return RawModes.whileAsking {
+      guard follower.enterRawMode() else {
+        follower.restore()
+        return nil
       }
+      var answer = TerminalQuery.Answer()
+      if TerminalQuery.writeAll(TerminalReports.colorSchemeQuery, to: output) {
+        answer = TerminalQuery.readAnswer(from: input, timeoutMilliseconds: timeoutMilliseconds) { report in
+          report.scheme != nil || report == .deviceAttributes
+        }
+      }
+      guard let style = answer.reports.compactMap(\.scheme).first, follower.enableNotifications() else {
+        follower.restore()
+        TerminalQuery.giveBack(answer.otherInput, to: input)
+        return nil
+      }
+      if givesBackInput { TerminalQuery.giveBack(answer.otherInput, to: input) }
+      return (follower, style)
     }
-    guard let style = answer.reports.compactMap(\.scheme).first, follower.enableNotifications() else {
-      follower.restore()
-      TerminalQuery.giveBack(answer.otherInput, to: input)
-      return nil
-    }
-    if givesBackInput { TerminalQuery.giveBack(answer.otherInput, to: input) }
-    return (follower, style)
   }
 
   /// Saves the terminal's settings and enters non-canonical mode without echo, unless the

@@ -36,25 +36,30 @@ enum TerminalQuery {
 
   /// Sends the query on `output` and reads the reply from `input`.
   static func backgroundReply(input: Int32, output: Int32, timeoutMilliseconds: Int) -> Outcome {
-    guard isatty(input) == 1, isatty(output) == 1, let saved = enterRawMode(input) else {
-      return .notATerminal
+    guard isatty(input) == 1, isatty(output) == 1 else { return .notATerminal }
+    // Counted until the keys are given back: a program that ends meanwhile waits a little for the
+    // answer (`RawModes.restoreAll(waitingMilliseconds:)`).
+    return RawModes.whileAsking {
+      guard let saved = enterRawMode(input) else { return .notATerminal }
+      // A signal that ends the program meanwhile (`DMTerminalAppearanceSource.restoreTerminal()`)
+      // finds the settings to put back.
+      let registration = RawModes.register(input, saved)
+      var answer = Answer()
+      // Whatever else came is given back when the wait ends, however it ends, once the terminal
+      // is in its own mode again, so that it reads as typed there.
+      defer {
+        RawModes.restore(registration)
+        giveBack(answer.otherInput, to: input)
+      }
+      guard writeAll(request, to: output, withinMilliseconds: timeoutMilliseconds) else {
+        return .notATerminal
+      }
+      // The device-attributes answer comes last: until it, so that no part of the answer is left
+      // to reach the program (or the shell) after the terminal is put back.
+      answer = readAnswer(from: input, timeoutMilliseconds: timeoutMilliseconds) { $0 == .deviceAttributes }
+      let reply = answer.reports.compactMap(\.backgroundReply).last
+      return reply.map(Outcome.reply) ?? (answer.isComplete ? .unsupported : .timedOut)
     }
-    // A signal that ends the program meanwhile (`DMTerminalAppearanceSource.restoreTerminal()`)
-    // finds the settings to put back.
-    let registration = RawModes.register(input, saved)
-    var answer = Answer()
-    // Whatever else came is given back when the wait ends, however it ends, once the terminal is
-    // in its own mode again, so that it reads as typed there.
-    defer {
-      RawModes.restore(registration)
-      giveBack(answer.otherInput, to: input)
-    }
-    guard writeAll(request, to: output, withinMilliseconds: timeoutMilliseconds) else { return .notATerminal }
-    // The device-attributes answer comes last: until it, so that no part of the answer is left to
-    // reach the program (or the shell) after the terminal is put back.
-    answer = readAnswer(from: input, timeoutMilliseconds: timeoutMilliseconds) { $0 == .deviceAttributes }
-    let reply = answer.reports.compactMap(\.backgroundReply).last
-    return reply.map(Outcome.reply) ?? (answer.isComplete ? .unsupported : .timedOut)
   }
 
   /// What a query read from the terminal.
@@ -230,8 +235,18 @@ enum RawModes {
   private struct State {
     var next = 0
     var saved: [Int: (descriptor: Int32, settings: termios)] = [:]
+    /// The queries waiting for a terminal's answer now.
+    var asking = 0
   }
   private static let state = Locked(State())
+
+  /// Runs `query`, which asks a terminal and waits for its answer, counted as asking until it
+  /// returns, so that `restoreAll(waitingMilliseconds:)` can wait for it.
+  static func whileAsking<Result>(_ query: () -> Result) -> Result {
+    state.withLock { $0.asking += 1 }
+    defer { state.withLock { $0.asking -= 1 } }
+    return query()
+  }
 
   /// Keeps `settings` to put back on `descriptor`; the number to restore them by.
   static func register(_ descriptor: Int32, _ settings: termios) -> Int {
@@ -248,8 +263,15 @@ enum RawModes {
     _ = tcsetattr(entry.descriptor, TCSANOW, &entry.settings)
   }
 
-  /// Puts back every terminal a query has in raw mode.
-  static func restoreAll() {
+  /// Puts back every terminal a query has in raw mode, after waiting at most `milliseconds` for
+  /// the queries asking now to end by themselves: a terminal's answer that comes in that time is
+  /// read, and keys typed meanwhile given back, instead of reaching the shell once the program
+  /// has ended.
+  static func restoreAll(waitingMilliseconds milliseconds: Int = 0) {
+    let deadline = TerminalQuery.deadline(inMilliseconds: milliseconds)
+    while state.withLock({ $0.asking > 0 }) && TerminalQuery.millisecondsLeft(until: deadline) > 0 {
+      usleep(1_000)
+    }
     for var entry in state.withLock({ state in
       defer { state.saved.removeAll() }; return Array(state.saved.values)
     }) {
