@@ -2,7 +2,8 @@ import DarkModeKit
 import DarkModeKitLinux
 import Foundation
 
-/// `dmkit watch`: prints the system appearance, then one line per change, until SIGINT or SIGTERM.
+/// `dmkit watch`: prints the system appearance, then one line per change, until SIGINT, SIGTERM,
+/// SIGHUP or SIGQUIT.
 @MainActor
 enum WatchCommand {
   static let spec = CommandSpec(
@@ -13,8 +14,8 @@ enum WatchCommand {
       Prints the system appearance as the automatic source sees it (the DM_COLOR_SCHEME and
       DM_CONTRAST variables, then the desktop portal, then the terminal, followed live when it
       announces changes of its colour scheme), then one line for each change, until Ctrl-C or
-      SIGTERM (a signal that the program was started with ignored, such as SIGINT in a script's
-      background job, stays ignored):
+      SIGTERM, status 0, or SIGHUP or Ctrl-\\, status 129 or 131 (a signal that the program was
+      started with ignored, such as SIGINT in a script's background job, stays ignored):
 
         2026-11-30T09:15:02Z source=portal style=dark contrast=normal motion=normal accent=none
 

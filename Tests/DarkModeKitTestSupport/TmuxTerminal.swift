@@ -85,6 +85,12 @@ public final class TmuxTerminal: Sendable {
     unlink(socketPath)
   }
 
+  /// The version tmux reports, such as `3.3a`.
+  public func version() throws -> String {
+    let output = try run(["-V"]).output.trimmingCharacters(in: .whitespacesAndNewlines)
+    return output.hasPrefix("tmux ") ? String(output.dropFirst(5)) : output
+  }
+
   /// Runs a tmux command against this server; its status and standard output.
   @discardableResult
   private func run(_ arguments: [String], capturesOutput: Bool = true) throws -> (

@@ -234,7 +234,8 @@ public final class DMTerminalAppearanceSource: DMSystemAppearanceSource {
   ///
   /// While the terminal is being asked, it first waits up to 40 ms for the answer, which a local
   /// terminal gives within a few milliseconds, so that the answer does not reach the shell once
-  /// the program has ended; it returns within about 100 ms whatever the terminal does.
+  /// the program has ended. It returns within about 100 ms whatever the terminal does, and 250 ms
+  /// at most when the terminal stops taking output just as a follower turns announcements on.
   public nonisolated static func restoreTerminal() {
     RawModes.restoreAll(waitingMilliseconds: 40)
     TerminalFollower.restoreAll(withinMilliseconds: 50)

@@ -79,7 +79,9 @@ final class TerminalFollower: @unchecked Sendable {
         }
       }
       guard let style = answer.reports.compactMap(\.scheme).first, follower.enableNotifications() else {
-        follower.restore()
+        // A terminal that did not take the write that turns announcements on is not drained
+        // either: the one that turns them off again gets as long, not a second.
+        follower.restore(withinMilliseconds: 100)
         TerminalQuery.giveBack(answer.otherInput, to: input)
         return nil
       }

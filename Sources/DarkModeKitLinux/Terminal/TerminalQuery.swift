@@ -64,7 +64,7 @@ enum TerminalQuery {
 
   /// What a query read from the terminal.
   struct Answer {
-    /// The reports that came, up to the one that ended the wait (at most ``maximumReports``).
+    /// The reports that came, up to the one that ended the wait (the last ``maximumReports``).
     var reports: [TerminalReports.Report] = []
     /// Whether that report came (else the wait ran out, or the input ended).
     var isComplete = false
@@ -80,26 +80,27 @@ enum TerminalQuery {
   ///
   /// However much other input comes first, the wait reads on, so that the answer behind it is not
   /// left to reach the shell; it keeps the first ``maximumKeptInput`` bytes of that input and the
-  /// first ``maximumReports`` reports.
+  /// last ``maximumReports`` reports.
   static func readAnswer(
     from input: Int32, timeoutMilliseconds: Int, endingAt isLast: (TerminalReports.Report) -> Bool
   ) -> Answer {
     var answer = Answer()
     var scanner = TerminalReports()
-    defer { keep(scanner.unfinishedInput, in: &answer) }
     let deadline = deadline(inMilliseconds: 2 * min(max(0, timeoutMilliseconds), Int.max / 2))
-    while let bytes = readSome(input, until: deadline) {
+    reading: while let bytes = readSome(input, until: deadline) {
       let (reports, passed) = scanner.scan(bytes)
       keep(passed, in: &answer)
       for report in reports {
+        if answer.reports.count == maximumReports { answer.reports.removeFirst() }
+        answer.reports.append(report)
         if isLast(report) {
-          answer.reports.append(report)
           answer.isComplete = true
-          return answer
+          break reading
         }
-        if answer.reports.count < maximumReports { answer.reports.append(report) }
       }
     }
+    // A sequence left unfinished (a lone Esc key) is input too.
+    keep(scanner.unfinishedInput, in: &answer)
     return answer
   }
 
