@@ -150,15 +150,33 @@ extension DMBindings where Root: DMGTKStyled {
 @MainActor
 @usableFromInline
 enum StyledColorPaths {
-  private static var known: [ObjectIdentifier: [AnyKeyPath]] = [:]
+  /// A styled type's three colour paths, and the key path objects last asked about with their
+  /// answers.
+  private struct Known {
+    let paths: [AnyKeyPath]
+    var recent: [(keyPath: AnyKeyPath, index: Int?)] = []
+  }
+
+  private static var known: [ObjectIdentifier: Known] = [:]
+
+  /// How many key path objects each type remembers. A key path written in the app's code is one
+  /// object each time it runs, so the few places that bind a type's colours are found again by
+  /// identity, without `==`, which compares the paths' parts.
+  private static let recentCount = 8
 
   /// 0, 1 or 2 for the background, text or border colour of `Root`; `nil` for another path.
   @usableFromInline
   static func index<Root: DMGTKStyled>(of keyPath: AnyKeyPath, in _: Root.Type) -> Int? {
-    if let paths = known[ObjectIdentifier(Root.self)] { return paths.firstIndex(of: keyPath) }
-    let paths: [AnyKeyPath] = [\Root.backgroundColor, \Root.foregroundColor, \Root.borderColor]
-    known[ObjectIdentifier(Root.self)] = paths
-    return paths.firstIndex(of: keyPath)
+    let type = ObjectIdentifier(Root.self)
+    var entry =
+      known[type] ?? Known(paths: [\Root.backgroundColor, \Root.foregroundColor, \Root.borderColor])
+    for seen in entry.recent where seen.keyPath === keyPath { return seen.index }
+    let index = entry.paths.firstIndex(of: keyPath)
+    // Each remembered key path is held, so that its object cannot be another's later.
+    entry.recent.insert((keyPath, index), at: 0)
+    if entry.recent.count > recentCount { entry.recent.removeLast() }
+    known[type] = entry
+    return index
   }
 }
 

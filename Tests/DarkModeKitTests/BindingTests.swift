@@ -21,6 +21,11 @@ final class SwatchView: DMView {
   }
 }
 
+final class Gauge: DMThemable {
+  struct Reading { var value = 0.0 }
+  var reading = Reading()
+}
+
 final class Layer: DMThemable {
   var fillColor = DMColor.clear
   var opacity = 1.0
@@ -109,6 +114,41 @@ extension GlobalStateTests {
       DMTraitCollection.setOverride(.dark, animated: false)
       #expect(view.backgroundColor == .white)
       #expect(view.cornerRadius == 6)
+    }
+
+    /// A key path made at run time is a new object each time; bindings still know it as the
+    /// property it names, past the number of key path objects remembered by identity.
+    @Test func aKeyPathMadeAnewEachTimeFindsItsBindingAgain() {
+      func padding() -> ReferenceWritableKeyPath<SwatchView, Double> {
+        (\SwatchView.metrics).appending(path: \.padding)
+      }
+      func value() -> ReferenceWritableKeyPath<Gauge, Double> {
+        let reading: ReferenceWritableKeyPath<Gauge, Gauge.Reading> = \.reading
+        return reading.appending(path: \.value)
+      }
+      #expect(padding() !== padding())
+      let window = DMWindow()
+      window.makeKeyAndVisible()
+      let views = (0..<1_500).map { _ in SwatchView() }
+      let gauges = (0..<1_500).map { _ in Gauge() }
+      for (view, gauge) in zip(views, gauges) {
+        window.addSubview(view)
+        view.dm.bind(padding(), to: DMDynamic(light: 4, dark: 6))
+        view.dm.bind(padding(), to: DMDynamic(light: 8, dark: 10))
+        gauge.dm.bind(value(), to: DMDynamic(light: 1, dark: 0.5))
+      }
+      let bound = views.indices.filter { views[$0].dm.isBound(padding()) && gauges[$0].dm.isBound(value()) }
+      #expect(bound.count == 1_500)
+      for (view, gauge) in zip(views, gauges).prefix(750) {
+        view.dm.unbind(padding())
+        gauge.dm.unbind(value())
+      }
+      DMTraitCollection.setOverride(.dark, animated: false)
+      #expect(views.prefix(750).allSatisfy { $0.metrics.padding == 8 && !$0.dm.isBound(\.metrics.padding) })
+      #expect(views.suffix(750).allSatisfy { $0.metrics.padding == 10 })
+      #expect(gauges.prefix(750).allSatisfy { $0.reading.value == 1 })
+      #expect(gauges.suffix(750).allSatisfy { $0.reading.value == 0.5 })
+      #expect(!views[0].dm.isBound(\.title))
     }
 
     @Test func setResolvesOnceWithoutFollowing() {

@@ -164,6 +164,7 @@ public struct DMBindings<Root: AnyObject> {
   @usableFromInline
   func register(keyPath: AnyKeyPath, source: AnyObject, isShared: Bool, store: @escaping Binding.Store) {
     withBindingContext { traits in store(object, source, traits, true) }
+    let keyPath = BoundKeyPaths.canonical(keyPath)
     let property =
       isShared
       ? BoundProperty.shared(
@@ -172,19 +173,20 @@ public struct DMBindings<Root: AnyObject> {
     let binding = Binding(property: property, source: source)
     // What the change lets go of goes after the access to the list (see `BindingList.Released`).
     if let responder = object as? DMResponder {
-      withExtendedLifetime(responder.bindings.set(binding)) {}
+      extendLifetime(responder.bindings.set(binding))
     } else {
-      withExtendedLifetime(ThemableRegistry.shared.bind(object, binding)) {}
+      extendLifetime(ThemableRegistry.shared.bind(object, binding))
     }
   }
 
   /// Removes the binding of a property; the property keeps its current value.
   /// - Parameter keyPath: The bound property.
   public func unbind<Value>(_ keyPath: ReferenceWritableKeyPath<Root, Value>) {
+    guard let keyPath = BoundKeyPaths.existing(keyPath) else { return }
     if let responder = object as? DMResponder {
-      withExtendedLifetime(responder.bindings.remove(keyPath)) {}
+      extendLifetime(responder.bindings.remove(keyPath))
     } else {
-      withExtendedLifetime(ThemableRegistry.shared.unbind(object, keyPath)) {}
+      extendLifetime(ThemableRegistry.shared.unbind(object, keyPath))
     }
   }
 
@@ -201,6 +203,7 @@ public struct DMBindings<Root: AnyObject> {
   /// - Parameter keyPath: The property.
   /// - Returns: `true` when the property has a binding.
   public func isBound<Value>(_ keyPath: ReferenceWritableKeyPath<Root, Value>) -> Bool {
+    guard let keyPath = BoundKeyPaths.existing(keyPath) else { return false }
     if let responder = object as? DMResponder {
       return responder.bindings.contains(keyPath)
     }
@@ -209,7 +212,9 @@ public struct DMBindings<Root: AnyObject> {
 
   /// The traits bindings resolve for: the environment's own, or the global collection.
   private var traitCollection: DMTraitCollection {
-    (object as? any DMTraitEnvironment)?.dmTraitCollection ?? TraitPropagator.shared.propagatedGlobal
+    // A responder first: a cast to a class costs less than one to a protocol.
+    if let responder = object as? DMResponder { return responder.dmTraitCollection }
+    return (object as? any DMTraitEnvironment)?.dmTraitCollection ?? TraitPropagator.shared.propagatedGlobal
   }
 }
 

@@ -460,7 +460,7 @@ public final class DMColorTable: Sendable {
         defer { diagnostics.handler = newValue }
         return diagnostics.handler
       }
-      withExtendedLifetime(old) {}
+      extendLifetime(old)
     }
   }
 

@@ -16,7 +16,7 @@ public enum DMDiagnostics {
       defer { state = handler }
       return state
     }
-    withExtendedLifetime(old) {}
+    extendLifetime(old)
   }
 
   /// Sends a report to the handler.

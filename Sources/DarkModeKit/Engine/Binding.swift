@@ -52,7 +52,8 @@ final class BoundProperty {
   /// value's own type, so one bound through `DMDynamic<V>` and one through `DMDynamic<V?>` into the
   /// same optional property differ.
   private struct Key: Hashable {
-    let keyPath: AnyKeyPath
+    /// The key path's object in ``BoundKeyPaths``, which keeps it.
+    let keyPath: ObjectIdentifier
     let objectType: ObjectIdentifier
     let sourceType: ObjectIdentifier
   }
@@ -78,19 +79,70 @@ final class BoundProperty {
     return BoundProperty(keyPath: keyPath, store: store, isShared: false)
   }
 
-  /// The shared description of `keyPath` on objects of `objectType` bound to dynamic values whose
-  /// storage is of `sourceType`, made on first use with `store`.
+  /// The shared description of `keyPath` (an object of ``BoundKeyPaths``) on objects of
+  /// `objectType` bound to dynamic values whose storage is of `sourceType`, made on first use with
+  /// `store`.
   static func shared(
     keyPath: AnyKeyPath, objectType: AnyObject.Type, sourceType: AnyObject.Type,
     store: @escaping Binding.Store
   ) -> BoundProperty {
     let key = Key(
-      keyPath: keyPath, objectType: ObjectIdentifier(objectType), sourceType: ObjectIdentifier(sourceType))
+      keyPath: ObjectIdentifier(keyPath), objectType: ObjectIdentifier(objectType),
+      sourceType: ObjectIdentifier(sourceType))
     if let property = known[key] { return property }
     // Bound values may come from colour tables, whose reloads must then reach the binding.
     BindingRefresh.isListening
     let property = BoundProperty(keyPath: keyPath, store: store, isShared: true)
     known[key] = property
     return property
+  }
+}
+
+/// One object for each distinct key path bound so far, so that bindings find a key path by
+/// identity (`===`) rather than with `==`, which compares the paths' parts and costs more than
+/// the rest of finding a binding.
+///
+/// Every key path a binding holds is the object ``canonical(_:)`` gave for it, and so is every
+/// key path a list is asked about (``existing(_:)``).
+@MainActor
+enum BoundKeyPaths {
+  /// Every distinct key path bound so far, by value; as many as the program has bound
+  /// properties, never removed (see `BoundProperty.known`).
+  private static var objects: [AnyKeyPath: AnyKeyPath] = [:]
+
+  /// Key path objects met lately, each with its object in `objects`. A key path written in the
+  /// app's code is one object each time it runs, so this finds it again without hashing it. Each
+  /// is held, so that no other object can later have its identity.
+  private static var met: [ObjectIdentifier: (object: AnyKeyPath, bound: AnyKeyPath)] = [:]
+
+  /// How many objects `met` holds before it starts again: key paths made at run time (by
+  /// appending, say) are new objects each time.
+  private static let metLimit = 1_024
+
+  /// The object that stands for `keyPath` in bindings, made `keyPath` itself the first time.
+  static func canonical(_ keyPath: AnyKeyPath) -> AnyKeyPath {
+    if let entry = met[ObjectIdentifier(keyPath)] { return entry.bound }
+    let bound: AnyKeyPath
+    if let known = objects[keyPath] {
+      bound = known
+    } else {
+      objects[keyPath] = keyPath
+      bound = keyPath
+    }
+    remember(keyPath, as: bound)
+    return bound
+  }
+
+  /// The object that stands for `keyPath` in bindings, or `nil` when nothing ever bound it.
+  static func existing(_ keyPath: AnyKeyPath) -> AnyKeyPath? {
+    if let entry = met[ObjectIdentifier(keyPath)] { return entry.bound }
+    guard let bound = objects[keyPath] else { return nil }
+    remember(keyPath, as: bound)
+    return bound
+  }
+
+  private static func remember(_ keyPath: AnyKeyPath, as bound: AnyKeyPath) {
+    if met.count >= metLimit { met.removeAll(keepingCapacity: true) }
+    met[ObjectIdentifier(keyPath)] = (keyPath, bound)
   }
 }

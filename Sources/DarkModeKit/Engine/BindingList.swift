@@ -147,11 +147,8 @@ final class UnsafeBindingStorage: ManagedBuffer<BindingStorageHeader, Binding> {
   static func make(
     count: Int, capacity: Int? = nil, _ initialize: (UnsafeMutablePointer<Binding>) -> Void
   ) -> UnsafeBindingStorage {
-    let storage = unsafeDowncast(
-      UnsafeBindingStorage.create(minimumCapacity: capacity ?? count) { _ in
-        Header(count: Int32(count), tombstones: 0)
-      }, to: UnsafeBindingStorage.self)
-    storage.withUnsafeMutablePointerToElements(initialize)
+    let storage = allocate(capacity: capacity ?? count, count: count)
+    storage.withElements { elements, _ in initialize(elements) }
     #if DARKMODEKIT_INTERNAL_CHECKS
       storage.checkInvariants()
     #endif
@@ -195,11 +192,15 @@ final class UnsafeBindingStorage: ManagedBuffer<BindingStorageHeader, Binding> {
     withUnsafeMutablePointerToElements { $0[position] }
   }
 
+  /// The slot of the binding of `keyPath`, an object of ``BoundKeyPaths``.
   @MainActor
   func index(of keyPath: AnyKeyPath) -> Int? {
     guard isIndexed else {
+      // A loop, not `first(where:)`: a closure handed to the standard library from main-actor
+      // code is checked for running on the main actor at each call.
       return withElements { elements, count in
-        (0..<count).first { elements[$0].keyPath == keyPath }
+        for position in 0..<count where elements[position].keyPath === keyPath { return position }
+        return nil
       }
     }
     let id = ObjectIdentifier(self)
@@ -208,7 +209,7 @@ final class UnsafeBindingStorage: ManagedBuffer<BindingStorageHeader, Binding> {
     #endif
     return Self.indexes.withLock { indexes in
       if indexes[id] == nil { indexes[id] = keyPathIndex() }
-      return indexes[id]![keyPath]
+      return indexes[id]![ObjectIdentifier(keyPath)]
     }
   }
 
@@ -219,7 +220,7 @@ final class UnsafeBindingStorage: ManagedBuffer<BindingStorageHeader, Binding> {
     #if DARKMODEKIT_INTERNAL_CHECKS
       defer { checkInvariants() }
     #endif
-    return withUnsafeMutablePointerToElements { elements in
+    return withParts { _, elements in
       let old = (elements + index).move()
       (elements + index).initialize(to: binding)
       return old
@@ -231,11 +232,13 @@ final class UnsafeBindingStorage: ManagedBuffer<BindingStorageHeader, Binding> {
   func appendInPlace(_ binding: Binding) -> Bool {
     guard count < capacity else { return false }
     let slot = count
-    withUnsafeMutablePointers { header, elements in
+    withParts { header, elements in
       (elements + slot).initialize(to: binding)
       header.pointee.count += 1
     }
-    if isIndexed { Self.indexes.withLock { $0[ObjectIdentifier(self)]?[binding.keyPath] = slot } }
+    if isIndexed {
+      Self.indexes.withLock { $0[ObjectIdentifier(self)]?[ObjectIdentifier(binding.keyPath)] = slot }
+    }
     #if DARKMODEKIT_INTERNAL_CHECKS
       checkInvariants()
     #endif
@@ -251,7 +254,7 @@ final class UnsafeBindingStorage: ManagedBuffer<BindingStorageHeader, Binding> {
   /// - Returns: The binding it removed, for the caller to let go of.
   @MainActor
   func removeInPlace(at index: Int) -> Binding {
-    let removed = withUnsafeMutablePointers { header, elements -> Binding in
+    let removed = withParts { header, elements -> Binding in
       let removed = (elements + index).move()
       if index == Int(header.pointee.count) - 1 {
         header.pointee.count -= 1
@@ -262,7 +265,9 @@ final class UnsafeBindingStorage: ManagedBuffer<BindingStorageHeader, Binding> {
       return removed
     }
     if isIndexed {
-      Self.indexes.withLock { _ = $0[ObjectIdentifier(self)]?.removeValue(forKey: removed.keyPath) }
+      Self.indexes.withLock {
+        _ = $0[ObjectIdentifier(self)]?.removeValue(forKey: ObjectIdentifier(removed.keyPath))
+      }
     }
     if header.tombstones * 2 > header.count { compact() }
     #if DARKMODEKIT_INTERNAL_CHECKS
@@ -274,7 +279,7 @@ final class UnsafeBindingStorage: ManagedBuffer<BindingStorageHeader, Binding> {
   /// Moves the live bindings together, in order, and lets the tombstones go.
   @MainActor
   private func compact() {
-    withUnsafeMutablePointers { header, elements in
+    withParts { header, elements in
       var kept = 0
       for slot in 0..<Int(header.pointee.count) {
         if elements[slot].isTombstone {
@@ -292,18 +297,20 @@ final class UnsafeBindingStorage: ManagedBuffer<BindingStorageHeader, Binding> {
 
   /// The slot of each live binding, by key path.
   @MainActor
-  private func keyPathIndex() -> [AnyKeyPath: Int] {
+  private func keyPathIndex() -> [ObjectIdentifier: Int] {
     withElements { elements, count in
-      var index: [AnyKeyPath: Int] = [:]
+      var index: [ObjectIdentifier: Int] = [:]
       index.reserveCapacity(count)
-      for slot in 0..<count where !elements[slot].isTombstone { index[elements[slot].keyPath] = slot }
+      for slot in 0..<count where !elements[slot].isTombstone {
+        index[ObjectIdentifier(elements[slot].keyPath)] = slot
+      }
       return index
     }
   }
 
   /// The key-path indexes of large storages, made when first needed and kept up to date by the
   /// changes in place; a storage's goes with it.
-  private static let indexes = Locked<[ObjectIdentifier: [AnyKeyPath: Int]]>([:])
+  private static let indexes = Locked<[ObjectIdentifier: [ObjectIdentifier: Int]]>([:])
 
   /// Sets every bound property of `object` for `traits`, in order (see
   /// ``BindingList/apply(to:traits:)``).
@@ -335,6 +342,22 @@ final class UnsafeBindingStorage: ManagedBuffer<BindingStorageHeader, Binding> {
     withUnsafeMutablePointers { header, elements in body(elements, Int(header.pointee.count)) }
   }
 
+  /// The header and the slots, for `body`; not isolated, like ``withElements(_:)``.
+  @inline(__always)
+  private func withParts<Result>(
+    _ body: (UnsafeMutablePointer<Header>, UnsafeMutablePointer<Binding>) -> Result
+  ) -> Result {
+    withUnsafeMutablePointers(body)
+  }
+
+  /// New storage with room for `capacity` whose header counts `count` slots in use, for the
+  /// caller to initialize; not isolated, like ``withElements(_:)``.
+  private static func allocate(capacity: Int, count: Int) -> UnsafeBindingStorage {
+    unsafeDowncast(
+      create(minimumCapacity: capacity) { _ in Header(count: Int32(count), tombstones: 0) },
+      to: UnsafeBindingStorage.self)
+  }
+
   /// Stops the program when the storage's invariants do not hold (see the type's documentation).
   @MainActor
   func checkInvariants() {
@@ -356,7 +379,8 @@ final class UnsafeBindingStorage: ManagedBuffer<BindingStorageHeader, Binding> {
       precondition(index.count == count - tombstones, "a binding storage's index misses a binding")
       for (keyPath, slot) in index {
         precondition(
-          slot >= 0 && slot < count && !elements[slot].isTombstone && elements[slot].keyPath == keyPath,
+          slot >= 0 && slot < count && !elements[slot].isTombstone
+            && ObjectIdentifier(elements[slot].keyPath) == keyPath,
           "a binding storage's index gives the wrong slot")
       }
     }

@@ -118,7 +118,7 @@ final class ThemableRegistry {
         }
       }
     }
-    if foundFreed { withExtendedLifetime(sweep()) {} }
+    if foundFreed { extendLifetime(sweep()) }
   }
 
   /// Applies `list` to `object`, for its own collection when it has one, else for `global`.
@@ -144,7 +144,7 @@ final class ThemableRegistry {
 
   /// The number of objects with live bindings, after dropping the dead entries.
   var liveCount: Int {
-    withExtendedLifetime(sweep()) {}
+    extendLifetime(sweep())
     return entries.count
   }
 
@@ -154,7 +154,7 @@ final class ThemableRegistry {
     swap(&dropped, &entries)
     places = [:]
     sweepThreshold = 64
-    withExtendedLifetime(dropped) {}
+    extendLifetime(dropped)
   }
 
   /// Removes the entry at `place`, and returns it for the caller to let go of; the last entry

@@ -79,7 +79,7 @@ enum GlobalChangeReporter {
   static func stopObserving(_ id: UInt64) {
     // Dropped outside the lock: the handler's captures may run code when freed.
     let removed = subscribers.withLock { $0.observers.removeValue(forKey: id) }
-    withExtendedLifetime(removed) {}
+    extendLifetime(removed)
   }
 
   /// Whether observer `id` is still registered.

@@ -245,7 +245,7 @@ final class TraitPropagator {
     customTraitComparison = nil
     isRunning = false
     // Only now: an optimized build may otherwise release them right after their last use.
-    withExtendedLifetime((finished, comparisons)) {}
+    extendLifetime((finished, comparisons))
   }
 
   // MARK: Testing
