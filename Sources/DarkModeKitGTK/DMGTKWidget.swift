@@ -175,7 +175,9 @@ enum StyledColorPaths {
     // Each remembered key path is held, so that its object cannot be another's later.
     entry.recent.insert((keyPath, index), at: 0)
     if entry.recent.count > recentCount { entry.recent.removeLast() }
-    known[type] = entry
+    // The key path let go of goes after the access to `known`: its subscripts' deinitializers
+    // may bind.
+    extendLifetime(known.updateValue(entry, forKey: type))
     return index
   }
 }

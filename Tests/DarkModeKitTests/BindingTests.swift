@@ -21,6 +21,32 @@ final class SwatchView: DMView {
   }
 }
 
+/// A subscript argument that says when it is freed.
+final class Ticket: Hashable, @unchecked Sendable {
+  nonisolated(unsafe) static var onFree: (() -> Void)?
+  let number: Int
+  init(_ number: Int) { self.number = number }
+  deinit { Ticket.onFree?() }
+  static func == (lhs: Ticket, rhs: Ticket) -> Bool { lhs.number == rhs.number }
+  func hash(into hasher: inout Hasher) { hasher.combine(number) }
+}
+
+/// A view with a property for each ticket.
+@MainActor
+final class TicketedView: DMView {
+  var levels: [Int: Double] = [:]
+  subscript(ticket: Ticket) -> Double {
+    get { levels[ticket.number] ?? 0 }
+    set { levels[ticket.number] = newValue }
+  }
+}
+
+/// An object with a row of numbers.
+final class Dial: DMThemable {
+  var values: [Double]
+  init(count: Int) { values = Array(repeating: 0, count: count) }
+}
+
 final class Gauge: DMThemable {
   struct Reading { var value = 0.0 }
   var reading = Reading()
@@ -149,6 +175,50 @@ extension GlobalStateTests {
       #expect(gauges.prefix(750).allSatisfy { $0.reading.value == 1 })
       #expect(gauges.suffix(750).allSatisfy { $0.reading.value == 0.5 })
       #expect(!views[0].dm.isBound(\.title))
+    }
+
+    /// A list of 32 bindings or more finds them through an index: key paths made anew each time
+    /// find theirs there too.
+    @Test func aLongListFindsKeyPathsMadeAnewEachTime() {
+      func slot(_ index: Int) -> ReferenceWritableKeyPath<Dial, Double> {
+        let values: ReferenceWritableKeyPath<Dial, [Double]> = \.values
+        return values.appending(path: \.[index])
+      }
+      #expect(slot(3) !== slot(3))
+      let dial = Dial(count: 40)
+      for index in 0..<40 { dial.dm.bind(slot(index), to: DMDynamic(light: 1, dark: Double(index))) }
+      #expect((0..<40).allSatisfy { dial.dm.isBound(slot($0)) })
+      for index in stride(from: 0, to: 40, by: 2) { dial.dm.unbind(slot(index)) }
+      #expect((0..<40).filter { dial.dm.isBound(slot($0)) } == Array(stride(from: 1, to: 40, by: 2)))
+      DMTraitCollection.setOverride(.dark, animated: false)
+      #expect(dial.values == (0..<40).map { $0.isMultiple(of: 2) ? 1 : Double($0) })
+    }
+
+    /// Key paths let go of by the bindings' memory of them may hold objects whose deinitializers
+    /// bind: they run after that memory is changed, not during it.
+    @Test func aKeyPathLetGoOfMayFreeAnObjectThatBinds() {
+      let window = DMWindow()
+      window.makeKeyAndVisible()
+      let view = TicketedView()
+      let other = SwatchView()
+      window.addSubview(view)
+      window.addSubview(other)
+      nonisolated(unsafe) var freed = 0
+      Ticket.onFree = {
+        MainActor.assumeIsolated {
+          freed += 1
+          _ = other.dm.isBound(\.title)
+          other.dm.bind(\.title, to: DMDynamic(light: "light \(freed)", dark: "dark"))
+        }
+      }
+      defer { Ticket.onFree = nil }
+      // Equal key paths, each a new object holding a ticket of its own: more of them than the
+      // number of key path objects remembered.
+      for _ in 0..<2_000 { view.dm.bind(\.[Ticket(1)], to: DMDynamic(light: 1, dark: 2)) }
+      #expect(freed >= 2_000)
+      #expect(view[Ticket(1)] == 1 && other.title.hasPrefix("light"))
+      DMTraitCollection.setOverride(.dark, animated: false)
+      #expect(view[Ticket(1)] == 2 && other.title == "dark")
     }
 
     @Test func setResolvesOnceWithoutFollowing() {

@@ -24,6 +24,9 @@ public struct DMBindings<Root: AnyObject> {
   /// Swift compares them, root type included: a property bound through a superclass's key path
   /// and through a subclass's (`\Card.tint`, `\PromoCard.tint`) has two bindings, so bind, ask
   /// about and unbind it through key paths of one type. The binding does not retain the object.
+  /// Each distinct key path bound is kept for the life of the process, with what its subscripts
+  /// hold (`\.[token]` keeps `token`), so that bindings find it again by identity; a program that
+  /// binds through ever new subscript arguments keeps them all.
   /// Each update sets what the key path reaches then, as `object[keyPath: keyPath] = value` would:
   /// setters, observers and overrides run, a path through a reference (`\.target.fill`) follows
   /// `target` when it changes, and one through a forced optional (`\.reading!.flag`) stops the

@@ -107,7 +107,8 @@ final class BoundProperty {
 @MainActor
 enum BoundKeyPaths {
   /// Every distinct key path bound so far, by value; as many as the program has bound
-  /// properties, never removed (see `BoundProperty.known`).
+  /// properties, never removed (see `BoundProperty.known`), whether bound through the key path or
+  /// with a setter of its own.
   private static var objects: [AnyKeyPath: AnyKeyPath] = [:]
 
   /// Key path objects met lately, each with its object in `objects`. A key path written in the
@@ -133,16 +134,19 @@ enum BoundKeyPaths {
     return bound
   }
 
-  /// The object that stands for `keyPath` in bindings, or `nil` when nothing ever bound it.
+  /// The object that stands for `keyPath` in bindings, or `nil` when nothing ever bound it. A key
+  /// path only asked about is not remembered: `met` would keep it, and what its subscripts hold.
   static func existing(_ keyPath: AnyKeyPath) -> AnyKeyPath? {
     if let entry = met[ObjectIdentifier(keyPath)] { return entry.bound }
-    guard let bound = objects[keyPath] else { return nil }
-    remember(keyPath, as: bound)
-    return bound
+    return objects[keyPath]
   }
 
   private static func remember(_ keyPath: AnyKeyPath, as bound: AnyKeyPath) {
-    if met.count >= metLimit { met.removeAll(keepingCapacity: true) }
+    // The key paths let go of, and what their subscripts hold, go after the access to `met`: a
+    // deinitializer they run may bind.
+    var dropped: [ObjectIdentifier: (object: AnyKeyPath, bound: AnyKeyPath)] = [:]
+    if met.count >= metLimit { swap(&dropped, &met) }
     met[ObjectIdentifier(keyPath)] = (keyPath, bound)
+    extendLifetime(dropped)
   }
 }
