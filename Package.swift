@@ -16,11 +16,13 @@ let package = Package(
     .executable(name: "dmkit-gtk-demo", targets: ["dmkit-gtk-demo"]),
   ],
   targets: [
-    .target(name: "DarkModeKit"),
-    .target(name: "DarkModeKitDBus"),
-    .target(name: "DarkModeKitLinux", dependencies: ["DarkModeKit", "DarkModeKitDBus"]),
-    .target(name: "DarkModeKitTools", dependencies: ["DarkModeKit"]),
-    .executableTarget(name: "dmkit", dependencies: ["DarkModeKit", "DarkModeKitLinux", "DarkModeKitTools"]),
+    .target(name: "DarkModeKitText"),
+    .target(name: "DarkModeKit", dependencies: ["DarkModeKitText"]),
+    .target(name: "DarkModeKitDBus", dependencies: ["DarkModeKitText"]),
+    .target(name: "DarkModeKitLinux", dependencies: ["DarkModeKit", "DarkModeKitDBus", "DarkModeKitText"]),
+    .target(name: "DarkModeKitTools", dependencies: ["DarkModeKit", "DarkModeKitText"]),
+    .executableTarget(
+      name: "dmkit", dependencies: ["DarkModeKit", "DarkModeKitLinux", "DarkModeKitText", "DarkModeKitTools"]),
     .systemLibrary(name: "CGtk", pkgConfig: "libadwaita-1"),
     .target(
       name: "DarkModeKitGTK", dependencies: ["CGtk", "DarkModeKit", "DarkModeKitLinux", "DarkModeKitTools"]),
@@ -33,7 +35,9 @@ let package = Package(
       name: "dmgtk-probe", dependencies: ["DarkModeKitGTK", "CGtk", "DarkModeKit", "DarkModeKitLinux"]),
     .executableTarget(
       name: "dmbench",
-      dependencies: ["DarkModeKit", "DarkModeKitDBus", "DarkModeKitLinux", "DarkModeKitTools"]),
+      dependencies: [
+        "DarkModeKit", "DarkModeKitDBus", "DarkModeKitLinux", "DarkModeKitText", "DarkModeKitTools",
+      ]),
     .target(
       name: "DarkModeKitTestSupport", dependencies: ["DarkModeKit", "DarkModeKitDBus"],
       path: "Tests/DarkModeKitTestSupport",
@@ -49,7 +53,7 @@ let package = Package(
       dependencies: ["DarkModeKit", "DarkModeKitTools", "DarkModeKitTestSupport"]),
     .testTarget(
       name: "DarkModeKitToolsTests",
-      dependencies: ["DarkModeKit", "DarkModeKitTools", "DarkModeKitTestSupport"]),
+      dependencies: ["DarkModeKit", "DarkModeKitText", "DarkModeKitTools", "DarkModeKitTestSupport"]),
     .testTarget(
       name: "dmkitTests",
       dependencies: [

@@ -1,3 +1,5 @@
+import DarkModeKitText
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Musl)
@@ -27,17 +29,19 @@ struct DBusAddress: Sendable, Hashable {
 
   private static func parse(_ text: String) throws -> DBusAddress {
     guard let colon = text.firstIndex(of: ":"), colon != text.startIndex else {
-      throw DBusError.invalidAddress(address: text, reason: "it has no 'transport:' prefix")
+      throw DBusError.invalidAddress(address: text, reason: "it has no \"transport:\" prefix")
     }
     var address = DBusAddress(transport: String(text[..<colon]), parameters: [:])
     let rest = text[text.index(after: colon)...]
     for pair in rest.split(separator: ",", omittingEmptySubsequences: true) {
       guard let equals = pair.firstIndex(of: "="), equals != pair.startIndex else {
-        throw DBusError.invalidAddress(address: text, reason: "parameter '\(pair)' is not key=value")
+        throw DBusError.invalidAddress(
+          address: text, reason: "parameter \(ShownText.quoted(pair)) is not key=value")
       }
       let key = String(pair[..<equals])
       guard address.parameters[key] == nil else {
-        throw DBusError.invalidAddress(address: text, reason: "parameter '\(key)' appears twice")
+        throw DBusError.invalidAddress(
+          address: text, reason: "parameter \(ShownText.quoted(key)) appears twice")
       }
       address.parameters[key] = try unescape(pair[pair.index(after: equals)...], in: text)
     }
@@ -55,12 +59,13 @@ struct DBusAddress: Sendable, Hashable {
       guard let high = iterator.next().flatMap(hexValue), let low = iterator.next().flatMap(hexValue)
       else {
         throw DBusError.invalidAddress(
-          address: text, reason: "'%' in '\(value)' is not followed by two hex digits")
+          address: text, reason: "\"%\" in \(ShownText.quoted(value)) is not followed by two hex digits")
       }
       bytes.append(high << 4 | low)
     }
     guard let string = validatedUTF8(bytes), !bytes.contains(0) else {
-      throw DBusError.invalidAddress(address: text, reason: "value '\(value)' is not valid UTF-8")
+      throw DBusError.invalidAddress(
+        address: text, reason: "value \(ShownText.quoted(value)) is not valid UTF-8")
     }
     return string
   }

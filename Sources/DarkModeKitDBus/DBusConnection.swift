@@ -1,3 +1,4 @@
+import DarkModeKitText
 import Foundation
 
 #if canImport(Glibc)
@@ -218,7 +219,7 @@ public final class DBusConnection: Sendable {
     guard reply.count == 1, case .variant(let value) = reply[0] else {
       let signature = reply.map(\.type.description).joined()
       throw DBusError.malformedMessage(
-        offset: 0, reason: "Properties.Get replied '\(signature)', expected 'v'")
+        offset: 0, reason: "Properties.Get replied \(ShownText.quoted(signature)), expected \"v\"")
     }
     return value
   }

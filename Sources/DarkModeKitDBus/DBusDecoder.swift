@@ -1,3 +1,5 @@
+import DarkModeKitText
+
 /// Unmarshals values from the D-Bus wire format, in either byte order.
 ///
 /// The decoder reads `bytes[position..<end]` and reports every problem as
@@ -70,7 +72,7 @@ struct DBusDecoder {
       let signature = try readSignature()
       guard signature.types.count == 1 else {
         throw fail(
-          "variant signature '\(signature)' must hold exactly one complete type", at: start)
+          "variant signature \"\(signature)\" must hold exactly one complete type", at: start)
       }
       return .variant(try decode(signature.types[0]))
     case .array(.byte):
@@ -200,7 +202,7 @@ struct DBusDecoder {
       return signature
     } catch let error as DBusError {
       guard case .invalidSignature(let text, let reason) = error else { throw error }
-      throw fail("invalid signature '\(text)': \(reason)", at: start)
+      throw fail("invalid signature \(ShownText.quoted(text)): \(reason)", at: start)
     }
   }
 

@@ -62,7 +62,7 @@ struct DBusEncoder {
       for field in fields { try encode(field) }
     case .dictEntry(let key, let value):
       guard key.type.isBasic else {
-        throw DBusError.invalidValue("dictionary key of type '\(key.type)' is not a basic type")
+        throw DBusError.invalidValue("dictionary key of type \"\(key.type)\" is not a basic type")
       }
       try enterContainer()
       defer { depth -= 1 }
@@ -81,7 +81,7 @@ struct DBusEncoder {
     for (index, value) in elements.enumerated() {
       guard value.type == element else {
         throw DBusError.invalidValue(
-          "array element \(index) has type '\(value.type)', the array holds '\(element)'")
+          "array element \(index) has type \"\(value.type)\", the array holds \"\(element)\"")
       }
       try encode(value)
       guard bytes.count - start <= Self.maximumArrayLength else {

@@ -1,3 +1,4 @@
+import DarkModeKitText
 import Foundation
 
 /// An error from the D-Bus client: a remote error reply, a timeout, a lost connection, or input
@@ -64,19 +65,24 @@ public enum DBusError: Error, Sendable, Hashable, CustomStringConvertible {
   public var description: String {
     switch self {
     case .remote(let name, let message):
-      if let message, !message.isEmpty { "\(name): \(message)" } else { name }
+      // The peer's words: escaped, so that they cannot reach a terminal as a command.
+      if let message, !message.isEmpty {
+        "\(ShownText.escaped(name, limit: 255)): \(ShownText.quoted(message, limit: 200))"
+      } else {
+        ShownText.escaped(name, limit: 255)
+      }
     case .timedOut(let operation):
       "D-Bus \(operation) timed out"
     case .disconnected(let reason):
       "D-Bus connection lost: \(reason)"
     case .connectionFailed(let address, let reason):
-      "cannot connect to D-Bus at \(address): \(reason)"
+      "cannot connect to D-Bus at \(ShownText.quoted(address)): \(reason)"
     case .authenticationFailed(let reason):
       "D-Bus authentication failed: \(reason)"
     case .invalidAddress(let address, let reason):
-      "invalid D-Bus address '\(address)': \(reason)"
+      "invalid D-Bus address \(ShownText.quoted(address)): \(reason)"
     case .invalidSignature(let signature, let reason):
-      "invalid D-Bus signature '\(signature)': \(reason)"
+      "invalid D-Bus signature \(ShownText.quoted(signature)): \(reason)"
     case .malformedMessage(let offset, let reason):
       "malformed D-Bus message at offset \(offset): \(reason)"
     case .invalidValue(let reason):

@@ -1,3 +1,5 @@
+import DarkModeKitText
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Musl)
@@ -40,7 +42,8 @@ struct DBusHandshake {
         reason: "the bus rejected EXTERNAL for uid \(uid); it offers: "
           + reply.dropFirst(8).drop(while: { $0 == " " }))
     }
-    throw DBusError.authenticationFailed(reason: "unexpected reply '\(reply.prefix(200))' to AUTH")
+    throw DBusError.authenticationFailed(
+      reason: "unexpected reply \(ShownText.quoted(reply.prefix(200))) to AUTH")
   }
 
   /// Sends `Hello` with serial 1 and waits for its reply.

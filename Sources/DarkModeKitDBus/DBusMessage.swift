@@ -265,7 +265,7 @@ extension DBusMessage {
     case UInt8(ascii: "B"): return true
     default:
       throw DBusError.malformedMessage(
-        offset: offset, reason: "byte-order mark is \(mark), not 'l' or 'B'")
+        offset: offset, reason: "byte-order mark is \(mark), not \"l\" or \"B\"")
     }
   }
 
@@ -335,7 +335,7 @@ extension DBusMessage {
       guard value.type == field.type else {
         throw DBusError.malformedMessage(
           offset: 16,
-          reason: "header field \(field.name) has type '\(value.type)', expected '\(field.type)'")
+          reason: "header field \(field.name) has type \"\(value.type)\", expected \"\(field.type)\"")
       }
       switch (field, value) {
       case (.path, .objectPath(let text)): message.path = text
@@ -388,7 +388,7 @@ extension DBusMessage {
     guard decoder.position == bytes.count else {
       throw DBusError.malformedMessage(
         offset: decoder.position,
-        reason: "\(bytes.count - decoder.position) bytes remain after the body '\(body.signature)'")
+        reason: "\(bytes.count - decoder.position) bytes remain after the body \"\(body.signature)\"")
     }
     self.body = values
   }

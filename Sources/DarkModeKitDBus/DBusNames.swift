@@ -1,19 +1,25 @@
+import DarkModeKitText
+
 /// Validation of the names and strings the D-Bus specification restricts.
 enum DBusNames {
   /// Returns a reason when `path` is not a valid object path, else `nil`.
   static func objectPathProblem(_ path: String) -> String? {
     let bytes = Array(path.utf8)
-    guard bytes.first == UInt8(ascii: "/") else { return "object path '\(path)' does not start with '/'" }
+    guard bytes.first == UInt8(ascii: "/") else {
+      return "object path \(ShownText.quoted(path)) does not start with \"/\""
+    }
     if bytes.count == 1 { return nil }
-    guard bytes.last != UInt8(ascii: "/") else { return "object path '\(path)' ends with '/'" }
+    guard bytes.last != UInt8(ascii: "/") else {
+      return "object path \(ShownText.quoted(path)) ends with \"/\""
+    }
     var previousWasSlash = false
     for byte in bytes {
       if byte == UInt8(ascii: "/") {
-        if previousWasSlash { return "object path '\(path)' has an empty element" }
+        if previousWasSlash { return "object path \(ShownText.quoted(path)) has an empty element" }
         previousWasSlash = true
       } else {
         guard isNameCharacter(byte) else {
-          return "object path '\(path)' contains a character other than [A-Za-z0-9_/]"
+          return "object path \(ShownText.quoted(path)) contains a character other than [A-Za-z0-9_/]"
         }
         previousWasSlash = false
       }
@@ -24,12 +30,13 @@ enum DBusNames {
   /// Returns a reason when `name` is not a valid interface or error name, else `nil`.
   static func interfaceProblem(_ name: String, kind: String = "interface name") -> String? {
     let elements = name.utf8.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
-    guard name.utf8.count <= 255 else { return "\(kind) '\(name)' is longer than 255 bytes" }
-    guard elements.count >= 2 else { return "\(kind) '\(name)' needs at least two elements" }
+    guard name.utf8.count <= 255 else { return "\(kind) \(ShownText.quoted(name)) is longer than 255 bytes" }
+    guard elements.count >= 2 else { return "\(kind) \(ShownText.quoted(name)) needs at least two elements" }
     for element in elements {
-      guard let first = element.first else { return "\(kind) '\(name)' has an empty element" }
+      guard let first = element.first else { return "\(kind) \(ShownText.quoted(name)) has an empty element" }
       guard !isDigit(first), element.allSatisfy(isNameCharacter) else {
-        return "\(kind) '\(name)' has an invalid element '\(String(decoding: element, as: UTF8.self))'"
+        return
+          "\(kind) \(ShownText.quoted(name)) has an invalid element \(ShownText.quoted(String(decoding: element, as: UTF8.self)))"
       }
     }
     return nil
@@ -39,9 +46,9 @@ enum DBusNames {
   static func memberProblem(_ name: String) -> String? {
     let bytes = Array(name.utf8)
     guard let first = bytes.first else { return "member name is empty" }
-    guard bytes.count <= 255 else { return "member name '\(name)' is longer than 255 bytes" }
+    guard bytes.count <= 255 else { return "member name \(ShownText.quoted(name)) is longer than 255 bytes" }
     guard !isDigit(first), bytes.allSatisfy(isNameCharacter) else {
-      return "member name '\(name)' must be [A-Za-z_][A-Za-z0-9_]*"
+      return "member name \(ShownText.quoted(name)) must be [A-Za-z_][A-Za-z0-9_]*"
     }
     return nil
   }
@@ -49,16 +56,19 @@ enum DBusNames {
   /// Returns a reason when `name` is not a valid unique or well-known bus name, else `nil`.
   static func busNameProblem(_ name: String) -> String? {
     let bytes = Array(name.utf8)
-    guard bytes.count <= 255 else { return "bus name '\(name)' is longer than 255 bytes" }
+    guard bytes.count <= 255 else { return "bus name \(ShownText.quoted(name)) is longer than 255 bytes" }
     let unique = bytes.first == UInt8(ascii: ":")
     let body = unique ? bytes.dropFirst() : bytes[...]
     let elements = body.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
-    guard elements.count >= 2 else { return "bus name '\(name)' needs at least two elements" }
+    guard elements.count >= 2 else { return "bus name \(ShownText.quoted(name)) needs at least two elements" }
     for element in elements {
-      guard let first = element.first else { return "bus name '\(name)' has an empty element" }
+      guard let first = element.first else {
+        return "bus name \(ShownText.quoted(name)) has an empty element"
+      }
       let valid = element.allSatisfy { isNameCharacter($0) || $0 == UInt8(ascii: "-") }
       guard valid, unique || !isDigit(first) else {
-        return "bus name '\(name)' has an invalid element '\(String(decoding: element, as: UTF8.self))'"
+        return
+          "bus name \(ShownText.quoted(name)) has an invalid element \(ShownText.quoted(String(decoding: element, as: UTF8.self)))"
       }
     }
     return nil

@@ -138,7 +138,7 @@ private struct SignatureParser {
     case UInt8(ascii: "{"):
       throw fail("dictionary entry at offset \(start) is not the element type of an array")
     default:
-      let shown = code >= 0x20 && code < 0x7F ? "'\(Character(Unicode.Scalar(code)))'" : "byte \(code)"
+      let shown = code >= 0x20 && code < 0x7F ? "\"\(Character(Unicode.Scalar(code)))\"" : "byte \(code)"
       throw fail("unknown type code \(shown) at offset \(start)")
     }
   }
@@ -157,7 +157,7 @@ private struct SignatureParser {
     }
     let key = try parseOne()
     guard key.isBasic else {
-      throw fail("dictionary key at offset \(start + 1) is '\(key)', which is not a basic type")
+      throw fail("dictionary key at offset \(start + 1) is \"\(key)\", which is not a basic type")
     }
     guard position < bytes.count, bytes[position] != UInt8(ascii: "}") else {
       throw fail("the dictionary entry at offset \(start) has no value type")

@@ -1,3 +1,5 @@
+import DarkModeKitText
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Musl)
@@ -34,7 +36,8 @@ package enum DBusSocket {
   static func connect(to address: DBusAddress, text: String, deadline: Instant) throws -> Int32 {
     guard address.transport == "unix" else {
       throw DBusError.connectionFailed(
-        address: text, reason: "transport '\(address.transport)' is not supported, only 'unix'")
+        address: text,
+        reason: "transport \(ShownText.quoted(address.transport)) is not supported, only \"unix\"")
     }
     var name: [UInt8]
     if let path = address.parameters["path"] {
@@ -48,7 +51,7 @@ package enum DBusSocket {
       #endif
     } else {
       throw DBusError.connectionFailed(
-        address: text, reason: "a unix address needs 'path' or 'abstract' to connect")
+        address: text, reason: "a unix address needs \"path\" or \"abstract\" to connect")
     }
 
     var storage = sockaddr_un()

@@ -1,4 +1,5 @@
 import DarkModeKit
+import DarkModeKitText
 
 /// How ``DarkModeKit/DMColorTable/exported(as:options:)`` writes a table, beyond the format.
 public struct DMColorTableExportOptions: Hashable, Sendable {

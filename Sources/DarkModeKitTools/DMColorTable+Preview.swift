@@ -1,4 +1,5 @@
 import DarkModeKit
+import DarkModeKitText
 
 extension DMColorTable {
   /// The table as text for a terminal: a header row naming the columns, a row saying which side

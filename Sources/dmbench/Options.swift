@@ -1,4 +1,5 @@
 import DarkModeKit
+import DarkModeKitText
 import Foundation
 
 /// What `dmbench` was asked to do, read from its arguments.

@@ -1,4 +1,5 @@
 import DarkModeKit
+import DarkModeKitText
 
 /// What a command accepts: flags (`--strict`), options with a value (`--format css`), and how many
 /// positional arguments.

@@ -1,4 +1,5 @@
 import DarkModeKit
+import DarkModeKitText
 
 /// `dmkit`: the command table, usage, and dispatch.
 @MainActor

@@ -190,7 +190,7 @@ import Testing
         let error = await dbusError { try await connection.removeMatch(rule) }
         #expect(error?.remoteName == "org.freedesktop.DBus.Error.MatchRuleNotFound")
         let invalid = await dbusError { try await connection.addMatch(DBusMatchRule(member: "not-valid")) }
-        #expect(invalid == .invalidValue("member name 'not-valid' must be [A-Za-z_][A-Za-z0-9_]*"))
+        #expect(invalid == .invalidValue("member name \"not-valid\" must be [A-Za-z_][A-Za-z0-9_]*"))
       }
     }
 
@@ -323,7 +323,7 @@ import Testing
             address: "unix:abstract=\(name)", reason: "connection refused (nothing is listening there)"))
       #expect(
         refused?.description
-          == "cannot connect to D-Bus at unix:abstract=\(name): connection refused (nothing is listening there)"
+          == "cannot connect to D-Bus at \"unix:abstract=\(name)\": connection refused (nothing is listening there)"
       )
       let missing = await dbusError {
         _ = try await DBusConnection.connect(to: "unix:path=/nonexistent/dmk/bus")
@@ -333,9 +333,9 @@ import Testing
       let both = await dbusError {
         _ = try await DBusConnection.connect(to: "unix:path=/nonexistent/a;tcp:host=localhost,port=1")
       }
-      #expect(both?.description.contains("transport 'tcp' is not supported") == true)
+      #expect(both?.description.contains("transport \"tcp\" is not supported") == true)
       let invalid = await dbusError { _ = try await DBusConnection.connect(to: "nonsense") }
-      #expect(invalid == .invalidAddress(address: "nonsense", reason: "it has no 'transport:' prefix"))
+      #expect(invalid == .invalidAddress(address: "nonsense", reason: "it has no \"transport:\" prefix"))
     }
 
     @Test func aServerThatNeverAnswersAuthenticationTimesOut() async throws {

@@ -204,6 +204,18 @@ private func richMessage() throws -> [UInt8] {
     #expect(shown?.contains("padding byte is 255, not 0") == true)
   }
 
+  /// A peer's error name and text reach an app's diagnostics handler and `localizedDescription`
+  /// escaped, so that they cannot act on a terminal (colour, title, a forged second line).
+  @Test func aPeersErrorTextIsEscapedAndQuoted() {
+    let error = DBusError.remote(
+      name: "org.example.Error\u{1B}[31m", message: "bad\u{1B}]0;title\u{7}\nforged: error: line\u{202E}")
+    #expect(
+      error.description
+        == #"org.example.Error\u{1B}[31m: "bad\u{1B}]0;title\u{7}\u{A}forged: error: line\u{202E}""#)
+    #expect((error as any Error).localizedDescription == error.description)
+    #expect(DBusError.remote(name: "org.example.Plain", message: nil).description == "org.example.Plain")
+  }
+
   @Test func paddingThatRunsPastTheEndIsRejected() {
     let error = dbusError { _ = try decode("(yt)", [1, 0, 0]) }
     #expect(error?.description.contains("ends inside the padding to a 8-byte boundary") == true)
@@ -320,23 +332,24 @@ private func richMessage() throws -> [UInt8] {
   @Test func objectPathsAreValidated() {
     #expect(
       dbusError { _ = try decode("o", [3, 0, 0, 0, 0x2F, 0x61, 0x2F, 0]) }
-        == .malformedMessage(offset: 0, reason: "object path '/a/' ends with '/'"))
+        == .malformedMessage(offset: 0, reason: "object path \"/a/\" ends with \"/\""))
     #expect(
       dbusError {
         var encoder = DBusEncoder(); try encoder.encode(.objectPath("a//b"))
       }
-        == .invalidValue("object path 'a//b' does not start with '/'"))
+        == .invalidValue("object path \"a//b\" does not start with \"/\""))
     #expect(
       dbusError {
         var encoder = DBusEncoder(); try encoder.encode(.objectPath("/a//b"))
       }
-        == .invalidValue("object path '/a//b' has an empty element"))
+        == .invalidValue("object path \"/a//b\" has an empty element"))
   }
 
   @Test func variantMustHoldOneCompleteType() {
     #expect(
       dbusError { _ = try decode("v", [2, 0x79, 0x79, 0, 1, 2]) }
-        == .malformedMessage(offset: 0, reason: "variant signature 'yy' must hold exactly one complete type"))
+        == .malformedMessage(
+          offset: 0, reason: "variant signature \"yy\" must hold exactly one complete type"))
     #expect(
       dbusError { _ = try decode("v", [0, 0]) }?.description.contains("exactly one complete type") == true)
   }
@@ -346,7 +359,7 @@ private func richMessage() throws -> [UInt8] {
       var encoder = DBusEncoder()
       try encoder.encode(.array(element: .string, ["a", .uint32(1)]))
     }
-    #expect(error == .invalidValue("array element 1 has type 'u', the array holds 's'"))
+    #expect(error == .invalidValue("array element 1 has type \"u\", the array holds \"s\""))
   }
 
   @Test func emptyStructsAndLooseDictEntriesCannotBeSent() {
@@ -369,14 +382,14 @@ private func richMessage() throws -> [UInt8] {
     ("(", "the struct opened at offset 0 is not closed"),
     ("(i", "the struct opened at offset 0 is not closed"),
     ("()", "empty struct at offset 0"),
-    (")", "unknown type code ')' at offset 0"),
-    ("z", "unknown type code 'z' at offset 0"),
+    (")", "unknown type code \")\" at offset 0"),
+    ("z", "unknown type code \"z\" at offset 0"),
     ("{sv}", "dictionary entry at offset 0 is not the element type of an array"),
-    ("a{vs}", "dictionary key at offset 2 is 'v', which is not a basic type"),
+    ("a{vs}", "dictionary key at offset 2 is \"v\", which is not a basic type"),
     ("a{s}", "the dictionary entry at offset 1 has no value type"),
     ("a{sss}", "the dictionary entry opened at offset 1 must hold exactly two types"),
     ("a{sv", "the dictionary entry opened at offset 1 must hold exactly two types"),
-    ("a{(s)v}", "dictionary key at offset 2 is '(s)', which is not a basic type"),
+    ("a{(s)v}", "dictionary key at offset 2 is \"(s)\", which is not a basic type"),
   ])
   func badSignaturesAreRejected(signature: String, reason: String) {
     #expect(dbusError { _ = try DBusSignature(signature) } == .invalidSignature(signature, reason: reason))
@@ -448,7 +461,7 @@ private func richMessage() throws -> [UInt8] {
     bytes[0] = 0x58
     #expect(
       dbusError { _ = try DBusMessage(decoding: bytes) }
-        == .malformedMessage(offset: 0, reason: "byte-order mark is 88, not 'l' or 'B'"))
+        == .malformedMessage(offset: 0, reason: "byte-order mark is 88, not \"l\" or \"B\""))
     bytes = handWrittenCall(bigEndian: false)
     bytes[1] = 9
     #expect(
@@ -468,7 +481,7 @@ private func richMessage() throws -> [UInt8] {
     bytes[34] = 0x6F  // MEMBER declared as an object path
     #expect(
       dbusError { _ = try DBusMessage(decoding: bytes) }
-        == .malformedMessage(offset: 36, reason: "object path 'M' does not start with '/'"))
+        == .malformedMessage(offset: 36, reason: "object path \"M\" does not start with \"/\""))
     bytes = handWrittenCall(bigEndian: false)
     bytes[50] = 0x75  // SIGNATURE declared as a uint32 ("u"), which runs past the field array
     #expect(
@@ -478,7 +491,7 @@ private func richMessage() throws -> [UInt8] {
     bytes[18] = 0x73  // PATH declared as a string
     #expect(
       dbusError { _ = try DBusMessage(decoding: bytes) }
-        == .malformedMessage(offset: 16, reason: "header field PATH has type 's', expected 'o'"))
+        == .malformedMessage(offset: 16, reason: "header field PATH has type \"s\", expected \"o\""))
     bytes = handWrittenCall(bigEndian: false)
     bytes[32] = 1  // MEMBER field relabelled as a second PATH
     #expect(
@@ -488,7 +501,7 @@ private func richMessage() throws -> [UInt8] {
     bytes[32] = 2  // MEMBER relabelled INTERFACE: the call has no member now, and "M" is no interface
     #expect(
       dbusError { _ = try DBusMessage(decoding: bytes) }
-        == .malformedMessage(offset: 16, reason: "interface name 'M' needs at least two elements"))
+        == .malformedMessage(offset: 16, reason: "interface name \"M\" needs at least two elements"))
     bytes = handWrittenCall(bigEndian: false)
     bytes[32] = 200  // unknown fields are ignored, but then MEMBER is missing
     #expect(
@@ -502,7 +515,7 @@ private func richMessage() throws -> [UInt8] {
     bytes += [0, 0, 0, 0]
     #expect(
       dbusError { _ = try DBusMessage(decoding: bytes) }
-        == .malformedMessage(offset: 60, reason: "4 bytes remain after the body 'u'"))
+        == .malformedMessage(offset: 60, reason: "4 bytes remain after the body \"u\""))
     bytes = handWrittenCall(bigEndian: false)
     #expect(
       dbusError { _ = try DBusMessage(decoding: bytes + [0]) }
@@ -517,12 +530,12 @@ private func richMessage() throws -> [UInt8] {
     let badMember = DBusMessage(type: .methodCall, serial: 1, path: "/", member: "1x")
     #expect(
       dbusError { _ = try badMember.encoded() }
-        == .invalidValue("member name '1x' must be [A-Za-z_][A-Za-z0-9_]*"))
+        == .invalidValue("member name \"1x\" must be [A-Za-z_][A-Za-z0-9_]*"))
     let badDestination = DBusMessage(
       type: .methodCall, serial: 1, path: "/", member: "M", destination: "nodots")
     #expect(
       dbusError { _ = try badDestination.encoded() }
-        == .invalidValue("bus name 'nodots' needs at least two elements"))
+        == .invalidValue("bus name \"nodots\" needs at least two elements"))
   }
 
   // MARK: Addresses and rules
@@ -538,13 +551,16 @@ private func richMessage() throws -> [UInt8] {
   }
 
   @Test(arguments: [
-    ("", "invalid D-Bus address '': it is empty"),
-    ("path=/x", "invalid D-Bus address 'path=/x': it has no 'transport:' prefix"),
-    ("unix:path", "invalid D-Bus address 'unix:path': parameter 'path' is not key=value"),
-    ("unix:path=/a,path=/b", "invalid D-Bus address 'unix:path=/a,path=/b': parameter 'path' appears twice"),
+    ("", "invalid D-Bus address \"\": it is empty"),
+    ("path=/x", "invalid D-Bus address \"path=/x\": it has no \"transport:\" prefix"),
+    ("unix:path", "invalid D-Bus address \"unix:path\": parameter \"path\" is not key=value"),
+    (
+      "unix:path=/a,path=/b",
+      "invalid D-Bus address \"unix:path=/a,path=/b\": parameter \"path\" appears twice"
+    ),
     (
       "unix:path=/a%2",
-      "invalid D-Bus address 'unix:path=/a%2': '%' in '/a%2' is not followed by two hex digits"
+      "invalid D-Bus address \"unix:path=/a%2\": \"%\" in \"/a%2\" is not followed by two hex digits"
     ),
   ])
   func badAddressesAreRejected(address: String, message: String) {

@@ -131,7 +131,7 @@ extension GlobalStateTests {
       #expect(DMTraitCollection.system == DMTraitCollection())
       let messages = recorder.all.map(\.message)
       let refused =
-        "the desktop portal did not answer: cannot connect to D-Bus at unix:path=/nonexistent/bus: "
+        "the desktop portal did not answer: cannot connect to D-Bus at \"unix:path=/nonexistent/bus\": "
       #expect(messages.count == 2, "\(messages)")
       #expect(messages.first?.hasPrefix(refused) == true, "\(messages)")
       #expect(

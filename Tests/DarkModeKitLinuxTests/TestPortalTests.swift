@@ -127,7 +127,7 @@ extension GlobalStateTests {
         try await DMPortalAppearanceSource(address: session.address).read() == traits(.unspecified, .normal))
       #expect(
         recorder.all.map(\.message).contains(
-          "the desktop portal gave color-scheme as a value of type 's', not a number; it counts as no preference"
+          "the desktop portal gave color-scheme as a value of type \"s\", not a number; it counts as no preference"
         ),
         "\(recorder.all)")
     }
@@ -200,7 +200,8 @@ extension GlobalStateTests {
       }
       let messages = recorder.all.map(\.message).filter { $0.hasPrefix("the desktop portal gave") }
       #expect(
-        messages.filter { $0.hasPrefix("the desktop portal gave color-scheme as a value of type 's'") }.count
+        messages.filter { $0.hasPrefix("the desktop portal gave color-scheme as a value of type \"s\"") }
+          .count
           == 1)
       #expect(messages.count == 17, "\(messages)")
       #expect(
@@ -230,7 +231,8 @@ extension GlobalStateTests {
       #expect(await eventually { DMTraitCollection.system.accessibilityContrast == .normal })
       #expect(
         recorder.all.map(\.message).contains(
-          "the desktop portal gave high-contrast as a value of type 's', not a boolean; it counts as unknown")
+          "the desktop portal gave high-contrast as a value of type \"s\", not a boolean; it counts as unknown"
+        )
       )
       // Another namespace's key of the same name changes nothing.
       try await portal.set("org.example.other", "high-contrast", .bool(true))
@@ -294,7 +296,7 @@ extension GlobalStateTests {
       #expect(read.accentColor?.hexString == hex)
       #expect(
         recorder.all.map(\.message).contains {
-          $0.hasPrefix("the desktop portal gave accent-color as a value of type 's'")
+          $0.hasPrefix("the desktop portal gave accent-color as a value of type \"s\"")
         } == (accent == "string"))
     }
 

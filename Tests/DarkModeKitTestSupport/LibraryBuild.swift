@@ -5,17 +5,20 @@ import Foundation
 /// the `swiftc` that built them.
 public enum LibraryBuild {
   /// The build's folder that holds `DarkModeKit.swiftmodule` (and the package's other modules), and
-  /// the library's object files.
+  /// the object files of the library and of `DarkModeKitText`, which it depends on.
   public static let found: (modules: URL, objects: [URL])? = {
     var folder = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
     let manager = FileManager.default
     for _ in 0..<5 {
       for modules in [folder.appendingPathComponent("Modules"), folder]
       where manager.fileExists(atPath: modules.appendingPathComponent("DarkModeKit.swiftmodule").path) {
-        let objectFolder = modules.deletingLastPathComponent().appendingPathComponent("DarkModeKit.build")
-        let objects = ((try? manager.contentsOfDirectory(atPath: objectFolder.path)) ?? [])
-          .filter { $0.hasSuffix(".o") }.sorted().map { objectFolder.appendingPathComponent($0) }
-        if !objects.isEmpty { return (modules, objects) }
+        // The library's own objects and those of the module it depends on.
+        let objects = ["DarkModeKit.build", "DarkModeKitText.build"].flatMap { name in
+          let objectFolder = modules.deletingLastPathComponent().appendingPathComponent(name)
+          return ((try? manager.contentsOfDirectory(atPath: objectFolder.path)) ?? [])
+            .filter { $0.hasSuffix(".o") }.sorted().map { objectFolder.appendingPathComponent($0) }
+        }
+        if objects.contains(where: { $0.path.contains("/DarkModeKit.build/") }) { return (modules, objects) }
       }
       folder = folder.deletingLastPathComponent()
     }

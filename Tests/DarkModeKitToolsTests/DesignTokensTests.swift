@@ -1,5 +1,6 @@
 import DarkModeKit
 import DarkModeKitTestSupport
+import DarkModeKitText
 import DarkModeKitTools
 import Foundation
 import Testing

@@ -95,7 +95,7 @@ enum DMKit {
     #expect(watch.wait(seconds: 5) == 0, "\(watch.errorOutput)")
     #expect(
       watch.errorOutput.contains(
-        "darkmodekit: warning: the desktop portal did not answer: cannot connect to D-Bus at unix:path=/nonexistent/bus"
+        "darkmodekit: warning: the desktop portal did not answer: cannot connect to D-Bus at \"unix:path=/nonexistent/bus\""
       ),
       "\(watch.errorOutput)")
   }

@@ -1,3 +1,5 @@
+import DarkModeKitText
+
 /// The parsed contents of a colour table, before it is published by a ``DMColorTable``.
 struct ParsedColorTable: Sendable {
   /// The columns, in header order.

@@ -1,3 +1,4 @@
+import DarkModeKitText
 import Foundation
 
 #if canImport(Glibc)

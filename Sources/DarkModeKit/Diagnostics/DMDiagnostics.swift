@@ -1,3 +1,5 @@
+import DarkModeKitText
+
 /// Problems the library reports instead of failing: a missing colour key, an unreadable preference
 /// file, a bad colour table, a theme nothing has, a system source that went away.
 ///

@@ -1,3 +1,4 @@
+import DarkModeKitText
 import Foundation
 
 /// Why a string is not a colour, as thrown by ``DMColor/init(hex:)``.

@@ -1,3 +1,5 @@
+import DarkModeKitText
+
 /// The common base of views and view controllers: their overrides and resolved traits.
 ///
 /// It holds what every node of the hierarchy has, as `UIResponder` does for UIKit's views and

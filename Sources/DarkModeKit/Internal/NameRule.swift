@@ -1,3 +1,5 @@
+import DarkModeKitText
+
 /// The rule for theme names: ASCII letters, digits, `_`, `.` and `-`, starting with a
 /// letter or `_`. Colour tables, theme variants and the preference store check names with it.
 enum NameRule {

@@ -1,3 +1,4 @@
+import DarkModeKitText
 import Foundation
 
 /// Remembers the user's choice (style, contrast and theme) in a small versioned JSON file.

@@ -1,3 +1,5 @@
+import DarkModeKitText
+
 /// One side of a named theme, light or dark, in normal or high contrast: a column of a colour
 /// table, a key of a theme map, an image of a by-name ``DMDynamicImage``.
 ///

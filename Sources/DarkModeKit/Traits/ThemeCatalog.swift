@@ -1,3 +1,4 @@
+import DarkModeKitText
 import Dispatch
 
 /// The sides every theme has, as the process's tables, theme maps and images declared them: the

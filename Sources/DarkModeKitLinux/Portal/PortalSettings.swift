@@ -148,7 +148,7 @@ enum PortalSettings {
 
     func report(_ key: String, _ value: DBusValue, _ expected: String, meaning: String) {
       let message =
-        "the desktop portal gave \(key) as a value of type '\(value.type)', not \(expected); it counts as \(meaning)"
+        "the desktop portal gave \(key) as a value of type \"\(value.type)\", not \(expected); it counts as \(meaning)"
       let shown: String? = state.withLock { state in
         guard !state.isOver, !state.reported.contains(message) else { return nil }
         guard state.reported.count < Self.limit else {
@@ -187,7 +187,7 @@ enum PortalSettings {
       arguments: [.array(element: .string, followedNamespaces.map { .string($0) })], timeout: timeout)
     guard let all = reply.first, case .array(_, let namespaces) = all else {
       throw DBusError.invalidValue(
-        "the desktop portal answered ReadAll with '\(reply.map(\.type.description).joined())', not 'a{sa{sv}}'"
+        "the desktop portal answered ReadAll with \"\(reply.map(\.type.description).joined())\", not \"a{sa{sv}}\""
       )
     }
     var values = Values()

@@ -1,4 +1,5 @@
 import DarkModeKit
+import DarkModeKitText
 import Foundation
 
 /// Reads the system appearance from environment variables: `DM_COLOR_SCHEME=light|dark` and

@@ -1,4 +1,5 @@
 import DarkModeKit
+import DarkModeKitText
 import Foundation
 
 /// A colour written as CSS writes it with a function, as Tokens Studio and older drafts put it in a

@@ -1,4 +1,5 @@
 import DarkModeKit
+import DarkModeKitText
 import Foundation
 
 /// Reads colour tables from design tokens: the W3C Design Tokens Community Group format 2025.10

@@ -1,4 +1,5 @@
 import DarkModeKit
+import DarkModeKitText
 import Foundation
 
 /// Why a design-tokens file could not be read as a colour table: where, which token, and what is

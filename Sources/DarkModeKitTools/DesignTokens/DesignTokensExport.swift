@@ -1,4 +1,5 @@
 import DarkModeKit
+import DarkModeKitText
 
 /// The names design-tokens files use for DarkModeKit's variants, shared by the export and the
 /// import.

@@ -1,4 +1,5 @@
 import DarkModeKit
+import DarkModeKitText
 import Foundation
 
 /// A place in a text: a 1-based line, and a 1-based column counted in Unicode scalars.

@@ -1,4 +1,5 @@
 import DarkModeKit
+import DarkModeKitText
 
 /// A resolver document (Resolver module 2025.10): sets and modifiers whose sources, merged in the
 /// resolution order for one choice of each modifier's context, make one token tree. Sources are

@@ -1,4 +1,5 @@
 import DarkModeKit
+import DarkModeKitText
 import Foundation
 
 /// One reading of design tokens in progress: its options, the warnings it has noticed (each once:

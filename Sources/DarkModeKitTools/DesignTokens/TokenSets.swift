@@ -1,4 +1,5 @@
 import DarkModeKit
+import DarkModeKitText
 
 /// Tokens Studio's single-file form: each top-level group is a token set (`global`, `light`,
 /// `dark`), and a token refers to another by its path inside the sets (`{global.grey.800}` in the

@@ -1,4 +1,5 @@
 import DarkModeKit
+import DarkModeKitText
 import Foundation
 
 /// The tokens of one or more design-tokens documents merged in order, as the Format module reads

@@ -1,4 +1,5 @@
 import DarkModeKit
+import DarkModeKitText
 import Foundation
 
 #if canImport(Glibc)

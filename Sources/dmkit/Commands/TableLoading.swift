@@ -1,4 +1,5 @@
 import DarkModeKit
+import DarkModeKitText
 import DarkModeKitTools
 import Foundation
 

@@ -1,5 +1,6 @@
 import DarkModeKit
 import DarkModeKitLinux
+import DarkModeKitText
 import Foundation
 
 #if canImport(Glibc)
