@@ -19,7 +19,6 @@ enum Demo {
     .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     .appendingPathComponent("Docs/Examples/Palette.txt")
   static let themes: [DMTheme?] = [nil, "SEPIA", "SOLARIZED"]
-  static var themeIndex = 0
   static var windows: [DMGTKWindow] = []
   /// The widgets whose place --print-layout prints, by name, with their window.
   static var named: [(name: String, widget: UnsafeMutablePointer<GtkWidget>, window: DMGTKWindow)] = []
@@ -81,18 +80,26 @@ enum Demo {
     if controls {
       // An appearance menu: the style and the theme are two choices, and neither undoes the other.
       let row = DMGTKBox(.horizontal, spacing: 8)
+      // The theme button names the theme chosen, which a style can drop (Dark drops the
+      // light-only SEPIA), and goes on from it.
+      let themeButton = DMGTKButton("Theme: default")
+      let showTheme = { @MainActor [weak themeButton] in
+        themeButton?.label = "Theme: \(DMTraitCollection.override.theme?.rawValue ?? "default")"
+      }
       for (label, style) in [
         ("Light", DMUserInterfaceStyle.light), ("Dark", .dark), ("System", .unspecified),
       ] {
-        let button = DMGTKButton(label) { DMTraitCollection.setOverride(style: style) }
+        let button = DMGTKButton(label) {
+          DMTraitCollection.setOverride(style: style)
+          showTheme()
+        }
         named.append((label.lowercased(), button.widget, window))
         row.append(button)
       }
-      let themeButton = DMGTKButton("Theme: default")
-      themeButton.onClick { [weak themeButton] in
-        themeIndex = (themeIndex + 1) % themes.count
-        DMTraitCollection.setOverride(theme: themes[themeIndex])
-        themeButton?.label = "Theme: \(themes[themeIndex]?.rawValue ?? "default")"
+      themeButton.onClick {
+        let chosen = themes.firstIndex(of: DMTraitCollection.override.theme) ?? 0
+        DMTraitCollection.setOverride(theme: themes[(chosen + 1) % themes.count])
+        showTheme()
       }
       named.append(("theme", themeButton.widget, window))
       row.append(themeButton)

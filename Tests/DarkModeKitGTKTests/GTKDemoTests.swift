@@ -115,6 +115,8 @@ import Testing
     let steps: [((x: Int, y: Int, width: Int, height: Int), DMThemeVariant)] = [
       (dark, "NIGHT"), (theme, "SEPIA"), (theme, "SOLARIZED:dark"), (light, "SOLARIZED:light"),
       (system, "SOLARIZED:dark"), (theme, "NIGHT"), (light, "NORMAL"),
+      // Dark drops the light-only SEPIA; the theme button goes on from the theme chosen then.
+      (theme, "SEPIA"), (dark, "NIGHT"), (theme, "SEPIA"), (theme, "SOLARIZED:dark"),
     ]
     for (button, variant) in steps {
       try click(button)

@@ -89,6 +89,27 @@ import Testing
         ),
       ]),
     Case(
+      name: "DKNightVersion's pickers",
+      source: """
+        @MainActor func colour(_ view: DMView) {
+          view.dk_backgroundColorPicker = DKColorPickerWithKey("BG")
+          view.dk_textColorPicker = DKColorPickerWithRGB(0xFFFFFF, 0x343434)
+          view.dk_tintColorPicker = DKColorPickerWithColors(.white, .black)
+          let picker: DKColorPicker? = nil
+          _ = (picker, DKImagePickerWithNames("sun", "moon"))
+        }
+        """,
+      errors: [
+        (2, "'dk_backgroundColorPicker' is unavailable: bind the property: dm.bind(\\.backgroundColor"),
+        (2, "'DKColorPickerWithKey' is unavailable: a table's colour is DMDynamicColor(key:)"),
+        (3, "'dk_textColorPicker' is unavailable: bind the property: dm.bind(\\.textColor"),
+        (3, "'DKColorPickerWithRGB' is unavailable: a light/dark pair is DMDynamicColor(light: DMColor(rgb:"),
+        (4, "'dk_tintColorPicker' is unavailable: bind the property: dm.bind(\\.tintColor"),
+        (4, "'DKColorPickerWithColors' is unavailable: a light/dark pair is DMDynamicColor(light:dark:)"),
+        (5, "'DKColorPicker' has been renamed to 'DMDynamicColor'"),
+        (6, "'DKImagePickerWithNames' is unavailable: an image for each side is DMDynamicImage(light:dark:)"),
+      ]),
+    Case(
       name: "the same code, written as the errors say",
       source: """
         @MainActor func setUp() {

@@ -138,3 +138,79 @@ public final class DKColorTable {
     set {}
   }
 }
+
+/// DKNightVersion's colour picker: here a ``DMDynamicColor``, bound to the property it colours.
+@available(
+  *, unavailable, renamed: "DMDynamicColor",
+  message:
+    "a colour that follows the theme is a DMDynamicColor, set on a property with object.dm.bind(\\.property, to:)"
+)
+public typealias DKColorPicker = DMDynamicColor
+
+/// DKNightVersion's picker of a table's colour.
+@available(
+  *, unavailable,
+  message: "a table's colour is DMDynamicColor(key:), set on a property with object.dm.bind(\\.property, to:)"
+)
+public func DKColorPickerWithKey(_ key: String) -> DMDynamicColor { fatalError("unavailable") }
+
+/// DKNightVersion's picker of one colour for each of `NORMAL` and `NIGHT`, in hex.
+@available(
+  *, unavailable,
+  message:
+    "a light/dark pair is DMDynamicColor(light: DMColor(rgb: 0xFFFFFF), dark: DMColor(rgb: 0x1C1C1E)), set with object.dm.bind(\\.property, to:)"
+)
+public func DKColorPickerWithRGB(_ normal: UInt32, _ night: UInt32...) -> DMDynamicColor {
+  fatalError("unavailable")
+}
+
+/// DKNightVersion's picker of one colour for each of `NORMAL` and `NIGHT`.
+@available(
+  *, unavailable,
+  message: "a light/dark pair is DMDynamicColor(light:dark:), set with object.dm.bind(\\.property, to:)"
+)
+public func DKColorPickerWithColors(_ normal: DMColor, _ night: DMColor...) -> DMDynamicColor {
+  fatalError("unavailable")
+}
+
+/// DKNightVersion's picker of an image by name for each of `NORMAL` and `NIGHT`.
+@available(
+  *, unavailable,
+  message:
+    "an image for each side is DMDynamicImage(light:dark:), or one by theme name; set it with object.dm.bind(\\.property, to:)"
+)
+public func DKImagePickerWithNames(_ normal: String, _ night: String...) -> Never {
+  fatalError("unavailable")
+}
+
+extension DMResponder {
+  /// DKNightVersion's background picker.
+  @available(
+    *, unavailable,
+    message: "bind the property: dm.bind(\\.backgroundColor, to: DMDynamicColor(key:)) on a view that has one"
+  )
+  public var dk_backgroundColorPicker: DMDynamicColor? {
+    get { nil }
+    set {}
+  }
+
+  /// DKNightVersion's text colour picker.
+  @available(
+    *, unavailable,
+    message: "bind the property: dm.bind(\\.textColor, to: DMDynamicColor(key:)) on a view that has one"
+  )
+  public var dk_textColorPicker: DMDynamicColor? {
+    get { nil }
+    set {}
+  }
+
+  /// DKNightVersion's tint colour picker.
+  @available(
+    *, unavailable,
+    message: "bind the property: dm.bind(\\.tintColor, to: DMDynamicColor(key:)) on a view that has one"
+  )
+  public var dk_tintColorPicker: DMDynamicColor? {
+    get { nil }
+    set {}
+  }
+}
