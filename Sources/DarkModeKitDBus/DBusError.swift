@@ -76,11 +76,11 @@ public enum DBusError: Error, Sendable, Hashable, CustomStringConvertible {
     case .disconnected(let reason):
       "D-Bus connection lost: \(reason)"
     case .connectionFailed(let address, let reason):
-      "cannot connect to D-Bus at \(ShownText.quoted(address)): \(reason)"
+      "cannot connect to D-Bus at \(ShownText.quoted(address, limit: 512)): \(reason)"
     case .authenticationFailed(let reason):
       "D-Bus authentication failed: \(reason)"
     case .invalidAddress(let address, let reason):
-      "invalid D-Bus address \(ShownText.quoted(address)): \(reason)"
+      "invalid D-Bus address \(ShownText.quoted(address, limit: 512)): \(reason)"
     case .invalidSignature(let signature, let reason):
       "invalid D-Bus signature \(ShownText.quoted(signature)): \(reason)"
     case .malformedMessage(let offset, let reason):

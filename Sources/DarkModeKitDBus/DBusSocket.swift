@@ -47,7 +47,8 @@ package enum DBusSocket {
         name = [0] + Array(abstract.utf8)
       #else
         throw DBusError.connectionFailed(
-          address: text, reason: "abstract sockets exist only on Linux (abstract=\(abstract))")
+          address: text,
+          reason: "abstract sockets exist only on Linux (abstract=\(ShownText.quoted(abstract)))")
       #endif
     } else {
       throw DBusError.connectionFailed(

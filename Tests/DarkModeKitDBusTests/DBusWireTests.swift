@@ -567,6 +567,14 @@ private func richMessage() throws -> [UInt8] {
     #expect(dbusError { _ = try DBusAddress.parseList(address) }?.description == message)
   }
 
+  /// A session address with its GUID is longer than most quoted values: an error shows it whole.
+  @Test func aLongAddressIsShownWholeInItsError() {
+    let address = "unix:path=/run/user/1000/bus,guid=0123456789abcdef0123456789abcdef,oops"
+    #expect(
+      dbusError { _ = try DBusAddress.parseList(address) }?.description
+        == "invalid D-Bus address \"\(address)\": parameter \"oops\" is not key=value")
+  }
+
   @Test func matchRulesQuoteTheirValues() {
     let rule = DBusMatchRule(
       interface: "org.freedesktop.portal.Settings", member: "SettingChanged", arguments: [0: "it's"])
