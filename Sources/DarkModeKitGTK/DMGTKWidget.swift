@@ -150,35 +150,25 @@ extension DMBindings where Root: DMGTKStyled {
 @MainActor
 @usableFromInline
 enum StyledColorPaths {
-  /// A styled type's three colour paths, and the key path objects last asked about with their
-  /// answers.
-  private struct Known {
-    let paths: [AnyKeyPath]
-    var recent: [(keyPath: AnyKeyPath, index: Int?)] = []
-  }
-
-  private static var known: [ObjectIdentifier: Known] = [:]
-
-  /// How many key path objects each type remembers. A key path written in the app's code is one
-  /// object each time it runs, so the few places that bind a type's colours are found again by
-  /// identity, without `==`, which compares the paths' parts.
-  private static let recentCount = 8
+  /// Each styled type's three colour paths, as the objects that stand for them in bindings.
+  private static var known: [ObjectIdentifier: [AnyKeyPath]] = [:]
 
   /// 0, 1 or 2 for the background, text or border colour of `Root`; `nil` for another path.
   @usableFromInline
   static func index<Root: DMGTKStyled>(of keyPath: AnyKeyPath, in _: Root.Type) -> Int? {
     let type = ObjectIdentifier(Root.self)
-    var entry =
-      known[type] ?? Known(paths: [\Root.backgroundColor, \Root.foregroundColor, \Root.borderColor])
-    for seen in entry.recent where seen.keyPath === keyPath { return seen.index }
-    let index = entry.paths.firstIndex(of: keyPath)
-    // Each remembered key path is held, so that its object cannot be another's later.
-    entry.recent.insert((keyPath, index), at: 0)
-    if entry.recent.count > recentCount { entry.recent.removeLast() }
-    // The key path let go of goes after the access to `known`: its subscripts' deinitializers
-    // may bind.
-    extendLifetime(known.updateValue(entry, forKey: type))
-    return index
+    let paths: [AnyKeyPath]
+    if let found = known[type] {
+      paths = found
+    } else {
+      paths = [\Root.backgroundColor, \Root.foregroundColor, \Root.borderColor].map(BoundKeyPaths.canonical)
+      known[type] = paths
+    }
+    // The path is bound next, so its object in `BoundKeyPaths` is made now either way; the
+    // colours are then told apart by identity.
+    let bound = BoundKeyPaths.canonical(keyPath)
+    for index in paths.indices where paths[index] === bound { return index }
+    return nil
   }
 }
 

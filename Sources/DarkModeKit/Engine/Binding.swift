@@ -105,7 +105,7 @@ final class BoundProperty {
 /// Every key path a binding holds is the object ``canonical(_:)`` gave for it, and so is every
 /// key path a list is asked about (``existing(_:)``).
 @MainActor
-enum BoundKeyPaths {
+package enum BoundKeyPaths {
   /// Every distinct key path bound so far, by value; as many as the program has bound
   /// properties, never removed (see `BoundProperty.known`), whether bound through the key path or
   /// with a setter of its own.
@@ -121,7 +121,7 @@ enum BoundKeyPaths {
   private static let metLimit = 1_024
 
   /// The object that stands for `keyPath` in bindings, made `keyPath` itself the first time.
-  static func canonical(_ keyPath: AnyKeyPath) -> AnyKeyPath {
+  package static func canonical(_ keyPath: AnyKeyPath) -> AnyKeyPath {
     if let entry = met[ObjectIdentifier(keyPath)] { return entry.bound }
     let bound: AnyKeyPath
     if let known = objects[keyPath] {
