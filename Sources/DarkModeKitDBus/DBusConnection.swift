@@ -105,9 +105,14 @@ public final class DBusConnection: Sendable {
       }
     }
     if failures.count == 1 { throw failures[0] }
-    throw DBusError.connectionFailed(
-      address: address, reason: failures.map(\.description).joined(separator: "; "))
+    // The first few, then how many more: an address list from outside may name thousands.
+    let shown = failures.prefix(Self.failuresShown).map(\.description)
+    let more = failures.count > Self.failuresShown ? ["and \(failures.count - Self.failuresShown) more"] : []
+    throw DBusError.connectionFailed(address: address, reason: (shown + more).joined(separator: "; "))
   }
+
+  /// How many of the addresses that failed an error names, when a list of them all failed.
+  static let failuresShown = 4
 
   /// Connects to a bus without blocking the caller: the blocking work runs on its own thread.
   ///

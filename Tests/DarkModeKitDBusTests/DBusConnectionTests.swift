@@ -314,6 +314,16 @@ import Testing
       }
     }
 
+    /// An address list of thousands of entries, none of which answers, gives an error of a few
+    /// lines' length that names the first failures and counts the rest.
+    @Test func manyFailedAddressesGiveAShortError() async throws {
+      let address = (0..<4_000).map { "unix:path=/nonexistent/dmk/\($0)" }.joined(separator: ";")
+      let error = try #require(await dbusError { _ = try await DBusConnection.connect(to: address) })
+      #expect(error.description.utf8.count < 2_000, "\(error.description.utf8.count) bytes")
+      #expect(error.description.contains("\"unix:path=/nonexistent/dmk/0\": no such socket"))
+      #expect(error.description.hasSuffix("; and 3996 more"), "\(error.description.suffix(80))")
+    }
+
     @Test func refusedConnectionsGiveAClearError() async throws {
       let name = "/tmp/dmk-nobody-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
       let refused = await dbusError { _ = try await DBusConnection.connect(to: "unix:abstract=\(name)") }

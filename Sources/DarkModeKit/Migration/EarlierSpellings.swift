@@ -177,7 +177,7 @@ public func DKColorPickerWithColors(_ normal: DMColor, _ night: DMColor...) -> D
 @available(
   *, unavailable,
   message:
-    "an image for each side is DMDynamicImage(light:dark:), or one by theme name; set it with object.dm.bind(\\.property, to:)"
+    "an image for each side is DMDynamicImage(light:dark:), or by name DMDynamicImage(names:loader:); set it with object.dm.bind(\\.property, to:)"
 )
 public func DKImagePickerWithNames(_ normal: String, _ night: String...) -> Never {
   fatalError("unavailable")
