@@ -150,7 +150,7 @@ extension DMColorTableExportOptions {
           "the table \(tableName.debugDescription) starts with the namespace, which the generated enum "
             + "would hide")
       } else if namespace != nil, namesThemes, parts[0] == "Themes",
-        table.themes.contains(where: { $0 != .normal && $0 != .night })
+        table.contents.themes.contains(where: { $0 != .normal && $0 != .night })
       {
         problems.append(
           "the table \(tableName.debugDescription) starts with Themes, the enum of the table's themes, "

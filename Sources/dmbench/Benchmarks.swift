@@ -32,6 +32,7 @@ struct Benchmarks {
     let customTraits = CustomTraitCases(runs: runs, quick: quick)
     _ = customTraits.switches()
     _ = customTraits.memoryKept()
+    _ = customTraits.themeNamesKept()
     // 1,000 changes in the quick run too: the target is about the 99th percentile of as many.
     _ = LatencyCase(changes: 1_000).run()
     if !ScaleCases(quick: quick, runs: runs).run() || !tableMemoryIsLinear || !hierarchyIsLinear {

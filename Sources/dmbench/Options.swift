@@ -49,8 +49,9 @@ enum Mode: Equatable {
                          faster than its input
       --table-scale      section 8 only: growth of colour-table and design-token work, alike
       --local            sections 3 and 4 only: a no-op change, an override on one view
-      --custom-traits    section 11 only: a custom-trait switch against a built-in one, and the
-                         memory kept by collections of many custom traits; exits 1 on a miss
+      --custom-traits    section 11 only: a custom-trait switch against a built-in one, the
+                         memory kept by collections of many custom traits and by tables of new
+                         theme names; exits 1 on a miss
       --switches         builds VIEWS bound views (1 to 10,000,000) and switches COUNT times, for
                          counting allocations from outside (valgrind); with --themables, bound
                          themable objects instead; with --ratio, then prints the median switch,

@@ -40,7 +40,8 @@ case .customTraits(let quick):
     let cases = CustomTraitCases(runs: benchmarks.runs, quick: quick)
     // Both run, whatever the first gives.
     let switchesMet = cases.switches()
-    if !(cases.memoryKept() && switchesMet) {
+    let memoryMet = cases.memoryKept()
+    if !(cases.themeNamesKept() && memoryMet && switchesMet) {
       print("dmbench: a custom-trait target was missed")
       exit(1)
     }

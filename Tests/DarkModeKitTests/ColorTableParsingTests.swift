@@ -494,9 +494,9 @@ import Testing
       }
       do {
         let table = try ColorTableParser.parse(bytes, validatesUTF8: true)
-        #expect(table.colors.count == table.keys.count * table.variants.count)
+        #expect(table.colors.count == table.keys.count * table.columns.count)
         #expect(table.keyIndex.count == table.keys.count)
-        #expect(!table.variants.isEmpty)
+        #expect(!table.columns.isEmpty)
       } catch {
         #expect(error.line >= 1)
         #expect(error.column >= 1)

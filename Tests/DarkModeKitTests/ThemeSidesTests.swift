@@ -242,7 +242,7 @@ extension GlobalStateTests {
       #expect(nested.pairName == "light")
       let callsBefore = view.calls
       // Declared by a table made on the main actor: everything is up to date when it returns.
-      _ = try? DMColorTable(string: "SIDES_LATE_GLOBAL:dark\n#000 BG\n")
+      let table = try? DMColorTable(string: "SIDES_LATE_GLOBAL:dark\n#000 BG\n")
       #expect(DMTheme(rawValue: "SIDES_LATE_GLOBAL").sides == .dark)
       #expect(DMTraitCollection.current.userInterfaceStyle == .dark)
       #expect(view.pairName == "dark")
@@ -260,6 +260,7 @@ extension GlobalStateTests {
       #expect(view.pairName == "light")
       DMTheme.declare(["SIDES_LATE_NESTED:dark"])
       #expect(nested.calls == nestedCalls + 1, "declaring a known side again changes nothing")
+      extendLifetime(table)
     }
 
     @Test func aSideDeclaredOnAnotherThreadReachesTheMainActor() async throws {
@@ -288,13 +289,14 @@ extension GlobalStateTests {
       #expect(map.resolved(with: light) == "light high")
       // The variant on screen says the same, for a theme of its own (the default theme's
       // variants are process-wide, and other tables declare them all).
-      _ = try DMColorTable(string: "NORMAL NIGHT SIDES_HC_ONLY:dark:high\n#fff #000 #010101 BG\n")
+      let table = try DMColorTable(string: "NORMAL NIGHT SIDES_HC_ONLY:dark:high\n#fff #000 #010101 BG\n")
       let chosen = DMTraitCollection(traitsFrom: [DMTraitCollection(theme: "SIDES_HC_ONLY")])
       #expect(chosen.themeVariant.description == "SIDES_HC_ONLY:dark:high")
       let chosenHigh = DMTraitCollection(traitsFrom: [
         DMTraitCollection(accessibilityContrast: .high, theme: "SIDES_HC_ONLY")
       ])
       #expect(chosenHigh.themeVariant.description == "SIDES_HC_ONLY:dark:high")
+      extendLifetime(table)
     }
 
     @Test func aThemeMapKeyWrittenAsAVariantIsThatVariant() {
@@ -321,6 +323,54 @@ extension GlobalStateTests {
       DMTraitCollection.setOverride(.dark, animated: false)
       // The change's walk (window and view), then one walk of the whole tree for both sides.
       #expect(TraitPropagator.shared.visitCount - visits == 4)
+    }
+
+    /// A view bound to ``pair`` in a visible window.
+    func shownPairView() -> (window: DMWindow, view: VariantView) {
+      let window = DMWindow()
+      let view = VariantView()
+      window.addSubview(view)
+      window.makeKeyAndVisible()
+      view.dm.bind(\.pairName, to: pair)
+      return (window, view)
+    }
+
+    @Test func aTableThatGoesTakesItsSidesWithIt() throws {
+      let (window, view) = shownPairView()
+      DMTraitCollection.setOverride(DMTraitCollection(theme: "SIDES_GONE"), animated: false)
+      var table: DMColorTable? = try DMColorTable(string: "NORMAL NIGHT SIDES_GONE:dark\n#fff #000 #111 BG\n")
+      #expect(DMTheme(rawValue: "SIDES_GONE").sides == .dark)
+      #expect(view.pairName == "dark")
+      let calls = view.calls
+      table = nil
+      #expect(DMTheme(rawValue: "SIDES_GONE").sides == [])
+      #expect(
+        DMTraitCollection.current.userInterfaceStyle == .light, "a theme no one declares follows the style")
+      #expect(view.pairName == "light")
+      #expect(view.calls == calls + 1)
+      extendLifetime(table)
+      extendLifetime(window)
+    }
+
+    @Test func aReloadThatDropsAColumnWithdrawsItsSideUnlessAnotherDeclaresIt() throws {
+      let (window, view) = shownPairView()
+      let table = try DMColorTable(string: "NORMAL NIGHT SIDES_RELOAD:dark\n#fff #000 #111 BG\n")
+      DMTraitCollection.setOverride(DMTraitCollection(theme: "SIDES_RELOAD"), animated: false)
+      #expect(view.pairName == "dark")
+      try table.reload(string: "NORMAL NIGHT SIDES_RELOAD:light\n#fff #000 #eee BG\n")
+      #expect(DMTheme(rawValue: "SIDES_RELOAD").sides == .light)
+      #expect(view.pairName == "light")
+      // A second table with the dark side keeps it through the first table's reloads.
+      let other = try DMColorTable(string: "SIDES_RELOAD:dark\n#111 BG\n")
+      try table.reload(string: "NORMAL NIGHT\n#fff #000 BG\n")
+      #expect(DMTheme(rawValue: "SIDES_RELOAD").sides == .dark)
+      #expect(view.pairName == "dark")
+      // A side declared for good stays when no table has it.
+      DMTheme.declare(["SIDES_RELOAD:light"])
+      try other.reload(string: "NORMAL\n#fff BG\n")
+      #expect(DMTheme(rawValue: "SIDES_RELOAD").sides == .light)
+      #expect(view.pairName == "light")
+      extendLifetime(window)
     }
 
     @Test func aThemeWithBothSidesFollowsTheStyle() {

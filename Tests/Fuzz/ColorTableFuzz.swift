@@ -77,11 +77,11 @@ private func check(_ bytes: [UInt8], validatesUTF8: Bool) {
     return
   }
   require(lintErrors.isEmpty, "lint reports \(lintErrors) for a table that parses")
-  require(parsed.colors.count == parsed.keys.count * parsed.variants.count, "one colour per key and column")
+  require(parsed.colors.count == parsed.keys.count * parsed.columns.count, "one colour per key and column")
   let written = format(parsed)
   do {
     let again = try ColorTableParser.parse(Array(written.utf8), validatesUTF8: true)
-    require(again.variants == parsed.variants, "columns survive writing out: \(written)")
+    require(again.columns == parsed.columns, "columns survive writing out: \(written)")
     require(again.keys == parsed.keys, "keys survive writing out: \(written)")
     require(again.colors == parsed.colors, "colours survive writing out: \(written)")
   } catch {
@@ -91,9 +91,9 @@ private func check(_ bytes: [UInt8], validatesUTF8: Bool) {
 
 /// The table in the colour-table format: the header, then one row per key.
 private func format(_ table: ParsedColorTable) -> String {
-  var text = table.variants.map(\.description).joined(separator: " ") + "\n"
+  var text = table.columns.map(\.description).joined(separator: " ") + "\n"
   for (row, key) in table.keys.enumerated() {
-    let colors = table.colors[row * table.variants.count..<(row + 1) * table.variants.count]
+    let colors = table.colors[row * table.columns.count..<(row + 1) * table.columns.count]
     text += colors.map(\.hexString).joined(separator: " ") + " " + key + "\n"
   }
   return text

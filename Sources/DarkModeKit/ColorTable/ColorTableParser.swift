@@ -3,12 +3,12 @@ import DarkModeKitText
 /// The parsed contents of a colour table, before it is published by a ``DMColorTable``.
 struct ParsedColorTable: Sendable {
   /// The columns, in header order.
-  var variants: [DMThemeVariant] = []
+  var columns: [ThemeColumn] = []
   /// The keys, in file order.
   var keys: [String] = []
   /// The position of each key in ``keys``.
   var keyIndex: [String: Int] = [:]
-  /// The colours row by row: the colour of key `k` in column `c` is at `k * variants.count + c`.
+  /// The colours row by row: the colour of key `k` in column `c` is at `k * columns.count + c`.
   var colors: [DMColor] = []
   /// The 1-based line that defines each key of ``keys``.
   var keyLines: [Int] = []
@@ -260,10 +260,10 @@ struct ColorTableParser {
     }
     // Where each variant is, for a duplicate's message; its column is counted only then, as
     // counting it for every name would take time in the square of the header's length.
-    var seen: [DMThemeVariant: Token] = [:]
+    var seen: [ThemeColumn: Token] = [:]
     for token in tokens {
-      let variant: DMThemeVariant
-      switch DMThemeVariant.parse(bytes[token.start..<token.end]) {
+      let variant: ThemeColumn
+      switch ThemeColumn.parse(bytes[token.start..<token.end]) {
       case .success(let parsed): variant = parsed
       case .failure(let problem):
         throw error(.badThemeName, at: token, "bad theme name \(quoted(token)): \(problem.reason)")
@@ -276,14 +276,14 @@ struct ColorTableParser {
         )
       }
       seen[variant] = token
-      table.variants.append(variant)
+      table.columns.append(variant)
     }
     hasHeader = true
-    themeList = Self.themeList(table.variants)
+    themeList = Self.themeList(table.columns)
   }
 
   private mutating func parseRow(_ tokens: [Token]) throws(DMColorTableError) {
-    let themeCount = table.variants.count
+    let themeCount = table.columns.count
     for (position, token) in tokens.enumerated() {
       if position < themeCount {
         guard isColorLike(token) else {
@@ -347,7 +347,7 @@ struct ColorTableParser {
   /// Made once, with the header.
   private var themeList = ""
 
-  private static func themeList(_ themes: [DMThemeVariant]) -> String {
+  private static func themeList(_ themes: [ThemeColumn]) -> String {
     let shown = themes.prefix(8).map { ShownText.escaped($0.description, limit: 64) }.joined(separator: ", ")
     return themes.count > 8 ? "(\(shown), …, \(themes.count) in all)" : "(\(shown))"
   }

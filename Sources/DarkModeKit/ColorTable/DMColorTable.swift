@@ -37,7 +37,9 @@ public final class DMColorTable: Sendable {
   package final class Contents: Sendable {
     /// Increases with each version a table publishes; `0` for the empty table.
     let generation: UInt64
-    /// The columns, in header order.
+    /// The columns, in header order. Their themes' names are held while these contents live (see
+    /// `ThemeCatalog.lease(_:)`): a reader that keeps a theme beyond them pins it first, as the
+    /// table's public properties do.
     package let variants: [DMThemeVariant]
     /// The distinct themes, in the order they first appear in the header.
     package var themes: [DMTheme] { index.themes }
@@ -54,13 +56,17 @@ public final class DMColorTable: Sendable {
 
     init(_ parsed: ParsedColorTable, generation: UInt64) {
       self.generation = generation
-      variants = parsed.variants
+      variants = ThemeCatalog.lease(parsed.columns)
       keys = parsed.keys
       keyIndex = parsed.keyIndex
       keyLines = parsed.keyLines
       colors = parsed.colors
-      index = VariantIndex(parsed.variants, defaultsInOrder: true)
+      index = VariantIndex(variants, defaultsInOrder: true)
       origins = parsed.origins
+    }
+
+    deinit {
+      ThemeCatalog.release(variants)
     }
 
     /// The colour the cell was written in, where it came from a space wider than sRGB.
@@ -147,6 +153,17 @@ public final class DMColorTable: Sendable {
     state = Locked(Contents(ParsedColorTable(), generation: 0))
   }
 
+  /// A table of `parsed`, whose columns declare their sides while the table has them.
+  private init(_ parsed: ParsedColorTable) {
+    let contents = Contents(parsed, generation: 1)
+    state = Locked(contents)
+    ThemeCatalog.tableColumnsDidChange(from: [], to: contents.variants)
+  }
+
+  deinit {
+    ThemeCatalog.tableColumnsDidChange(from: state.withLock { $0.variants }, to: [])
+  }
+
   /// Parses a table from text.
   ///
   /// ```swift
@@ -157,33 +174,30 @@ public final class DMColorTable: Sendable {
   /// ```
   /// - Parameter string: The table in the colour-table format.
   /// - Throws: ``DMColorTableError`` with the line, column and text of the first problem.
-  public init(string: String) throws(DMColorTableError) {
-    let parsed = try ColorTableParser.parse(Array(string.utf8), validatesUTF8: false)
-    state = Locked(Contents(parsed, generation: 1))
-    ThemeCatalog.declare(parsed.variants)
+  public convenience init(string: String) throws(DMColorTableError) {
+    self.init(try ColorTableParser.parse(Array(string.utf8), validatesUTF8: false))
   }
 
-  /// A table of the columns `variants` and the rows `keys`, the colour of the key at `k` in the
-  /// column at `c` at `k * variants.count + c`: for readers of other formats (design tokens) that
+  /// A table of the columns `columns` and the rows `keys`, the colour of the key at `k` in the
+  /// column at `c` at `k * columns.count + c`: for readers of other formats (design tokens) that
   /// have checked what the text format's parser checks (the variants distinct, each key valid and
   /// named once), and rounded each colour as a table's text writes it. A key's line is its row's in
   /// the table's text (`k + 2`).
   /// `origins` are the colours cells were written in, where they came from a wider space than sRGB,
   /// by their index in `colors`.
-  package init(
-    variants: [DMThemeVariant], keys: [String], colors: [DMColor], origins: [Int: DMColorOrigin] = [:]
+  package convenience init(
+    columns: [ThemeColumn], keys: [String], colors: [DMColor], origins: [Int: DMColorOrigin] = [:]
   ) {
-    precondition(colors.count == keys.count * variants.count, "a colour for each key in each column")
+    precondition(colors.count == keys.count * columns.count, "a colour for each key in each column")
     var parsed = ParsedColorTable()
-    parsed.variants = variants
+    parsed.columns = columns
     parsed.keys = keys
     parsed.colors = colors
     parsed.origins = origins
     parsed.keyIndex.reserveCapacity(keys.count)
     for (index, key) in keys.enumerated() { parsed.keyIndex[key] = index }
     parsed.keyLines = Array(2..<(keys.count + 2))
-    state = Locked(Contents(parsed, generation: 1))
-    ThemeCatalog.declare(parsed.variants)
+    self.init(parsed)
   }
 
   /// Reads a table from a UTF-8 file.
@@ -195,10 +209,10 @@ public final class DMColorTable: Sendable {
   ///   cannot be read, is not a regular file (a directory, a FIFO, a device) or is larger than
   ///   `maximumFileSize`, ``DMColorTableError/Kind/notUTF8`` when it is not UTF-8 text, or the
   ///   first problem in its contents; the error's ``DMColorTableError/path`` is the file's path.
-  public init(contentsOf url: URL, maximumFileSize: Int = defaultMaximumFileSize) throws(DMColorTableError) {
-    let parsed = try Self.parseFile(at: url, maximumFileSize: maximumFileSize)
-    state = Locked(Contents(parsed, generation: 1))
-    ThemeCatalog.declare(parsed.variants)
+  public convenience init(contentsOf url: URL, maximumFileSize: Int = defaultMaximumFileSize)
+    throws(DMColorTableError)
+  {
+    self.init(try Self.parseFile(at: url, maximumFileSize: maximumFileSize))
   }
 
   /// The largest colour-table file read unless the caller says otherwise: 64 MiB.
@@ -208,12 +222,21 @@ public final class DMColorTable: Sendable {
 
   /// The themes, in the order the header first names them; empty until the table is loaded.
   ///
-  /// A theme with several columns (`SOLARIZED:light SOLARIZED:dark`) is listed once.
-  public var themes: [DMTheme] { contents.themes }
+  /// A theme with several columns (`SOLARIZED:light SOLARIZED:dark`) is listed once. The process
+  /// keeps the name of a theme once it is read here, as it keeps every ``DMTheme``'s.
+  public var themes: [DMTheme] {
+    let themes = contents.themes
+    ThemeCatalog.pin(themes)
+    return themes
+  }
 
   /// The columns, in the order of the header: which side, in which contrast, of which theme each
-  /// one is; empty until the table is loaded.
-  public var variants: [DMThemeVariant] { contents.variants }
+  /// one is; empty until the table is loaded. The process keeps the names of themes read here.
+  public var variants: [DMThemeVariant] {
+    let variants = contents.variants
+    ThemeCatalog.pin(variants.lazy.map(\.theme))
+    return variants
+  }
 
   /// The keys, in file order; empty until the table is loaded.
   public var keys: [String] { contents.keys }
@@ -259,7 +282,10 @@ public final class DMColorTable: Sendable {
   /// - Returns: The column, or `nil` while the table is empty.
   public func variant(for traitCollection: DMTraitCollection) -> DMThemeVariant? {
     let contents = contents
-    return contents.isEmpty ? nil : contents.variants[contents.column(for: traitCollection)]
+    guard !contents.isEmpty else { return nil }
+    let variant = contents.variants[contents.column(for: traitCollection)]
+    ThemeCatalog.pin(CollectionOfOne(variant.theme))
+    return variant
   }
 
   /// The theme of the column a trait collection's colours come from (see ``variant(for:)``).
@@ -414,19 +440,23 @@ public final class DMColorTable: Sendable {
   }
 
   private func publish(_ parsed: ParsedColorTable) {
-    state.withLock { contents in
+    let (old, new) = state.withLock { contents in
+      let old = contents
       contents = Contents(parsed, generation: contents.generation + 1)
+      return (old, contents)
     }
     // After the new contents are in place, so that a change of sides resolves with them.
-    ThemeCatalog.declare(parsed.variants)
+    ThemeCatalog.tableColumnsDidChange(from: old.variants, to: new.variants)
     ColorTableReloads.tableDidReload(self)
+    // The old contents may go here, outside the table's lock.
+    extendLifetime(old)
   }
 
   /// Puts back contents saved from ``contents`` earlier, as a new version; for tests that borrow
   /// ``shared``.
   func restoreForTesting(_ saved: Contents) {
     var parsed = ParsedColorTable()
-    parsed.variants = saved.variants
+    parsed.columns = saved.variants.map(ThemeColumn.init)
     parsed.keys = saved.keys
     parsed.keyIndex = saved.keyIndex
     parsed.colors = saved.colors

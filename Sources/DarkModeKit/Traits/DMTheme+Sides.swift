@@ -16,8 +16,9 @@ extension DMTheme {
     public static let dark = Sides(rawValue: 2)
   }
 
-  /// The sides this theme has, as the process's colour tables, theme maps, images by name and
-  /// ``declare(_:)`` declared them; empty for a theme nothing declared.
+  /// The sides this theme has, as the process's colour tables (those that still have the column),
+  /// theme maps, images by name and ``declare(_:)`` declared them; empty for a theme nothing
+  /// declared.
   ///
   /// `NORMAL` is light, and `NIGHT` and `DARK` are dark, from the start. A theme with one side
   /// makes that side's style when it is chosen; see <doc:ThemesAndSides>.
@@ -28,9 +29,10 @@ extension DMTheme {
   /// Declares the sides of themes whose colours come from somewhere DarkModeKit does not see,
   /// such as a ``DMDynamic/init(dynamicProvider:)`` closure.
   ///
-  /// Tables, theme maps and images by name declare their variants themselves. Declarations only
-  /// add sides; a theme that gets a second side follows the style from then on, and every
-  /// resolved collection is brought up to date.
+  /// Tables, theme maps and images by name declare their variants themselves: a table while it
+  /// has the column, maps and images for good. What this declares is declared for good; a theme
+  /// that gets a second side follows the style from then on, and every resolved collection is
+  /// brought up to date.
   ///
   /// ```swift
   /// DMTheme.declare(["SEPIA", "BLACK:dark", "SOLARIZED:light", "SOLARIZED:dark"])

@@ -1,7 +1,9 @@
 /// A named theme, such as the `NORMAL` and `NIGHT` columns of a colour table.
 ///
 /// Theme names are case-sensitive. Any string is a theme; colour tables restrict the names they
-/// accept to ASCII letters, digits, `_`, `.` and `-`.
+/// accept to ASCII letters, digits, `_`, `.` and `-`. A theme compares and hashes as a number,
+/// and the process keeps the name of every theme made for its life; a name that only colour
+/// tables used goes with them (see <doc:ThemesAndSides>).
 ///
 /// ```swift
 /// let red: DMTheme = "RED"
@@ -11,7 +13,8 @@ public struct DMTheme: RawRepresentable, ExpressibleByStringLiteral, Sendable, H
   CustomStringConvertible
 {
   /// The name's number in the process-wide list of theme names: themes compare, hash and copy as
-  /// one integer, which keeps trait collections free of reference counting.
+  /// one integer, which keeps trait collections free of reference counting. A name a theme was
+  /// made from is kept for the life of the process (see `ThemeCatalog`).
   @usableFromInline
   var id: UInt32
 
@@ -40,14 +43,14 @@ public struct DMTheme: RawRepresentable, ExpressibleByStringLiteral, Sendable, H
 
   /// The theme's name.
   public var rawValue: String {
-    get { ThemeNames.name(of: id) }
-    set { id = ThemeNames.id(of: newValue) }
+    get { ThemeCatalog.name(of: id) }
+    set { id = ThemeCatalog.id(of: newValue) }
   }
 
   /// Creates a theme with the given name.
   /// - Parameter rawValue: The theme's name, for example `"NIGHT"`.
   public init(rawValue: String) {
-    id = ThemeNames.id(of: rawValue)
+    id = ThemeCatalog.id(of: rawValue)
   }
 
   /// Creates a theme from a string literal.

@@ -51,8 +51,8 @@ public struct DMThemeVariant: Sendable, Hashable, Codable, CustomStringConvertib
   /// `-`, starting with a letter or `_`). ``DMColorTable`` says what is wrong in its errors.
   /// - Parameter description: The variant, such as `"SOLARIZED:dark"`.
   public init?(_ description: String) {
-    guard case .success(let variant) = Self.parse(Array(description.utf8)[...]) else { return nil }
-    self = variant
+    guard case .success(let column) = ThemeColumn.parse(Array(description.utf8)[...]) else { return nil }
+    self.init(column)
   }
 
   /// A variant written as a literal, such as `"SOLARIZED:dark"`.
@@ -61,8 +61,8 @@ public struct DMThemeVariant: Sendable, Hashable, Codable, CustomStringConvertib
   /// with the reason, as a bad literal is a mistake in the code.
   /// - Parameter value: The variant.
   public init(stringLiteral value: String) {
-    switch Self.parse(Array(value.utf8)[...]) {
-    case .success(let variant): self = variant
+    switch ThemeColumn.parse(Array(value.utf8)[...]) {
+    case .success(let column): self.init(column)
     case .failure(let problem):
       preconditionFailure("\(ShownText.quoted(value)) is not a theme variant: \(problem.reason)")
     }
@@ -74,8 +74,8 @@ public struct DMThemeVariant: Sendable, Hashable, Codable, CustomStringConvertib
   public init(from decoder: any Decoder) throws {
     let container = try decoder.singleValueContainer()
     let text = try container.decode(String.self)
-    switch Self.parse(Array(text.utf8)[...]) {
-    case .success(let variant): self = variant
+    switch ThemeColumn.parse(Array(text.utf8)[...]) {
+    case .success(let column): self.init(column)
     case .failure(let problem):
       throw DecodingError.dataCorruptedError(
         in: container, debugDescription: "\(ShownText.quoted(text)) is not a theme variant: \(problem.reason)"
@@ -106,10 +106,19 @@ public struct DMThemeVariant: Sendable, Hashable, Codable, CustomStringConvertib
 }
 
 extension DMThemeVariant {
-  /// Why a written variant is not one: the sentence that follows `bad theme name "…": ` in a
-  /// colour table's error.
-  struct Problem: Error {
-    var reason: String
+  /// The variant of theme number `id`, whose side is one ``ThemeColumn`` allows: for the catalog,
+  /// which must not make `DMTheme` constants under its lock.
+  init(id: UInt32, userInterfaceStyle: DMUserInterfaceStyle, accessibilityContrast: DMAccessibilityContrast) {
+    theme = DMTheme(id: id)
+    self.userInterfaceStyle = userInterfaceStyle
+    self.accessibilityContrast = accessibilityContrast
+  }
+
+  /// The variant a column names, its theme's name kept for the life of the process.
+  init(_ column: ThemeColumn) {
+    self.init(
+      DMTheme(rawValue: column.themeName), userInterfaceStyle: column.userInterfaceStyle,
+      accessibilityContrast: column.accessibilityContrast)
   }
 
   /// Whether a theme is a side of the default theme by its name: `NORMAL`, `NIGHT` or `DARK`.
@@ -142,59 +151,7 @@ extension DMThemeVariant {
 
   /// Why `description` is not a variant, as a colour table's error says it; `nil` for a variant.
   package static func problem(in description: String) -> String? {
-    guard case .failure(let problem) = parse(Array(description.utf8)[...]) else { return nil }
+    guard case .failure(let problem) = ThemeColumn.parse(Array(description.utf8)[...]) else { return nil }
     return problem.reason
-  }
-
-  /// Reads `NAME[:light|:dark][:high]` from UTF-8 bytes.
-  static func parse(_ bytes: ArraySlice<UInt8>) -> Result<DMThemeVariant, Problem> {
-    let colon = bytes.firstIndex(of: UInt8(ascii: ":")) ?? bytes.endIndex
-    if let problem = NameRule.problem(bytes[..<colon], noun: "theme name") {
-      return .failure(Problem(reason: "\(problem); \(NameRule.text)"))
-    }
-    let length = bytes.distance(from: bytes.startIndex, to: colon)
-    guard length <= maximumThemeNameLength else {
-      return .failure(
-        Problem(reason: "the theme name is \(length) bytes long, more than \(maximumThemeNameLength)"))
-    }
-    let theme = DMTheme(rawValue: String(decoding: bytes[..<colon], as: UTF8.self))
-    var side = DMUserInterfaceStyle.unspecified
-    var contrast = DMAccessibilityContrast.normal
-    var start = colon
-    while start < bytes.endIndex {
-      let end = bytes[(start + 1)...].firstIndex(of: UInt8(ascii: ":")) ?? bytes.endIndex
-      let word = String(decoding: bytes[(start + 1)..<end], as: UTF8.self)
-      switch word {
-      case "light", "dark":
-        if contrast == .high {
-          return .failure(
-            Problem(
-              reason: "\":\(word)\" comes after \":high\"; the side comes first, as in \"NAME:\(word):high\"")
-          )
-        }
-        if side != .unspecified {
-          return .failure(Problem(reason: "it names two sides; \(syntax)"))
-        }
-        side = word == "dark" ? .dark : .light
-      case "high":
-        if contrast == .high { return .failure(Problem(reason: "\":high\" is written twice")) }
-        contrast = .high
-      case "":
-        return .failure(Problem(reason: "\":\" must be followed by light, dark or high; \(syntax)"))
-      default:
-        return .failure(
-          Problem(reason: "\(ShownText.quoted(":" + word, limit: 64)) is not a side or a contrast; \(syntax)")
-        )
-      }
-      start = end
-    }
-    if side != .unspecified, side != bareSide(of: theme), isDefaultSide(theme) {
-      return .failure(
-        Problem(
-          reason: theme == .normal
-            ? "NORMAL names the light side of the default theme, whose dark side is NIGHT"
-            : "\(theme.rawValue) names a dark side; write \(theme.rawValue) or \(theme.rawValue):high"))
-    }
-    return .success(DMThemeVariant(theme, userInterfaceStyle: side, accessibilityContrast: contrast))
   }
 }

@@ -1,22 +1,46 @@
 import DarkModeKitText
 import Dispatch
 
-/// The sides every theme has, as the process's tables, theme maps and images declared them: the
-/// one place that knows that `SEPIA` is light and `SOLARIZED` has both sides.
+/// The theme names the process uses, each with a number, and the sides every theme has, as the
+/// process's tables, theme maps and images declared them: the one place that knows that `SEPIA`
+/// is light and `SOLARIZED` has both sides.
 ///
-/// Declarations only add sides. When one adds a side, the listener (the engine) brings every
-/// resolved collection up to date, since a theme's sides can change the style it resolves to.
+/// A name is kept while something may use its number: for the life of the process once a
+/// ``DMTheme`` is made from it (the name is *pinned*: app code may hold the theme anywhere), and
+/// while a table's contents hold it (a *lease*): a name only tables used goes with the last of
+/// them, and its number is given to the next new name.
+///
+/// Theme maps, images and ``DMTheme/declare(_:)`` declare sides for good. A table's columns count
+/// while the table has them: a reload that drops a column, or the table's end, withdraws its side
+/// unless something else declares it. When the sides of a theme change, the listener (the
+/// engine) brings every resolved collection up to date, since a theme's sides can change the
+/// style it resolves to.
 @usableFromInline
 enum ThemeCatalog {
   typealias Listener = @Sendable () -> Void
 
   private struct State {
-    /// Indexed by theme number: bit 0 light, bit 1 dark (a variant of the side in either
-    /// contrast); then which variants were declared: bit 2 light, bit 3 light high-contrast, bit 4
-    /// dark, bit 5 dark high-contrast.
+    /// By theme number: the name; empty for a number free to be given again.
+    var names: [String] = []
+    /// The number of each name in use.
+    var ids: [String: UInt32] = [:]
+    /// The numbers of names that went, to be given again.
+    var freeIDs: [UInt32] = []
+    /// By theme number: how many tables' contents hold the name.
+    var leases: [UInt32] = []
+    /// By theme number: whether a ``DMTheme`` was made from the name, which keeps it for good.
+    var isPinned: [Bool] = []
+    /// By theme number: the variants declared for good, as bits 2–5 of ``sides``.
+    var declaredForGood: [UInt8] = []
+    /// Four per theme number (light, light high-contrast, dark, dark high-contrast): how many
+    /// tables have a column of that variant.
+    var tableColumns: [UInt32] = []
+    /// By theme number: bit 0 light, bit 1 dark (a variant of the side in either contrast); then
+    /// which variants were declared: bit 2 light, bit 3 light high-contrast, bit 4 dark, bit 5 dark
+    /// high-contrast.
     var sides: [UInt8] = []
     var listener: Listener?
-    /// Counts declarations that added a side, on any thread.
+    /// Counts the changes of a theme's sides, on any thread.
     var generation: UInt64 = 0
     /// The themes reported as chosen while nothing declared them, each reported once.
     var reportedUndeclared: Set<UInt32> = []
@@ -24,15 +48,124 @@ enum ThemeCatalog {
     var pendingUndeclared: Set<UInt32> = []
     /// Whether that check is on its way.
     var checkScheduled = false
+
+    /// The number of `name`, given now if the name has none.
+    mutating func number(of name: String) -> UInt32 {
+      if let id = ids[name] { return id }
+      let id: UInt32
+      if let free = freeIDs.popLast() {
+        id = free
+        names[Int(id)] = name
+      } else {
+        id = UInt32(names.count)
+        names.append(name)
+        leases.append(0)
+        isPinned.append(false)
+        declaredForGood.append(0)
+        tableColumns.append(contentsOf: [0, 0, 0, 0])
+        sides.append(0)
+      }
+      ids[name] = id
+      return id
+    }
+
+    /// Sets `sides` of theme `id` from what declares it; whether its sides (bits 0 and 1) changed.
+    mutating func updateSides(of id: Int) -> Bool {
+      var bits = declaredForGood[id]
+      for variant in 0..<4 where tableColumns[id &* 4 &+ variant] > 0 { bits |= 4 << variant }
+      if bits & 0b1100 != 0 { bits |= 1 }
+      if bits & 0b11_0000 != 0 { bits |= 2 }
+      defer { sides[id] = bits }
+      return (sides[id] ^ bits) & 3 != 0
+    }
   }
 
   private static let state: Locked<State> = {
+    // The default theme's sides, by name: `DMTheme` constants would come back here.
     var state = State()
-    for variant in [DMThemeVariant.normal, .night, DMThemeVariant(.darkName)] {
-      insert(variant, into: &state.sides)
+    for (name, variantBit) in [("NORMAL", 4), ("NIGHT", 16), ("DARK", 16)] as [(String, UInt8)] {
+      let id = Int(state.number(of: name))
+      state.isPinned[id] = true
+      state.declaredForGood[id] = variantBit
+      _ = state.updateSides(of: id)
     }
     return Locked(state)
   }()
+
+  // MARK: - Names
+
+  /// The number of a theme's name, kept for the life of the process: a ``DMTheme`` made from it may
+  /// be anywhere.
+  static func id(of name: String) -> UInt32 {
+    state.withLock { state in
+      let id = state.number(of: name)
+      state.isPinned[Int(id)] = true
+      return id
+    }
+  }
+
+  /// The name of theme number `id`.
+  static func name(of id: UInt32) -> String {
+    state.withLock { $0.names[Int(id)] }
+  }
+
+  /// Keeps the names of `themes` for the life of the process, before they are handed to app code.
+  static func pin(_ themes: some Sequence<DMTheme>) {
+    state.withLock { state in
+      for theme in themes { state.isPinned[Int(theme.id)] = true }
+    }
+  }
+
+  /// The variants of a table's columns, their names held until ``release(_:)``: a table's
+  /// contents take them when made and give them back when freed.
+  static func lease(_ columns: [ThemeColumn]) -> [DMThemeVariant] {
+    state.withLock { state in
+      columns.map { column in
+        let id = state.number(of: column.themeName)
+        state.leases[Int(id)] += 1
+        return DMThemeVariant(
+          id: id, userInterfaceStyle: column.userInterfaceStyle,
+          accessibilityContrast: column.accessibilityContrast)
+      }
+    }
+  }
+
+  /// Takes the names of `variants` again, for another table's contents.
+  static func lease(_ variants: [DMThemeVariant]) {
+    state.withLock { state in
+      for variant in variants { state.leases[Int(variant.theme.id)] += 1 }
+    }
+  }
+
+  /// Gives back the names ``lease(_:)`` took; a name nothing else holds goes, and its number is
+  /// free. Its sides are already gone: only tables whose contents hold it can declare them.
+  static func release(_ variants: [DMThemeVariant]) {
+    state.withLock { state in
+      for variant in variants {
+        let id = Int(variant.theme.id)
+        state.leases[id] -= 1
+        guard state.leases[id] == 0, !state.isPinned[id] else { continue }
+        state.ids[state.names[id]] = nil
+        state.names[id] = ""
+        state.sides[id] = 0
+        state.reportedUndeclared.remove(UInt32(id))
+        state.pendingUndeclared.remove(UInt32(id))
+        state.freeIDs.append(UInt32(id))
+      }
+    }
+  }
+
+  /// Whether the process keeps `name`: a theme was made from it, or a table holds it.
+  static func isKept(_ name: String) -> Bool {
+    state.withLock { $0.ids[name] != nil }
+  }
+
+  /// How many names are in use (kept for good or held by a table), for tests and benchmarks.
+  static var nameCount: Int {
+    state.withLock { $0.ids.count }
+  }
+
+  // MARK: - Sides
 
   /// The sides of `theme`, as bits: 1 light, 2 dark, 0 when nothing declared it.
   @inline(__always)
@@ -66,19 +199,60 @@ enum ThemeCatalog {
     }
   }
 
-  /// Adds the sides of `variants`; tells the listener when that added any.
+  /// Adds the sides of `variants` for good; tells the listener when that added any.
   static func declare(_ variants: some Sequence<DMThemeVariant>) {
-    let listener = state.withLock { state -> Listener?? in
+    notifyIfChanged { state in
       var changed = false
-      for variant in variants where insert(variant, into: &state.sides) { changed = true }
-      if changed { state.generation &+= 1 }
-      return changed ? .some(state.listener) : nil
+      for variant in variants {
+        let id = Int(variant.theme.id)
+        state.declaredForGood[id] |= variantBit(variant)
+        if state.updateSides(of: id) { changed = true }
+      }
+      return changed
+    }
+  }
+
+  /// A table's columns changed from `old` to `new` (from or to none when it is made or freed);
+  /// tells the listener when that changed a theme's sides.
+  static func tableColumnsDidChange(from old: [DMThemeVariant], to new: [DMThemeVariant]) {
+    guard !old.isEmpty || !new.isEmpty else { return }
+    notifyIfChanged { state in
+      for variant in old { state.tableColumns[columnIndex(variant)] -= 1 }
+      for variant in new { state.tableColumns[columnIndex(variant)] += 1 }
+      var changed = false
+      for variant in old where state.updateSides(of: Int(variant.theme.id)) { changed = true }
+      for variant in new where state.updateSides(of: Int(variant.theme.id)) { changed = true }
+      return changed
+    }
+  }
+
+  /// Runs `body` under the lock, then tells the listener when it says that sides changed.
+  private static func notifyIfChanged(_ body: (inout State) -> Bool) {
+    let listener = state.withLock { state -> Listener?? in
+      guard body(&state) else { return nil }
+      state.generation &+= 1
+      return .some(state.listener)
     }
     if case .some(.some(let listener)) = listener { listener() }
   }
 
-  /// Counts the declarations that added a side, so that what was resolved with the sides before
-  /// knows it may be stale, even before the listener's update reaches the main actor.
+  /// The bit of `sides` that says a variant was declared: 4 light, 8 light high-contrast, 16 dark,
+  /// 32 dark high-contrast.
+  private static func variantBit(_ variant: DMThemeVariant) -> UInt8 {
+    4 << variantOffset(variant)
+  }
+
+  /// Where a variant's count is in `tableColumns`.
+  private static func columnIndex(_ variant: DMThemeVariant) -> Int {
+    Int(variant.theme.id) &* 4 &+ variantOffset(variant)
+  }
+
+  private static func variantOffset(_ variant: DMThemeVariant) -> Int {
+    (variant.userInterfaceStyle == .dark ? 2 : 0) + (variant.accessibilityContrast == .high ? 1 : 0)
+  }
+
+  /// Counts the changes of a theme's sides, so that what was resolved with the sides before knows
+  /// it may be stale, even before the listener's update reaches the main actor.
   static var generation: UInt64 {
     state.withLock { $0.generation }
   }
@@ -116,21 +290,21 @@ enum ThemeCatalog {
 
   /// Reports each theme a value lacked that nothing has declared since.
   static func reportUndeclared() {
-    let (undeclared, declared) = state.withLock { state -> ([UInt32], [UInt32]) in
+    let (undeclared, declared) = state.withLock { state -> ([String], [String]) in
       let sides = state.sides
       let undeclared = state.pendingUndeclared.sorted().filter { isUndeclared($0, in: sides) }
       state.reportedUndeclared.formUnion(undeclared)
       state.pendingUndeclared.removeAll()
       state.checkScheduled = false
-      return (undeclared, sides.indices.filter { sides[$0] != 0 }.map(UInt32.init))
+      return (
+        undeclared.map { state.names[Int($0)] },
+        sides.indices.filter { sides[$0] != 0 }.map { state.names[$0] }
+      )
     }
     guard !undeclared.isEmpty else { return }
-    // Names are looked up after the catalog's lock: the two locks are never held together.
-    let names = declared.map { DMTheme(id: $0).rawValue }
-    for theme in undeclared {
+    for name in undeclared {
       DMDiagnostics.report(
-        DMDiagnostic(
-          kind: .unknownTheme, message: undeclaredMessage(DMTheme(id: theme).rawValue, declared: names)))
+        DMDiagnostic(kind: .unknownTheme, message: undeclaredMessage(name, declared: declared)))
     }
   }
 
@@ -182,18 +356,5 @@ enum ThemeCatalog {
       (beforePrevious, previous, current) = (previous, current, beforePrevious)
     }
     return previous[b.count]
-  }
-
-  /// Adds one variant's side and contrast; whether the side was new.
-  @discardableResult
-  private static func insert(_ variant: DMThemeVariant, into sides: inout [UInt8]) -> Bool {
-    let index = Int(variant.theme.id)
-    if index >= sides.count { sides.append(contentsOf: repeatElement(0, count: index + 1 - sides.count)) }
-    let isDark = variant.userInterfaceStyle == .dark
-    let bit: UInt8 = isDark ? 2 : 1
-    let contrastBit: UInt8 = 1 << ((isDark ? 4 : 2) + (variant.accessibilityContrast == .high ? 1 : 0))
-    let isNewSide = sides[index] & bit == 0
-    sides[index] |= bit | contrastBit
-    return isNewSide
   }
 }

@@ -470,7 +470,7 @@ public enum DMDesignTokens {
 
   /// Whether `name` is a column of a table's header: `NAME`, with `:light` or `:dark`, and
   /// `:high`.
-  static func isColumnName(_ name: String) -> Bool { DMThemeVariant(name) != nil }
+  static func isColumnName(_ name: String) -> Bool { ThemeColumn(name) != nil }
 
   /// Whether `name` is a column name, or would be one but for the length of its theme name: a
   /// group so named is a column, and the length is its error.
@@ -489,7 +489,7 @@ public enum DMDesignTokens {
   /// Whether `name` is a side of the default theme (`NORMAL`, `NIGHT`, `DARK`): a theme name that
   /// takes only its own side, where any other takes both.
   static func isDefaultSide(_ name: String) -> Bool {
-    (DMThemeVariant(name + ":light") == nil) != (DMThemeVariant(name + ":dark") == nil)
+    ThemeColumn.isDefaultSide(name)
   }
 
   /// The table's text: the columns' names, then one row per key, in the order keys first came;
@@ -498,7 +498,7 @@ public enum DMDesignTokens {
   /// in each column, rounded to 8 bits a channel as a table's text writes it.
   struct TokenTable {
     var names: [String]
-    var variants: [DMThemeVariant]
+    var variants: [ThemeColumn]
     var keys: [String]
     /// The colour of the key at `k` in the column at `c` is at `k * names.count + c`.
     var colors: [DMColor]
@@ -516,10 +516,10 @@ public enum DMDesignTokens {
         for key in column.keys where seen.insert(key).inserted { keys.append(key) }
       }
       // Two spellings of one column (`NORMAL`, `NORMAL:light`) are the same column.
-      var spellings: [DMThemeVariant: String] = [:]
+      var spellings: [ThemeColumn: String] = [:]
       variants = []
       for column in columns {
-        guard let variant = DMThemeVariant(column.name) else {
+        guard let variant = ThemeColumn(column.name) else {
           throw TokenTree.fail(column.place, column.path, notAColumnName(column.name))
         }
         if let other = spellings.updateValue(column.name, forKey: variant) {
@@ -556,7 +556,7 @@ public enum DMDesignTokens {
     }
 
     /// The table.
-    var table: DMColorTable { DMColorTable(variants: variants, keys: keys, colors: colors, origins: origins) }
+    var table: DMColorTable { DMColorTable(columns: variants, keys: keys, colors: colors, origins: origins) }
 
     /// The table in its text format.
     var text: String {

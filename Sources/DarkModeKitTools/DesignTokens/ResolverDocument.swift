@@ -674,8 +674,8 @@ struct ResolverDocument {
       var columns: [DMDesignTokens.Column] = []
       for (name, place) in listed {
         // Checked when the list was read.
-        let variant = DMThemeVariant(name)!
-        guard theme.hasContext(named: variant.theme.rawValue) else {
+        let variant = ThemeColumn(name)!
+        guard theme.hasContext(named: variant.themeName) else {
           throw fail(
             place, theme.path + ["$extensions"],
             "the column \(ShownText.quoted(name)) has no context")
@@ -684,7 +684,7 @@ struct ResolverDocument {
           try column(
             name,
             input(
-              theme: variant.theme.rawValue, side: variant.userInterfaceStyle,
+              theme: variant.themeName, side: variant.userInterfaceStyle,
               high: variant.accessibilityContrast == .high), listedAt: place))
       }
       return try withKeys(columns)
@@ -703,7 +703,7 @@ struct ResolverDocument {
             "the contexts \(ShownText.quoted(other)) and \(ShownText.quoted(themeContext)) both give the column "
               + "\(ShownText.quoted(name)); name one in \(DesignTokens.vendor)'s $extensions (\"contexts\")")
         }
-        guard let variant = DMThemeVariant(name) else {
+        guard let variant = ThemeColumn(name) else {
           throw fail(
             theme.place, contextPath(themeContext),
             "the context \(ShownText.quoted(themeContext)) gives the column \(ShownText.quoted(name)), but "
@@ -728,7 +728,7 @@ struct ResolverDocument {
       }
       // The default theme's columns first, as a table's header has them.
       let isDefault = { (column: DMDesignTokens.Column) in
-        DMThemeVariant(column.name).map { DMDesignTokens.isDefaultSide($0.theme.rawValue) } ?? false
+        ThemeColumn(column.name).map { DMDesignTokens.isDefaultSide($0.themeName) } ?? false
       }
       return try withKeys(columns.filter(isDefault) + columns.filter { !isDefault($0) })
     }
@@ -750,7 +750,7 @@ struct ResolverDocument {
         let ownSide = high ? own[own.count - 1] : own[0]
         func fromDefault(_ contrast: DMAccessibilityContrast) -> DMDesignTokens.Column? {
           defaults.first {
-            let variant = DMThemeVariant($0.name)
+            let variant = ThemeColumn($0.name)
             return variant?.userInterfaceStyle == other && variant?.accessibilityContrast == contrast
           }
         }
@@ -783,7 +783,7 @@ struct ResolverDocument {
       // A context named as a side of the default theme (`NORMAL`, `NIGHT`, `DARK`: DarkModeKit's
       // own export has a context for each theme of the header) gives that side: its column, and
       // its high-contrast one, unless the default context gave the same colours for that side.
-      if let name, let themeContext, DMDesignTokens.isDefaultSide(name), let own = DMThemeVariant(name) {
+      if let name, let themeContext, DMDesignTokens.isDefaultSide(name), let own = ThemeColumn(name) {
         var sideColumns = [
           try column(name, input(theme: themeContext, side: own.userInterfaceStyle, high: false))
         ]
@@ -794,8 +794,8 @@ struct ResolverDocument {
         }
         try checkOtherSide(of: name, own.userInterfaceStyle, themeContext, own: sideColumns)
         for candidate in sideColumns {
-          let variant = DMThemeVariant(candidate.name)
-          if let known = defaults.first(where: { DMThemeVariant($0.name) == variant }),
+          let variant = ThemeColumn(candidate.name)
+          if let known = defaults.first(where: { ThemeColumn($0.name) == variant }),
             known.colors != candidate.colors
           {
             throw fail(
@@ -805,8 +805,8 @@ struct ResolverDocument {
           }
           // `DARK` beside `NIGHT` is a theme of its own, kept even with `NIGHT`'s colours.
           let given = defaults.contains { known in
-            let knownVariant = DMThemeVariant(known.name)
-            return knownVariant?.theme == variant?.theme
+            let knownVariant = ThemeColumn(known.name)
+            return knownVariant?.themeName == variant?.themeName
               && knownVariant?.userInterfaceStyle == variant?.userInterfaceStyle
               && knownVariant?.accessibilityContrast == variant?.accessibilityContrast
               && known.colors == candidate.colors
