@@ -81,3 +81,47 @@ import Testing
     #expect(ThemeCatalog.nameCount < before + 1_000)
   }
 }
+
+/// Tables reloaded and read on several threads at once.
+@Suite struct ThemeNameThreadTests {
+  @Test func reloadsOfOneTableOnSeveralThreadsCountTheirColumnsInOrder() throws {
+    let table = try DMColorTable(string: "NORMAL\n#fff BG\n")
+    let prefix = ThemeNameLifetimeTests.uniqueName("RACE")
+    DispatchQueue.concurrentPerform(iterations: 4) { worker in
+      for load in 0..<3_000 {
+        try? table.reload(string: "NORMAL \(prefix)_\(worker)_\(load):dark\n#fff #000 BG\n")
+      }
+    }
+    // The last reload's dark column is the only side any of these names has.
+    let last = try #require(table.variants.last)
+    #expect(last.theme.sides == .dark)
+    let earlier = DMTheme(rawValue: prefix + "_0_0")
+    #expect(earlier.sides == [] || earlier == last.theme)
+  }
+
+  @Test func themesReadWhileTheTableReloadsNameTheirOwnColumns() throws {
+    let prefix = ThemeNameLifetimeTests.uniqueName("PIN")
+    let table = try DMColorTable(string: "\(prefix)_0\n#fff BG\n")
+    let reloads = 2_000
+    let done = DispatchSemaphore(value: 0)
+    Thread {
+      for load in 1...reloads {
+        try? table.reload(string: "\(prefix)_\(load)\n#fff BG\n")
+        // Another new name takes a number a reload let go of.
+        extendLifetime(try? DMColorTable(string: "\(prefix)_OTHER_\(load)\n#fff BG\n"))
+      }
+      done.signal()
+    }.start()
+    var wrong: [String] = []
+    while done.wait(timeout: .now()) == .timedOut {
+      for theme in table.themes
+      where !theme.rawValue.hasPrefix(prefix + "_") || theme.rawValue.contains("OTHER") {
+        wrong.append(theme.rawValue)
+      }
+      for variant in table.variants where variant.theme.rawValue.contains("OTHER") {
+        wrong.append(variant.description)
+      }
+    }
+    #expect(wrong.isEmpty)
+  }
+}

@@ -95,6 +95,8 @@ import Testing
     let reports = recorder.all.filter { $0.message.contains("\"once_sepia\"") }
     #expect(reports.map(\.kind) == [.unknownTheme])
     #expect(reports.first?.message.hasSuffix("did you mean \"ONCE_SEPIA\"?") == true)
+    // The table declares ONCE_SEPIA while it lives.
+    extendLifetime(table)
   }
 
   /// The report runs the app's handler after the table's lock: a handler that asks the same
@@ -129,7 +131,8 @@ import Testing
     let late = DMDynamicColor(themes: ["LATE_DECLARED": .red], fallback: .blue)
     await UnknownThemeTests.mainQueueTurn()
     #expect(late.resolved(with: traits) == .red)
-    #expect(recorder.all.filter { $0.message.contains("LATE_DECLARED") }.isEmpty)
+    // Reports of other tests' themes may list it among the declared ones.
+    #expect(recorder.all.filter { $0.message.hasPrefix("the theme \"LATE_DECLARED\"") }.isEmpty)
   }
 
   @Test func theClosestNameDiffersInCaseOrByAFewLetters() {

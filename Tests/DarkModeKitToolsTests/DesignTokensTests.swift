@@ -626,6 +626,22 @@ import Testing
     }
   }
 
+  /// A name with a dot or a brace would read as a path or a reference: an error naming the
+  /// character, also when a combining mark after it makes one character of the two.
+  @Test(arguments: [("a.b", "."), ("{a", "{"), ("a}", "}"), ("a.\u{301}b", ".")])
+  func namesMayNotHoldDotsOrBraces(name: String, character: String) throws {
+    do {
+      _ = try DMDesignTokens.table(
+        from: "{\"g\": {\"\(name)\": {\"$type\": \"color\", \"$value\": \"#fff\"}}}")
+      Issue.record("no error for \(name)")
+    } catch {
+      #expect(
+        error.message == "the name \(ShownText.quoted(name)) holds \"\(character)\", which names may not",
+        "\(error)")
+      #expect(error.line == 1 && error.column == 8, "\(error)")
+    }
+  }
+
   /// A name or a path too long for a key is an error at its place, before each token holds it.
   @Test func namesAndPathsHaveALimit() throws {
     let long = String(repeating: "n", count: 1_025)

@@ -157,11 +157,15 @@ public final class DMColorTable: Sendable {
   private init(_ parsed: ParsedColorTable) {
     let contents = Contents(parsed, generation: 1)
     state = Locked(contents)
-    ThemeCatalog.tableColumnsDidChange(from: [], to: contents.variants)
+    ThemeCatalog.tableColumnsDidChange(from: [], to: contents.variants)?()
   }
 
   deinit {
-    ThemeCatalog.tableColumnsDidChange(from: state.withLock { $0.variants }, to: [])
+    // The pass for the sides that go runs after this deinitializer, never inside it: the app's
+    // callbacks must not run while an object that held the table is being freed.
+    if let listener = ThemeCatalog.tableColumnsDidChange(from: state.withLock { $0.variants }, to: []) {
+      Task { @MainActor in listener() }
+    }
   }
 
   /// Parses a table from text.
@@ -225,17 +229,20 @@ public final class DMColorTable: Sendable {
   /// A theme with several columns (`SOLARIZED:light SOLARIZED:dark`) is listed once. The process
   /// keeps the name of a theme once it is read here, as it keeps every ``DMTheme``'s.
   public var themes: [DMTheme] {
-    let themes = contents.themes
-    ThemeCatalog.pin(themes)
-    return themes
+    // Pinned while the contents that hold the names live.
+    let contents = contents
+    defer { extendLifetime(contents) }
+    ThemeCatalog.pin(contents.themes)
+    return contents.themes
   }
 
   /// The columns, in the order of the header: which side, in which contrast, of which theme each
   /// one is; empty until the table is loaded. The process keeps the names of themes read here.
   public var variants: [DMThemeVariant] {
-    let variants = contents.variants
-    ThemeCatalog.pin(variants.lazy.map(\.theme))
-    return variants
+    let contents = contents
+    defer { extendLifetime(contents) }
+    ThemeCatalog.pin(contents.variants.lazy.map(\.theme))
+    return contents.variants
   }
 
   /// The keys, in file order; empty until the table is loaded.
@@ -282,6 +289,7 @@ public final class DMColorTable: Sendable {
   /// - Returns: The column, or `nil` while the table is empty.
   public func variant(for traitCollection: DMTraitCollection) -> DMThemeVariant? {
     let contents = contents
+    defer { extendLifetime(contents) }
     guard !contents.isEmpty else { return nil }
     let variant = contents.variants[contents.column(for: traitCollection)]
     ThemeCatalog.pin(CollectionOfOne(variant.theme))
@@ -440,13 +448,15 @@ public final class DMColorTable: Sendable {
   }
 
   private func publish(_ parsed: ParsedColorTable) {
-    let (old, new) = state.withLock { contents in
+    let (old, listener) = state.withLock { contents in
       let old = contents
-      contents = Contents(parsed, generation: contents.generation + 1)
-      return (old, contents)
+      contents = Contents(parsed, generation: old.generation + 1)
+      // Counted under the lock, so that reloads on several threads count in the order they
+      // replace the contents.
+      return (old, ThemeCatalog.tableColumnsDidChange(from: old.variants, to: contents.variants))
     }
     // After the new contents are in place, so that a change of sides resolves with them.
-    ThemeCatalog.tableColumnsDidChange(from: old.variants, to: new.variants)
+    listener?()
     ColorTableReloads.tableDidReload(self)
     // The old contents may go here, outside the table's lock.
     extendLifetime(old)

@@ -2,12 +2,12 @@ import Foundation
 
 /// Sets bound properties again after the values behind them changed without a trait change (a
 /// colour table reload), then posts each reloaded table's ``DMColorTable/didReloadNotification``;
-/// and resolves every collection again after a theme got a new side, which may change the style it
+/// and resolves every collection again after a theme got or lost a side, which may change the style it
 /// makes. Always on the main actor.
 enum BindingRefresh {
   /// Tables reloaded on other threads whose refresh has not run yet.
   private static let pending = Locked<[DMColorTable]>([])
-  /// Whether a refresh for new theme sides declared on another thread is on its way.
+  /// Whether a refresh for sides declared or withdrawn on another thread is on its way.
   private static let sidesRefreshIsScheduled = Locked(false)
 
   /// Listens to colour-table reloads and new theme sides; evaluated once, by the first binding or
@@ -17,7 +17,7 @@ enum BindingRefresh {
     ThemeCatalog.listen { themeSidesDidChange() }
   }()
 
-  /// After a theme got a new side, on any thread: on the main actor, at once (after the running
+  /// After a theme got or lost a side, on any thread: on the main actor, at once (after the running
   /// pass, if any); from another thread, on the main actor soon after, once for all the sides
   /// declared meanwhile.
   static func themeSidesDidChange() {

@@ -16,7 +16,7 @@ final class TraitPropagator {
     /// by the caller while it runs, and that of an event queued behind a pass is pinned.
     case position(DMResponder)
     case reapplyBindings
-    /// A theme got a new side: resolve every collection again.
+    /// A theme got or lost a side: resolve every collection again.
     case themeSides
   }
 
@@ -128,7 +128,7 @@ final class TraitPropagator {
     perform(.reapplyBindings)
   }
 
-  /// A theme got a new side, which may change the style that choosing it makes: resolve the
+  /// A theme got or lost a side, which may change the style that choosing it makes: resolve the
   /// global collection and every environment's again, and call those whose collection changed.
   func themeSidesDidChange() {
     // One walk for every side declared before it runs: a queued one reads the latest sides.

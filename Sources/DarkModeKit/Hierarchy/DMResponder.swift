@@ -76,7 +76,7 @@ open class DMResponder: DMTraitEnvironment, CustomStringConvertible {
     /// propagator's `resolutionVersion` is `detachedVersion`.
     var detachedTraits: DMTraitCollection?
     var detachedVersion: UInt64 = 0
-    /// `ThemeCatalog.generation` when `detachedTraits` was resolved: a side declared on another
+    /// `ThemeCatalog.generation` when `detachedTraits` was resolved: a side declared or withdrawn on another
     /// thread makes it stale at once.
     var detachedSides: UInt64 = 0
     /// A checkpoint of a long superview chain, as above: the view at its top, valid while the

@@ -56,6 +56,10 @@ enum ThemeCatalog {
       if let free = freeIDs.popLast() {
         id = free
         names[Int(id)] = name
+        // Nothing declared the old name when it went (see `release(_:)`); nothing declares the new one.
+        assert(
+          leases[Int(id)] == 0 && !isPinned[Int(id)] && declaredForGood[Int(id)] == 0 && sides[Int(id)] == 0)
+        assert(tableColumns[Int(id) &* 4..<Int(id) &* 4 &+ 4].allSatisfy { $0 == 0 })
       } else {
         id = UInt32(names.count)
         names.append(name)
@@ -109,10 +113,14 @@ enum ThemeCatalog {
     state.withLock { $0.names[Int(id)] }
   }
 
-  /// Keeps the names of `themes` for the life of the process, before they are handed to app code.
+  /// Keeps the names of `themes` for the life of the process, before they are handed to app code;
+  /// the caller holds what leases them meanwhile.
   static func pin(_ themes: some Sequence<DMTheme>) {
     state.withLock { state in
-      for theme in themes { state.isPinned[Int(theme.id)] = true }
+      for theme in themes {
+        precondition(!state.names[Int(theme.id)].isEmpty, "a theme is pinned while its name is held")
+        state.isPinned[Int(theme.id)] = true
+      }
     }
   }
 
@@ -130,21 +138,17 @@ enum ThemeCatalog {
     }
   }
 
-  /// Takes the names of `variants` again, for another table's contents.
-  static func lease(_ variants: [DMThemeVariant]) {
-    state.withLock { state in
-      for variant in variants { state.leases[Int(variant.theme.id)] += 1 }
-    }
-  }
-
   /// Gives back the names ``lease(_:)`` took; a name nothing else holds goes, and its number is
-  /// free. Its sides are already gone: only tables whose contents hold it can declare them.
+  /// free. Nothing declares its sides: only tables hold it, and a table counts its columns only
+  /// while it holds their contents.
   static func release(_ variants: [DMThemeVariant]) {
     state.withLock { state in
       for variant in variants {
         let id = Int(variant.theme.id)
         state.leases[id] -= 1
         guard state.leases[id] == 0, !state.isPinned[id] else { continue }
+        assert(
+          state.tableColumns[id &* 4..<id &* 4 &+ 4].allSatisfy { $0 == 0 } && state.declaredForGood[id] == 0)
         state.ids[state.names[id]] = nil
         state.names[id] = ""
         state.sides[id] = 0
@@ -212,11 +216,13 @@ enum ThemeCatalog {
     }
   }
 
-  /// A table's columns changed from `old` to `new` (from or to none when it is made or freed);
-  /// tells the listener when that changed a theme's sides.
-  static func tableColumnsDidChange(from old: [DMThemeVariant], to new: [DMThemeVariant]) {
-    guard !old.isEmpty || !new.isEmpty else { return }
-    notifyIfChanged { state in
+  /// A table's columns changed from `old` to `new` (from or to none when it is made or freed).
+  ///
+  /// The caller counts each table's changes in the order they happen (under the table's lock), and
+  /// calls what this returns once it holds no lock: the listener, when a theme's sides changed.
+  static func tableColumnsDidChange(from old: [DMThemeVariant], to new: [DMThemeVariant]) -> Listener? {
+    guard !old.isEmpty || !new.isEmpty else { return nil }
+    return changing { state in
       for variant in old { state.tableColumns[columnIndex(variant)] -= 1 }
       for variant in new { state.tableColumns[columnIndex(variant)] += 1 }
       var changed = false
@@ -228,12 +234,16 @@ enum ThemeCatalog {
 
   /// Runs `body` under the lock, then tells the listener when it says that sides changed.
   private static func notifyIfChanged(_ body: (inout State) -> Bool) {
-    let listener = state.withLock { state -> Listener?? in
+    changing(body)?()
+  }
+
+  /// Runs `body` under the lock; the listener when it says that sides changed.
+  private static func changing(_ body: (inout State) -> Bool) -> Listener? {
+    state.withLock { state -> Listener? in
       guard body(&state) else { return nil }
       state.generation &+= 1
-      return .some(state.listener)
+      return state.listener
     }
-    if case .some(.some(let listener)) = listener { listener() }
   }
 
   /// The bit of `sides` that says a variant was declared: 4 light, 8 light high-contrast, 16 dark,
@@ -257,7 +267,7 @@ enum ThemeCatalog {
     state.withLock { $0.generation }
   }
 
-  /// Makes `listener` the one told of every added side from now on.
+  /// Makes `listener` the one told of every change of a theme's sides from now on.
   static func listen(_ listener: @escaping Listener) {
     state.withLock { $0.listener = listener }
   }

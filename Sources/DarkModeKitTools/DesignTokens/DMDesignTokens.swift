@@ -348,9 +348,11 @@ public enum DMDesignTokens {
   /// The key a token at `path` gives: `given`, DarkModeKit's `$extensions` key, or its path
   /// without `$root`, each character a key cannot have turned into `_`; `nil` for a `given` key
   /// that is not a valid key.
-  static func key(path: [String], given: String?) -> String? {
+  /// `joined` is the path joined with `.`, when the caller has it.
+  static func key(path: [String], given: String?, joined: String? = nil) -> String? {
     // A key given in `$extensions` is any key a table may have (`所有背景`, `1BG`).
     if let given { return KeyRule.isKey(given) ? given : nil }
+    if let joined, !path.contains("$root") { return keyName(joined) }
     return keyName(path.filter { $0 != "$root" }.joined(separator: "."))
   }
 
@@ -358,26 +360,32 @@ public enum DMDesignTokens {
   /// letter or `_`, each other character `_`, so that names Unicode takes for the same text stay
   /// apart. (A table's key may hold more; `$extensions` can give a token such a key.)
   static func keyName(_ text: String) -> String {
+    // Most names are keys already: kept as they are, without a copy.
+    if let first = text.utf8.first, isKeyStart(first), text.utf8.allSatisfy(isKeyByte) { return text }
     // Byte by byte: `_` for each scalar that is not one of the characters a key may have, at the
     // first byte of its UTF-8.
     var name: [UInt8] = []
     name.reserveCapacity(text.utf8.count + 1)
     for byte in text.utf8 where byte & 0xC0 != 0x80 {
-      switch byte {
-      case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-        UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "_"), UInt8(ascii: "."), UInt8(ascii: "-"):
-        name.append(byte)
-      default: name.append(UInt8(ascii: "_"))
-      }
+      name.append(isKeyByte(byte) ? byte : UInt8(ascii: "_"))
     }
-    if let first = name.first,
-      !((UInt8(ascii: "a")...UInt8(ascii: "z")).contains(first)
-        || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(first)
-        || first == UInt8(ascii: "_"))
-    {
+    if let first = name.first, !isKeyStart(first) {
       name.insert(UInt8(ascii: "_"), at: 0)
     }
     return name.isEmpty ? "_" : String(decoding: name, as: UTF8.self)
+  }
+
+  /// Whether a key made by `keyName` may start with `byte`: an ASCII letter or `_`.
+  private static func isKeyStart(_ byte: UInt8) -> Bool {
+    (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte)
+      || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
+      || byte == UInt8(ascii: "_")
+  }
+
+  /// Whether a key made by `keyName` may hold `byte`: an ASCII letter, digit, `_`, `.` or `-`.
+  private static func isKeyByte(_ byte: UInt8) -> Bool {
+    isKeyStart(byte) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || byte == UInt8(ascii: ".")
+      || byte == UInt8(ascii: "-")
   }
 
   /// Whether `text` is a key by the rules for tokens' names: what `keyName` leaves as it is.
@@ -510,10 +518,15 @@ public enum DMDesignTokens {
       guard !columns.isEmpty else {
         throw DMDesignTokensError(line: 0, column: 0, tokenPath: nil, message: "the tokens make no column")
       }
-      keys = []
-      var seen: Set<String> = []
-      for column in columns {
-        for key in column.keys where seen.insert(key).inserted { keys.append(key) }
+      // Columns of one document have the same keys in the same order, most often.
+      if columns.allSatisfy({ $0.keys == columns[0].keys }) {
+        keys = columns[0].keys
+      } else {
+        keys = []
+        var seen: Set<String> = []
+        for column in columns {
+          for key in column.keys where seen.insert(key).inserted { keys.append(key) }
+        }
       }
       // Two spellings of one column (`NORMAL`, `NORMAL:light`) are the same column.
       var spellings: [ThemeColumn: String] = [:]

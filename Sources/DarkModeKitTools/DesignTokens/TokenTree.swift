@@ -6,23 +6,39 @@ import Foundation
 /// them: each token with its path, its type (its own, its groups', or that of the token it refers
 /// to), and its value still unresolved.
 struct TokenTree {
-  struct Token {
+  /// A class, so that the lookups that follow references and the merges of trees copy one
+  /// reference instead of every field.
+  final class Token: Sendable {
     /// The names from the root, `$root` included.
-    var path: [String]
+    let path: [String]
     /// The token's `$value`, or its `$ref` object.
-    var value: JSONNode
+    let value: JSONNode
     /// The token's own `$type`; see `type(_:)` for the one it has.
-    var type: String?
-    var place: TextPlace
+    let type: String?
+    let place: TextPlace
     /// The key DarkModeKit's `$extensions` give it, if any.
-    var key: String?
+    let key: String?
     /// The key it has in a table, found once for all the columns; `nil` when `key` is not a
     /// valid key.
-    var tableKey: String?
+    let tableKey: String?
     /// The root of the document the token came from, for `$ref` pointers.
-    var document: JSONNode
+    let document: JSONNode
     /// Tokens Studio's colour modifier (`$extensions.studio.tokens.modify`), if it has one.
-    var modifier: StudioModifier? = nil
+    let modifier: StudioModifier?
+
+    init(
+      path: [String], value: JSONNode, type: String?, place: TextPlace, key: String?, tableKey: String?,
+      document: JSONNode, modifier: StudioModifier? = nil
+    ) {
+      self.path = path
+      self.value = value
+      self.type = type
+      self.place = place
+      self.key = key
+      self.tableKey = tableKey
+      self.document = document
+      self.modifier = modifier
+    }
   }
 
   /// A colour modifier of Tokens Studio: `alpha` of a number is applied; the others (`lighten`,
@@ -86,6 +102,9 @@ struct TokenTree {
     var pointers: [ExactText: (color: DMColor, depth: Int)] = [:]
     /// The first path of each path in lower case, made the first time a reference names nothing.
     var lowercasedNames: [String: String]?
+    /// Whether any token may be left out of a table (see `whyLeftOut(_:)`), found the first time
+    /// it is asked.
+    var mayLeaveOut: Bool?
   }
 
   init() {}
@@ -288,7 +307,8 @@ struct TokenTree {
 
     /// The name a reserved member has in this file: `$value`, or `value` in the unprefixed form.
     func reserved(_ name: String) -> String {
-      unprefixed && ["$value", "$type", "$description"].contains(name) ? String(name.dropFirst()) : name
+      guard unprefixed, name == "$value" || name == "$type" || name == "$description" else { return name }
+      return String(name.dropFirst())
     }
 
     private func isToken(_ node: JSONNode) -> Bool {
@@ -452,7 +472,8 @@ struct TokenTree {
           name,
           Token(
             path: path, value: value, type: type, place: node.place, key: key,
-            tableKey: DMDesignTokens.key(path: path, given: key), document: root, modifier: modifier)
+            tableKey: DMDesignTokens.key(path: path, given: key, joined: name), document: root,
+            modifier: modifier)
         ))
     }
 
@@ -496,11 +517,15 @@ struct TokenTree {
           place, Array(path.dropLast()) + [String(name.prefix(32)) + "…"],
           "a name may be at most \(TokenTree.maximumPathLength / 4) bytes long")
       }
-      // By scalar: a combining mark after a dot makes one character that is not a dot.
-      if let bad = name.unicodeScalars.first(where: { "{}.".unicodeScalars.contains($0) }) {
+      // By byte, which is by scalar for these ASCII ones: a combining mark after a dot makes one
+      // character that is not a dot.
+      if let bad = name.utf8.first(where: {
+        $0 == UInt8(ascii: "{") || $0 == UInt8(ascii: "}") || $0 == UInt8(ascii: ".")
+      }) {
         throw fail(
           place, path,
-          "the name \(ShownText.quoted(name)) holds \(ShownText.quoted(String(bad))), which names may not")
+          "the name \(ShownText.quoted(name)) holds \(ShownText.quoted(String(UnicodeScalar(bad)))), which names may not"
+        )
       }
     }
   }
@@ -522,7 +547,7 @@ struct TokenTree {
   /// The colour of `token`, the token at `name`, following references. Only the tokens that
   /// references lead to are remembered: most are read once.
   func color(of token: Token, named name: String) throws(DMDesignTokensError) -> DMColor {
-    try resolved(token, hops: 0, start: name).color
+    try resolved(name, token: token, hops: 0, start: name).color
   }
 
   /// The type of `token`, the token at `name`: its own, without a lookup, else as `type(_:)`
@@ -588,6 +613,9 @@ struct TokenTree {
   /// not applied (`darken`) is on the way from it to its colour.
   /// A circle of references is no reason here: reading the colour says what is wrong with it.
   func whyLeftOut(_ token: Token) -> String? {
+    // Most trees have neither gradients nor modifiers left unapplied: one look at every token
+    // saves following each token's references here.
+    guard mayLeaveOut else { return nil }
     var token = token
     var reason: String?
     var seen: [String] = []
@@ -602,7 +630,8 @@ struct TokenTree {
         continue
       }
       if let reason { return reason }
-      guard token.value["$ref"] == nil, let text = token.value.string, let open = text.firstIndex(of: "(")
+      guard token.value["$ref"] == nil, let text = token.value.string,
+        let open = text.utf8.firstIndex(of: UInt8(ascii: "("))
       else {
         return nil
       }
@@ -610,6 +639,19 @@ struct TokenTree {
         ? "a gradient, not a colour: the token is left out" : nil
     }
     return nil
+  }
+
+  /// Whether a token of the tree (or below it) has a modifier that is not applied, or a value with
+  /// a `(` (which a gradient has): without one, no token is left out.
+  private var mayLeaveOut: Bool {
+    if let known = memo.mayLeaveOut { return known }
+    let found =
+      tokens.values.contains { token in
+        if case .notApplied = token.modifier { return true }
+        return token.value.string?.utf8.contains(UInt8(ascii: "(")) ?? false
+      } || below?.tree.mayLeaveOut == true
+    memo.mayLeaveOut = found
+    return found
   }
 
   /// Where the value that gives `token` its colour is written: that of the last token its
@@ -661,7 +703,10 @@ struct TokenTree {
   /// `a.b` for a value `"{a.b}"`, or `"$a.b"` as Tokens Studio wrote references before it used
   /// braces.
   static func referenceTarget(_ value: JSONNode) -> String? {
-    guard let text = value.string else { return nil }
+    // Most values are colours: told by their first byte, before any character is looked at.
+    guard let text = value.string, let first = text.utf8.first,
+      first == UInt8(ascii: "{") || first == UInt8(ascii: "$")
+    else { return nil }
     if text.utf8.count > 2, text.hasPrefix("{"), text.hasSuffix("}") {
       return String(text.dropFirst().dropLast())
     }
@@ -674,13 +719,14 @@ struct TokenTree {
 
   /// The colour of the token `name`, `hops` references from the token `start`, and how many
   /// references below `name` it was found: each token's colour is found once, and used again
-  /// where the references above it leave room for those below.
-  private func resolved(_ name: String, hops: Int, start: String) throws(DMDesignTokensError)
-    -> (color: DMColor, depth: Int)
+  /// where the references above it leave room for those below. `token` is the token at `name`,
+  /// when the caller has looked it up.
+  private func resolved(_ name: String, token found: Token? = nil, hops: Int, start: String)
+    throws(DMDesignTokensError) -> (color: DMColor, depth: Int)
   {
     let key = ExactText(name)
     if let known = memo.colors[key], hops + known.depth < Self.maximumReferenceDepth { return known }
-    guard let token = token(name) else {
+    guard let token = found ?? token(name) else {
       throw DMDesignTokensError(line: 0, column: 0, tokenPath: name, message: "no such token")
     }
     let found = try resolved(token, hops: hops, start: start)
@@ -755,18 +801,19 @@ struct TokenTree {
   private func referenced(_ target: String, from value: JSONNode, of token: Token, hops: Int, start: String)
     throws(DMDesignTokensError) -> (color: DMColor, depth: Int)
   {
-    guard self.token(target) != nil else {
+    guard let targetToken = self.token(target) else {
       let hint =
         nameDiffering(onlyInCaseFrom: target).map { " (did you mean \(ShownText.quoted($0))?)" } ?? ""
       throw Self.fail(
         value.place, token.path, "refers to \(ShownText.quoted(target)), which is not a token\(hint)")
     }
-    if let type = type(target), type != "color" {
+    // A token's own type without a lookup, else as `type(_:)` finds it.
+    if let type = targetToken.type ?? type(target), type != "color" {
       throw Self.fail(
         value.place, token.path,
         "refers to \(ShownText.quoted(target)), a \(ShownText.quoted(type)) token, not a colour")
     }
-    let below = try resolved(target, hops: hops + 1, start: start)
+    let below = try resolved(target, token: targetToken, hops: hops + 1, start: start)
     return (below.color, below.depth + 1)
   }
 
@@ -793,7 +840,9 @@ struct TokenTree {
     target: String, alpha: Substring, text: Substring
   )? {
     // Most values are not of this form: told by their first bytes, before any text is copied.
-    guard let string = value.string, string.utf8.count >= 8 else { return nil }
+    guard let string = value.string, string.utf8.count >= 8, string.utf8.contains(UInt8(ascii: "(")) else {
+      return nil
+    }
     let text = trimmedSpaces(string[...])
     guard text.utf8.prefix(5).map({ $0 | 0x20 }) == Array("rgba(".utf8), text.hasSuffix(")"),
       let comma = text.lastIndex(of: ",")
