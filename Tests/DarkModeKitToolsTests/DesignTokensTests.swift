@@ -626,6 +626,25 @@ import Testing
     }
   }
 
+  /// A member named twice is found in an object of any size: among the first members, and past
+  /// the sixteenth, where names are found through an index.
+  @Test(arguments: [(3, 5), (2, 17), (16, 17), (17, 40)])
+  func aMemberNamedTwiceIsFoundInObjectsOfAnySize(first: Int, again: Int) throws {
+    var names = (0..<max(again + 1, 20)).map { "m\($0)" }
+    names[again] = names[first]
+    let members = names.map { "\"\($0)\": {\"$type\": \"color\", \"$value\": \"#fff\"}" }
+    do {
+      _ = try DMDesignTokens.table(from: "{\n" + members.joined(separator: ",\n") + "\n}")
+      Issue.record("no error")
+    } catch {
+      #expect(
+        error.message
+          == "the member \"m\(first)\" appears twice in one object (first at line \(first + 2), column 1)",
+        "\(error)")
+      #expect(error.line == again + 2 && error.column == 1, "\(error)")
+    }
+  }
+
   /// A name with a dot or a brace would read as a path or a reference: an error naming the
   /// character, also when a combining mark after it makes one character of the two.
   @Test(arguments: [("a.b", "."), ("{a", "{"), ("a}", "}"), ("a.\u{301}b", ".")])

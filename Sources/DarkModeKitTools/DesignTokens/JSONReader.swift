@@ -249,7 +249,8 @@ struct JSONReader {
   {
     index += 1
     var members: [JSONNode.Member] = []
-    // Names that differ in any scalar are two names, as JSON compares them.
+    // Names that differ in any scalar are two names, as JSON compares them. A small object's
+    // names are compared one by one; past `indexedMembers`, by this index, which the node keeps.
     var seen: [ExactText: Int] = [:]
     skipWhiteSpace()
     if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
@@ -262,21 +263,26 @@ struct JSONReader {
         throw error("expected a member name in quotes, found \(shownNext)")
       }
       let namePlace = place(at: index)
-      let name = try readString(maximumLength: Self.maximumNameLength)
-      if let first = seen[ExactText(name)].map({ members[$0].place }) {
+      let name = ExactText(try readString(maximumLength: Self.maximumNameLength))
+      let isIndexed = members.count >= Self.indexedMembers
+      if isIndexed, seen.isEmpty {
+        for (position, member) in members.enumerated() { seen[ExactText(member.name)] = position }
+      }
+      let earlier = isIndexed ? seen[name] : members.firstIndex { ExactText($0.name) == name }
+      if let first = earlier.map({ members[$0].place }) {
         throw JSONReadError(
-          message: "the member \(ShownText.quoted(name)) appears twice in one object (first at line "
+          message: "the member \(ShownText.quoted(name.text)) appears twice in one object (first at line "
             + "\(first.line), column \(first.column))",
           place: namePlace)
       }
-      seen[ExactText(name)] = members.count
+      if isIndexed { seen[name] = members.count }
       skipWhiteSpace()
       guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else {
         throw error("expected \":\" after the member name, found \(shownNext)")
       }
       index += 1
       skipWhiteSpace()
-      members.append(JSONNode.Member(name: name, place: namePlace, value: try readValue(depth: depth)))
+      members.append(JSONNode.Member(name: name.text, place: namePlace, value: try readValue(depth: depth)))
       skipWhiteSpace()
       guard index < bytes.count else { throw error("the object is not closed: expected \"}\"") }
       if bytes[index] == UInt8(ascii: ",") {
