@@ -115,6 +115,20 @@ import Testing
     }
   }
 
+  /// Only `rgba(`, in any case, starts the form: a control character where the `(` is (U+0008,
+  /// which folded to lower case reads as `(`) is a bad colour, with or without a `(` later on.
+  @Test(arguments: ["rgba\\b{blue}, 50%)", "RGBA\\b{blue}, (50%)"])
+  func rgbaWithAControlCharacterForItsParenthesisIsABadColour(value: String) throws {
+    let text =
+      "{\"$type\": \"color\", \"blue\": {\"$value\": \"#0000ff\"}, \"odd\": {\"$value\": \"\(value)\"}}"
+    do {
+      let table = try DMDesignTokens.table(from: text)
+      Issue.record("read as \(String(describing: table.color(forKey: "odd", theme: .normal)))")
+    } catch {
+      #expect(error.explanation.hasPrefix("token \"odd\": bad colour"), "\(error)")
+    }
+  }
+
   /// A token file of ordinary groups with one reference that names a token inside one of them,
   /// not from the top, is a token file with a reference to nothing: no group's tokens are lost.
   @Test func oneStrayReferenceDoesNotMakeGroupsIntoSets() throws {

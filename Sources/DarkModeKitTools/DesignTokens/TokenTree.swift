@@ -844,7 +844,11 @@ struct TokenTree {
       return nil
     }
     let text = trimmedSpaces(string[...])
-    guard text.utf8.prefix(5).map({ $0 | 0x20 }) == Array("rgba(".utf8), text.hasSuffix(")"),
+    // `rgba` in any case, then `(` itself: folded to lower case, a control character (U+0008)
+    // would read as `(`.
+    let head = Array(text.utf8.prefix(5))
+    guard head.count == 5, head[..<4].map({ $0 | 0x20 }) == Array("rgba".utf8), head[4] == UInt8(ascii: "("),
+      text.hasSuffix(")"),
       let comma = text.lastIndex(of: ",")
     else { return nil }
     let reference = trimmedSpaces(text[text.index(text.startIndex, offsetBy: 5)..<comma])
