@@ -375,6 +375,22 @@ import Testing
     }
   }
 
+  /// A gradient is told by its function's name, as CSS reads it, scalar by scalar: a combining
+  /// mark after its `(` does not hide the `(`.
+  @Test func aGradientWithACombiningMarkAfterItsParenthesisIsStillAGradient() throws {
+    var warnings: [DMDesignTokensWarning] = []
+    let table = try DMDesignTokens.table(
+      from: "{\"$type\": \"color\", \"a\": {\"$value\": \"#010203\"}, "
+        + "\"g\": {\"$value\": \"linear-gradient(\u{301}red, blue)\"}, \"r\": {\"$value\": \"{g}\"}}"
+    ) { warnings.append($0) }
+    #expect(table.keys == ["a"])
+    #expect(
+      warnings.map(\.explanation) == [
+        "token \"g\": a gradient, not a colour: the token is left out",
+        "token \"r\": a gradient, not a colour: the token is left out",
+      ])
+  }
+
   @Test func aGradientInAColourTokenIsLeftOutAndAReferenceOffOnlyInCaseSaysSo() throws {
     var warnings: [DMDesignTokensWarning] = []
     let table = try DMDesignTokens.table(
