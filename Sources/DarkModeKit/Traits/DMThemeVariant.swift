@@ -92,12 +92,7 @@ public struct DMThemeVariant: Sendable, Hashable, Codable, CustomStringConvertib
   }
 
   /// The shortest written form: `SEPIA`, `SOLARIZED:dark`, `NIGHT:high`.
-  public var description: String {
-    var text = theme.rawValue
-    if userInterfaceStyle != Self.bareSide(of: theme) { text += ":\(userInterfaceStyle)" }
-    if accessibilityContrast == .high { text += ":high" }
-    return text
-  }
+  public var description: String { ThemeColumn(self).description }
 
   /// The default theme's light side, `NORMAL`.
   public static let normal = DMThemeVariant(.normal)

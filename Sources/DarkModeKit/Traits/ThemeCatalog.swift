@@ -205,7 +205,7 @@ enum ThemeCatalog {
 
   /// Adds the sides of `variants` for good; tells the listener when that added any.
   static func declare(_ variants: some Sequence<DMThemeVariant>) {
-    notifyIfChanged { state in
+    changing { state in
       var changed = false
       for variant in variants {
         let id = Int(variant.theme.id)
@@ -213,7 +213,7 @@ enum ThemeCatalog {
         if state.updateSides(of: id) { changed = true }
       }
       return changed
-    }
+    }?()
   }
 
   /// A table's columns changed from `old` to `new` (from or to none when it is made or freed).
@@ -230,11 +230,6 @@ enum ThemeCatalog {
       for variant in new where state.updateSides(of: Int(variant.theme.id)) { changed = true }
       return changed
     }
-  }
-
-  /// Runs `body` under the lock, then tells the listener when it says that sides changed.
-  private static func notifyIfChanged(_ body: (inout State) -> Bool) {
-    changing(body)?()
   }
 
   /// Runs `body` under the lock; the listener when it says that sides changed.

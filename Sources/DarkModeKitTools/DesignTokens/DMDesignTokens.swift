@@ -494,12 +494,6 @@ public enum DMDesignTokens {
     "\(ShownText.quoted(name)) is not a column name: \(DMThemeVariant.problem(in: name) ?? "")"
   }
 
-  /// Whether `name` is a side of the default theme (`NORMAL`, `NIGHT`, `DARK`): a theme name that
-  /// takes only its own side, where any other takes both.
-  static func isDefaultSide(_ name: String) -> Bool {
-    ThemeColumn.isDefaultSide(name)
-  }
-
   /// The table's text: the columns' names, then one row per key, in the order keys first came;
   /// a key missing from a column is an error.
   /// The table that columns make: their keys in the order they first came, a colour for each key

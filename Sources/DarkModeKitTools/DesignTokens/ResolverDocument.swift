@@ -728,7 +728,7 @@ struct ResolverDocument {
       }
       // The default theme's columns first, as a table's header has them.
       let isDefault = { (column: DMDesignTokens.Column) in
-        ThemeColumn(column.name).map { DMDesignTokens.isDefaultSide($0.themeName) } ?? false
+        ThemeColumn(column.name).map { ThemeColumn.isDefaultSide($0.themeName) } ?? false
       }
       return try withKeys(columns.filter(isDefault) + columns.filter { !isDefault($0) })
     }
@@ -783,7 +783,7 @@ struct ResolverDocument {
       // A context named as a side of the default theme (`NORMAL`, `NIGHT`, `DARK`: DarkModeKit's
       // own export has a context for each theme of the header) gives that side: its column, and
       // its high-contrast one, unless the default context gave the same colours for that side.
-      if let name, let themeContext, DMDesignTokens.isDefaultSide(name), let own = ThemeColumn(name) {
+      if let name, let themeContext, ThemeColumn.isDefaultSide(name), let own = ThemeColumn(name) {
         var sideColumns = [
           try column(name, input(theme: themeContext, side: own.userInterfaceStyle, high: false))
         ]
