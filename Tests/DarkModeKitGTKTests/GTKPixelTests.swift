@@ -18,6 +18,9 @@ import Testing
     let folder: URL
     var table: String { folder.appendingPathComponent("colors.txt").path }
 
+    /// Removes the folder and everything in it, once the test is done with it.
+    func remove() { try? FileManager.default.removeItem(at: folder) }
+
     init(table text: String = GTKPixelTests.tableText) throws {
       folder = FileManager.default.temporaryDirectory.appendingPathComponent("dmgtk-\(UUID().uuidString)")
       try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -64,6 +67,7 @@ import Testing
 
   @Test(.enabled(if: GTKProbe.missing == nil)) func boundWidgetsShowTheTableColourOfEachChange() throws {
     let files = try Files()
+    defer { files.remove() }
     let probe = try GTKProbe(["--table", files.table, "--images", files.folder.path])
     defer { probe.stop() }
     #expect(try probe.send("window A") == "ok")
@@ -94,6 +98,7 @@ import Testing
     throws
   {
     let files = try Files()
+    defer { files.remove() }
     let probe = try GTKProbe(["--table", files.table, "--stock", "gtk"])
     defer { probe.stop() }
     #expect(try probe.send("window A") == "ok")
@@ -115,6 +120,7 @@ import Testing
     throws
   {
     let files = try Files()
+    defer { files.remove() }
     let config = files.folder.appendingPathComponent("config")
     try FileManager.default.createDirectory(
       at: config.appendingPathComponent("gtk-4.0"), withIntermediateDirectories: true)
@@ -134,6 +140,7 @@ import Testing
 
   @Test(.enabled(if: GTKProbe.missing == nil)) func stockWidgetsFollowTheStyle() throws {
     let files = try Files()
+    defer { files.remove() }
     for (stock, light, dark): (String, UInt32, UInt32) in [
       ("libadwaita", 0xFAFAFA, 0x242424), ("gtk", 0xF6F5F4, 0x353535),
     ] {
@@ -150,6 +157,7 @@ import Testing
 
   @Test(.enabled(if: GTKProbe.missing == nil)) func twoWindowsShowTheirOwnOverridesAtOnce() throws {
     let files = try Files()
+    defer { files.remove() }
     let probe = try GTKProbe(["--table", files.table])
     defer { probe.stop() }
     #expect(try probe.send("window A") == "ok")
@@ -168,6 +176,7 @@ import Testing
     throws
   {
     let files = try Files()
+    defer { files.remove() }
     let session = try DesktopSession()
     try session.gsettings("set", "org.gnome.desktop.interface", "color-scheme", "prefer-light")
     let probe = try GTKProbe(["--table", files.table, "--follow-system"], session: session)
@@ -187,6 +196,7 @@ import Testing
   @Test(.enabled(if: GTKProbe.missing == nil))
   func withNothingConfiguredTheFirstFrameHasTheDesktopsStyleAndChangesFollow() throws {
     let files = try Files()
+    defer { files.remove() }
     let session = try DesktopSession()
     defer { session.stop() }
     for (scheme, traits, plain) in [
@@ -221,6 +231,7 @@ import Testing
   /// With no portal to ask, the app starts with the defaults and says once why.
   @Test(.enabled(if: GTKProbe.missing == nil)) func withNoPortalTheAppSaysOnceThatNoSourceAnswered() throws {
     let files = try Files()
+    defer { files.remove() }
     let probe = try GTKProbe(
       ["--table", files.table, "--window-at-start", "A"],
       environment: ["DBUS_SESSION_BUS_ADDRESS": "unix:path=/nonexistent/bus"])
@@ -234,6 +245,7 @@ import Testing
 
   @Test(.enabled(if: GTKProbe.missing == nil)) func mainActorWorkRunsWhileTheGLibLoopSleeps() throws {
     let files = try Files()
+    defer { files.remove() }
     let probe = try GTKProbe(["--table", files.table, "--follow-system"])
     defer { probe.stop() }
     #expect(try probe.send("window A") == "ok")
@@ -247,6 +259,7 @@ import Testing
     throws
   {
     let files = try Files()
+    defer { files.remove() }
     let probe = try GTKProbe(["--table", files.table, "--images", files.folder.path])
     defer { probe.stop() }
     #expect(try probe.send("window A") == "ok")
@@ -276,6 +289,7 @@ import Testing
   /// at most two providers each.
   @Test(.enabled(if: GTKProbe.missing == nil)) func aWidgetsNewColoursBesideABigTableReloadLittle() throws {
     let files = try Files(table: Self.largeTable(keys: 2_000))
+    defer { files.remove() }
     let probe = try GTKProbe(["--table", files.table])
     defer { probe.stop() }
     #expect(try probe.send("window A") == "ok")
@@ -294,6 +308,7 @@ import Testing
 
   @Test(.enabled(if: GTKProbe.missing == nil)) func aWidgetGivenManyColoursKeepsTheStylesheetSmall() throws {
     let files = try Files()
+    defer { files.remove() }
     let probe = try GTKProbe(["--table", files.table])
     defer { probe.stop() }
     #expect(try probe.send("window A") == "ok")
@@ -309,6 +324,7 @@ import Testing
     throws
   {
     let files = try Files()
+    defer { files.remove() }
     let probe = try GTKProbe(["--table", files.table])
     defer { probe.stop() }
     #expect(try probe.send("window A") == "ok")
@@ -325,6 +341,7 @@ import Testing
 
   @Test(.enabled(if: GTKProbe.missing == nil)) func aHandlerOfTheClassChangeMayShowNewColoursAtOnce() throws {
     let files = try Files()
+    defer { files.remove() }
     let probe = try GTKProbe(["--table", files.table])
     defer { probe.stop() }
     #expect(try probe.send("window A") == "ok")
@@ -359,6 +376,7 @@ import Testing
   /// half transparent when disabled. So does a stock button coloured by the table's classes.
   @Test(.enabled(if: GTKProbe.missing == nil)) func aButtonWithABoundBackgroundIsShadedInEachState() throws {
     let files = try Files()
+    defer { files.remove() }
     let probe = try GTKProbe(["--table", files.table])
     defer { probe.stop() }
     #expect(try probe.send("window A") == "ok")
@@ -374,6 +392,7 @@ import Testing
   {
     let table = try DMColorTable(string: Self.tableText)
     let files = try Files()
+    defer { files.remove() }
     let stylesheet = files.folder.appendingPathComponent("colors.css").path
     try table.exported(as: .gtk).write(toFile: stylesheet, atomically: true, encoding: .utf8)
     let probe = try GTKProbe([])
@@ -461,6 +480,7 @@ import Testing
   /// the override goes.
   @Test(.enabled(if: GTKProbe.missing == nil)) func stockWidgetsInAWindowOfTheOtherStyleAreReadable() throws {
     let files = try Files()
+    defer { files.remove() }
     let probe = try GTKProbe(["--table", files.table])
     defer { probe.stop() }
     #expect(try probe.send("window A") == "ok")
@@ -599,6 +619,7 @@ import Testing
   @Test(.enabled(if: GTKProbe.missing == nil)) func aWindowWithATableOf5000KeysShowsItsColours() throws {
     let text = Self.largeTable(keys: 5_000)
     let files = try Files(table: text)
+    defer { files.remove() }
     let probe = try GTKProbe(["--table", files.table])
     defer { probe.stop() }
     #expect(try probe.send("window A", seconds: 120) == "ok")
@@ -617,6 +638,7 @@ import Testing
     throws
   {
     let files = try Files()
+    defer { files.remove() }
     let probe = try GTKProbe(["--table", files.table])
     defer { probe.stop() }
     #expect(try probe.send("window A") == "ok")
@@ -634,6 +656,7 @@ import Testing
   /// keys in four columns (57,800 selectors, grouped), and one column of 5,000 keys (50,000).
   @Test(.enabled(if: GTKProbe.missing == nil)) func theGTKExportOfBigTablesLoadsAndShowsItsColours() throws {
     let files = try Files()
+    defer { files.remove() }
     let probe = try GTKProbe([])
     defer { probe.stop() }
     #expect(try probe.send("window A") == "ok")
@@ -672,6 +695,7 @@ import Testing
       string: Self.tableText
         + "\n#804020  #102040  #ff8000  #00ff80  Named\n#123456  #654321  #abcdef  #fedcba  所有背景(主)\n")
     let files = try Files()
+    defer { files.remove() }
     let stylesheet = files.folder.appendingPathComponent("colors.css").path
     try
       (table.exported(as: .gtk) + ".dm-test-named { background-color: @dm_solarized-dark_named; }\n"

@@ -2,7 +2,7 @@ import DarkModeKit
 import Foundation
 
 /// A fresh folder under the system's temporary folder, removed by `remove()`.
-public struct TemporaryFolder {
+public struct TemporaryFolder: Sendable {
   /// The folder.
   public let url: URL
 

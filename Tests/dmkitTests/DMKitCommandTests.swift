@@ -106,9 +106,15 @@ func repositoryPath(_ relative: String) -> String {
   }
 }
 
-@Suite @MainActor struct LintCommandTests {
+@Suite @MainActor final class LintCommandTests {
+  /// Where each test writes its tables, removed when the test ends.
+  private let folder: TemporaryFolder
+
+  init() throws { folder = try TemporaryFolder() }
+  deinit { folder.remove() }
+
   private func file(_ contents: String) throws -> String {
-    let url = FileManager.default.temporaryDirectory.appendingPathComponent("lint-\(UUID().uuidString).txt")
+    let url = folder.file("lint-\(UUID().uuidString).txt")
     try Data(contents.utf8).write(to: url)
     return url.path
   }
@@ -150,8 +156,7 @@ func repositoryPath(_ relative: String) -> String {
   }
 
   @Test func lintAndExportSayWhichTokenColoursWereBroughtIntoSRGB() throws {
-    let url = FileManager.default.temporaryDirectory.appendingPathComponent(
-      "wide-\(UUID().uuidString).tokens.json")
+    let url = folder.file("wide-\(UUID().uuidString).tokens.json")
     try Data(
       """
       {"$type": "color",
@@ -176,8 +181,7 @@ func repositoryPath(_ relative: String) -> String {
   }
 
   @Test func tokensOfAnUnknownTypeAreAWarningAndAnErrorWhenStrict() throws {
-    let url = FileManager.default.temporaryDirectory.appendingPathComponent(
-      "ease-\(UUID().uuidString).tokens.json")
+    let url = folder.file("ease-\(UUID().uuidString).tokens.json")
     try Data(
       ##"{"BG": {"$type": "color", "$value": "#fff"}, "ease": {"$type": "cubic-bezier", "$value": [0, 0, 1, 1]}}"##
         .utf8
@@ -199,8 +203,7 @@ func repositoryPath(_ relative: String) -> String {
   /// `lint` of a token file prints every problem, in file order, up to `--max-errors`, with the
   /// warnings of the tokens it could read.
   @Test func lintOfTokensPrintsEveryProblem() throws {
-    let url = FileManager.default.temporaryDirectory.appendingPathComponent(
-      "broken-\(UUID().uuidString).tokens.json")
+    let url = folder.file("broken-\(UUID().uuidString).tokens.json")
     defer { try? FileManager.default.removeItem(at: url) }
     try Data(
       ##"""
@@ -325,7 +328,7 @@ func repositoryPath(_ relative: String) -> String {
     let missing = dmkit("lint", "/nonexistent/Colors.txt")
     #expect(missing.status == 1)
     #expect(missing.out.hasPrefix("/nonexistent/Colors.txt: error: cannot read the colour table"))
-    let url = FileManager.default.temporaryDirectory.appendingPathComponent("latin1-\(UUID().uuidString).txt")
+    let url = folder.file("latin1-\(UUID().uuidString).txt")
     try Data([0x4E, 0x4F, 0x52, 0x4D, 0x41, 0x4C, 0x0A, 0x23, 0x66, 0x66, 0x66, 0x20, 0x4B, 0xE9, 0x0A])
       .write(to: url)
     let latin1 = dmkit("lint", url.path)
