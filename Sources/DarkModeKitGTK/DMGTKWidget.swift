@@ -122,7 +122,8 @@ extension DMBindings where Root: DMGTKStyled {
   /// Keeps one of the widget's colours (``DMGTKStyled/backgroundColor``,
   /// ``DMGTKStyled/foregroundColor``, ``DMGTKStyled/borderColor``) set to a dynamic colour.
   ///
-  /// The same binding as DarkModeKit's `bind(_:to:)`, with updates that call the colour's setter.
+  /// The same binding as DarkModeKit's `bind(_:to:)`, with updates that call the colour's setter:
+  /// widgets bound alike share their bindings, as DarkModeKit's objects do.
   /// Any other optional colour property is bound as DarkModeKit binds it, its key path compiled
   /// into the update where the app binds.
   /// - Parameters:
@@ -136,9 +137,9 @@ extension DMBindings where Root: DMGTKStyled {
   ) rethrows {
     let path = try keyPath()
     switch StyledColorPaths.index(of: path, in: Root.self) {
-    case 0: bind(path, to: color, set: { $0.backgroundColor = $1 })
-    case 1: bind(path, to: color, set: { $0.foregroundColor = $1 })
-    case 2: bind(path, to: color, set: { $0.borderColor = $1 })
+    case 0: bindShared(path, to: color, set: { $0.backgroundColor = $1 })
+    case 1: bindShared(path, to: color, set: { $0.foregroundColor = $1 })
+    case 2: bindShared(path, to: color, set: { $0.borderColor = $1 })
     default: try bindThroughKeyPath(self, keyPath, to: color)
     }
   }

@@ -598,6 +598,110 @@ extension GlobalStateTests {
       }
     }
 
+    @Test func valuesMadeForOneKeyOfATableAreOneValueAndObjectsBoundThroughThemShareOneList() throws {
+      let table = try DMColorTable(string: "NORMAL NIGHT\n#ffffff #101010 BG\n#c0c0c0 #404040 LINE\n")
+      let other = try DMColorTable(string: "NORMAL NIGHT\n#ffffff #101010 BG\n")
+      // As a guide writes it: a value made where each object binds.
+      let cells = (0..<5_000).map { _ in
+        let cell = Cell()
+        cell.dm.bind(\.fill, to: DMDynamicColor(key: "BG", in: table))
+        cell.dm.bind(\.stroke, to: DMDynamicColor(key: "LINE", in: table))
+        return cell
+      }
+      #expect(Set(cells.map(\.bindings.storageIdentity)).count == 1)
+      #expect(DMDynamicColor(key: "BG", in: table).storage === DMDynamicColor(key: "BG", in: table).storage)
+      #expect(DMDynamicColor(key: "BG", in: other).storage !== DMDynamicColor(key: "BG", in: table).storage)
+      #expect(DMDynamicColor(key: "LINE", in: table).storage !== DMDynamicColor(key: "BG", in: table).storage)
+
+      let window = DMWindow()
+      for cell in cells { window.addSubview(cell) }
+      window.makeKeyAndVisible()
+      DMTraitCollection.setOverride(DMTraitCollection(userInterfaceStyle: .dark), animated: false)
+      #expect(cells.allSatisfy { $0.fill == DMColor(rgb: 0x101010) && $0.stroke == DMColor(rgb: 0x404040) })
+      try table.reload(string: "NORMAL NIGHT\n#eeeeee #202020 BG\n#c0c0c0 #505050 LINE\n")
+      #expect(cells.allSatisfy { $0.fill == DMColor(rgb: 0x202020) && $0.stroke == DMColor(rgb: 0x505050) })
+      window.isHidden = true
+    }
+
+    @Test func aTableKeepsNoValueOfItsKeysAliveAndForgetsTheValuesThatWent() throws {
+      let table = try DMColorTable(string: "NORMAL\n#ffffff BG\n")
+      weak var value: DMDynamicColor.Storage?
+      do {
+        let color = DMDynamicColor(key: "BG", in: table)
+        value = color.storage
+        #expect(value != nil)
+      }
+      #expect(value == nil, "the table kept the value of its key alive")
+      let fresh = DMDynamicColor(key: "BG", in: table)
+      #expect(fresh.resolved(with: DMTraitCollection(userInterfaceStyle: .light)) == DMColor(rgb: 0xFFFFFF))
+
+      for index in 0..<20_000 { _ = DMDynamicColor(key: "GONE\(index)", in: table) }
+      #expect(table.keyValues.withLock(\.count) <= 64, "values that went are still counted")
+      let kept = (0..<1_000).map { DMDynamicColor(key: "KEPT\($0)", in: table) }
+      for index in 0..<20_000 { _ = DMDynamicColor(key: "GONE\(index)", in: table) }
+      #expect(table.keyValues.withLock(\.count) <= 2 * (kept.count + 1) + 64)
+      #expect(kept.allSatisfy { $0.storage === DMDynamicColor(key: "KEPT0", in: table).storage } == false)
+      #expect(kept[7].storage === DMDynamicColor(key: "KEPT7", in: table).storage)
+    }
+
+    @Test func listsBoundStepByStepFindEachSharedStepAgainAndAnotherStepIsTheirOwn() {
+      let before = BindingShapes.count
+      do {
+        let first = Cell()
+        first.dm.bind(\.fill, to: Self.fill)
+        first.dm.bind(\.stroke, to: Self.stroke)
+        first.dm.bind(\.alpha, to: Self.alpha)
+        // The steps of the first list stay while it has them all: three shared lists.
+        #expect(BindingShapes.count == before + 3)
+        let other = Cell()
+        other.dm.bind(\.fill, to: Self.fill)
+        other.dm.bind(\.stroke, to: Self.red)
+        let same = Cell()
+        same.dm.bind(\.fill, to: Self.fill)
+        same.dm.bind(\.stroke, to: Self.stroke)
+        #expect(same.bindings.storageIdentity != other.bindings.storageIdentity)
+        same.dm.bind(\.alpha, to: Self.alpha)
+        #expect(same.bindings.storageIdentity == first.bindings.storageIdentity)
+        #expect(BindingShapes.count == before + 4)
+        let light = DMTraitCollection(userInterfaceStyle: .light)
+        #expect(other.stroke == Self.red.resolved(with: light))
+        #expect(same.stroke == Self.stroke.resolved(with: light) && same.alpha == 1.0)
+        let window = DMWindow()
+        for cell in [first, other, same] { window.addSubview(cell) }
+        window.makeKeyAndVisible()
+        DMTraitCollection.setOverride(DMTraitCollection(userInterfaceStyle: .dark), animated: false)
+        #expect(other.stroke == DMColor(rgb: 0x800000) && other.fill == DMColor(rgb: 0x101010))
+        #expect(same.stroke == DMColor(rgb: 0x404040) && same.alpha == 0.8 && first.alpha == 0.8)
+        window.isHidden = true
+      }
+      #expect(BindingShapes.count == before, "a list's steps outlived it")
+    }
+
+    @Test func aToolkitsSharedSetterIsOneBindingForEveryObjectOfItsClass() {
+      final class Swatch: DMView {
+        var tint: DMColor?
+        var sets = 0
+      }
+      let swatches = (0..<1_000).map { _ in
+        let swatch = Swatch()
+        swatch.dm.bindShared(\.tint, to: Self.fill) { swatch, color in
+          swatch.tint = color
+          swatch.sets += 1
+        }
+        return swatch
+      }
+      #expect(Set(swatches.map(\.bindings.storageIdentity)).count == 1)
+      #expect(swatches.allSatisfy { $0.tint == DMColor(rgb: 0xFFFFFF) && $0.sets == 1 })
+      let window = DMWindow()
+      for swatch in swatches { window.addSubview(swatch) }
+      window.makeKeyAndVisible()
+      let setsBefore = swatches.map(\.sets)
+      DMTraitCollection.setOverride(DMTraitCollection(userInterfaceStyle: .dark), animated: false)
+      #expect(swatches.allSatisfy { $0.tint == DMColor(rgb: 0x101010) })
+      #expect(swatches.map(\.sets) == setsBefore.map { $0 + 1 }, "each swatch is set once per switch")
+      window.isHidden = true
+    }
+
     @Test func themableObjectsBoundAlikeFollowAndOneUnboundStops() {
       let layers = (0..<3).map { _ in
         let layer = Layer()

@@ -138,15 +138,30 @@ public struct DMBindings<Root: AnyObject> {
   @inlinable
   func bind<Conversion: BoundValueConversion>(
     _ keyPath: ReferenceWritableKeyPath<Root, Conversion.Property>, to dynamic: DMDynamic<Conversion.Value>,
-    as conversion: Conversion.Type, set: @escaping @MainActor (Root, Conversion.Property) -> Void
+    as conversion: Conversion.Type, isShared: Bool = false,
+    set: @escaping @MainActor (Root, Conversion.Property) -> Void
   ) {
-    // The update captures `set`, which may capture what belongs to this object alone: the
-    // binding gets a description of its own (see `register`).
-    register(keyPath: keyPath, source: dynamic.storage, isShared: false) { object, source, traits, fresh in
+    // The update captures `set`, which may capture what belongs to this object alone: unless
+    // `set` is known to capture nothing, the binding gets a description of its own (see
+    // `register`).
+    register(keyPath: keyPath, source: dynamic.storage, isShared: isShared) { object, source, traits, fresh in
       let storage = unsafeDowncast(source, to: DMDynamic<Conversion.Value>.Storage.self)
       let value = fresh ? storage.resolved(with: traits) : storage.passCache.resolved(storage, with: traits)
       set(unsafeDowncast(object, to: Root.self), Conversion.property(from: value))
     }
+  }
+
+  /// Keeps an optional property set to a dynamic value through `set`, which must do what setting
+  /// the property through `keyPath` does and capture nothing: every binding of `keyPath` on
+  /// objects of this class shares one description, made with the first `set` (so lists of such
+  /// bindings may be shared, as for a binding through a key path the app writes). For toolkits of
+  /// this package, whose generic code cannot have the key path compiled into the update.
+  @inlinable
+  package func bindShared<Value>(
+    _ keyPath: ReferenceWritableKeyPath<Root, Value?>, to dynamic: DMDynamic<Value>,
+    set: @escaping @MainActor (Root, Value?) -> Void
+  ) {
+    bind(keyPath, to: dynamic, as: AsOptional<Value>.self, isShared: true, set: set)
   }
 
   /// Runs `body` with the traits bindings resolve for, made current.

@@ -131,6 +131,8 @@ public final class DMColorTable: Sendable {
 
   private let state: Locked<Contents>
   private let diagnostics = Locked(Diagnostics())
+  /// The values made with ``DMDynamic/init(key:in:)`` for this table and still alive, by key.
+  let keyValues = Locked(KeyValues())
 
   /// The app's table, used by ``DMDynamic/init(key:in:)`` when no table is given.
   ///

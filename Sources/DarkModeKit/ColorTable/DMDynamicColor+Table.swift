@@ -6,6 +6,8 @@ extension DMDynamic where Value == DMColor {
   /// through the table's ``DMColorTable/missingKeyHandler``.
   ///
   /// The key is looked up once per version of the table's contents, not on every resolve.
+  /// Values made for the same key of the same table while one of them lives are one value: the
+  /// objects bound to them share their bindings, and a switch resolves the key once for them all.
   ///
   /// ```swift
   /// try DMColorTable.shared.reload(contentsOf: URL(filePath: "Colors.txt"))
@@ -15,7 +17,42 @@ extension DMDynamic where Value == DMColor {
   ///   - key: The key, case-sensitive.
   ///   - table: The table to look in; ``DMColorTable/shared`` by default.
   public init(key: String, in table: DMColorTable = .shared) {
-    self.init(source: ColorTableKeyLookup(key: key, table: table))
+    self.init(storage: table.keyValues.withLock { $0.storage(forKey: key, in: table) })
+  }
+}
+
+extension DMColorTable {
+  /// The storages of the values made for a table's keys (see ``DMDynamic/init(key:in:)``), held
+  /// weakly: a value lives as long as something holds it, and the table keeps no value alive.
+  struct KeyValues {
+    private final class Entry {
+      weak var storage: DMDynamic<DMColor>.Storage?
+    }
+
+    private var entries: [String: Entry] = [:]
+    /// How many entries there may be before the ones whose values went are taken out.
+    private var pruneLimit = 64
+
+    /// The storage of the value for `key`: the living one, or a new one.
+    mutating func storage(forKey key: String, in table: DMColorTable) -> DMDynamic<DMColor>.Storage {
+      if let storage = entries[key]?.storage { return storage }
+      let storage = DMDynamic<DMColor>.Storage(.source, source: ColorTableKeyLookup(key: key, table: table))
+      if let entry = entries[key] {
+        entry.storage = storage
+      } else {
+        if entries.count >= pruneLimit {
+          entries = entries.filter { $0.value.storage != nil }
+          pruneLimit = max(64, entries.count * 2)
+        }
+        let entry = Entry()
+        entry.storage = storage
+        entries[key] = entry
+      }
+      return storage
+    }
+
+    /// How many values the table has an entry for, living or not (for tests).
+    var count: Int { entries.count }
   }
 }
 

@@ -106,9 +106,10 @@ public struct DMDynamic<Value: Sendable>: Sendable {
     storage.resolved(with: traitCollection)
   }
 
-  /// A value that `source` resolves, such as one key of a colour table.
-  init(source: DynamicSource<Value>) {
-    storage = Storage(.source, source: source)
+  /// The value of `storage`, which other values may share: one made with `Storage(.source,
+  /// source:)` resolves through its source, such as one key of a colour table.
+  init(storage: Storage) {
+    self.storage = storage
   }
 }
 
@@ -150,7 +151,7 @@ extension DMDynamic {
     /// The variants of a theme map, and their values in the same order.
     @usableFromInline let variants: VariantIndex?
     @usableFromInline let values: [Value]
-    /// What resolves a value made with `init(source:)`.
+    /// What resolves a value of the `.source` kind.
     @usableFromInline let source: DynamicSource<Value>?
     /// The value last resolved in a pass, shared by every binding of this value.
     @usableFromInline let passCache = PassCache<Value>()

@@ -4,8 +4,9 @@
 /// to values that many objects share (palette colours), in the same order: a list of up to
 /// ``UnsafeBindingStorage/sharedLimit`` bindings through key paths is shared by every object with the
 /// same bindings (see ``BindingShapes``), so that each of them holds one pointer, and a pass
-/// reads the same storage for all of them. A shared storage never changes; a change of the list
-/// gives it other storage.
+/// reads the same storage for all of them. A shared storage's bindings never change; a change of
+/// the list gives it other storage, found again without being made when another list made the
+/// same change last (see ``BindingShapes/extended(from:adding:)``).
 ///
 /// A longer list has storage of its own, which changes in place when the list alone holds it: a
 /// new binding goes into spare room at the end (the storage grows by half again when full), a
@@ -46,8 +47,18 @@ struct BindingList {
       if let index { return Released(binding: storage.replace(at: index, with: binding)) }
       if storage.appendInPlace(binding) { return Released() }
     }
-    return replaceStorage(
-      with: BindingShapes.shared(UnsafeBindingStorage.copy(of: storage, replacing: index, with: binding)))
+    guard index == nil else {
+      return replaceStorage(
+        with: BindingShapes.shared(UnsafeBindingStorage.copy(of: storage, replacing: index, with: binding)))
+    }
+    // Objects bound alike add the same bindings in the same order: the shared storage made by
+    // the last such addition is found again, without making and hashing new storage.
+    if let extended = BindingShapes.extended(from: storage, adding: binding) {
+      return replaceStorage(with: extended)
+    }
+    let made = BindingShapes.shared(UnsafeBindingStorage.copy(of: storage, with: binding))
+    BindingShapes.remember(made, asExtensionOf: storage)
+    return replaceStorage(with: made)
   }
 
   @discardableResult
@@ -119,6 +130,13 @@ struct BindingStorageHeader {
   var count: Int32
   var tombstones: Int32
   var isShared = false
+  /// For a shared storage, the shared storage last made from its bindings and one more, for
+  /// ``BindingShapes/extended(from:adding:)``: a memo, not a part of its contents.
+  weak var extended: UnsafeBindingStorage?
+  /// For a shared storage made by adding a binding to a shared storage, that storage, kept alive
+  /// so that objects bound alike find each step of their bindings again while one of them has
+  /// them all (its bindings are a part of these: it keeps no value alive that this does not).
+  var prefix: UnsafeBindingStorage?
 }
 
 /// A binding list's bindings in one allocation: the slots in use (tombstones included), and
@@ -190,6 +208,14 @@ final class UnsafeBindingStorage: ManagedBuffer<BindingStorageHeader, Binding> {
 
   subscript(position: Int) -> Binding {
     withUnsafeMutablePointerToElements { $0[position] }
+  }
+
+  /// Whether the last binding sets `property` to `source`.
+  @MainActor
+  func lastBindingIs(property: BoundProperty, source: AnyObject) -> Bool {
+    withElements { elements, count in
+      count > 0 && elements[count - 1].property === property && elements[count - 1].source === source
+    }
   }
 
   /// The slot of the binding of `keyPath`, an object of ``BoundKeyPaths``.
@@ -371,6 +397,16 @@ final class UnsafeBindingStorage: ManagedBuffer<BindingStorageHeader, Binding> {
     precondition(
       !header.isShared || (header.tombstones == 0 && header.count <= Self.sharedLimit),
       "a shared binding storage has tombstones or too many bindings")
+    if let extended = header.extended {
+      precondition(
+        header.isShared && extended.isShared && BindingShapes.isExtension(extended, of: self),
+        "a binding storage's memo of its extension is not shared, or has other bindings")
+    }
+    if let prefix = header.prefix {
+      precondition(
+        header.isShared && prefix.isShared && BindingShapes.isExtension(self, of: prefix),
+        "a binding storage keeps a prefix that is not shared, or has other bindings")
+    }
     let index = isIndexed ? Self.indexes.withLock { $0[ObjectIdentifier(self)] } : nil
     withElements { elements, count in
       let tombstones = (0..<count).count { elements[$0].isTombstone }
@@ -432,6 +468,71 @@ enum BindingShapes {
       made.checkInvariants()
     #endif
     return made
+  }
+
+  /// The shared storage last made by adding one binding to an empty list.
+  @MainActor private static weak var extendedFromEmpty: UnsafeBindingStorage?
+
+  /// The shared storage with the bindings of `storage` (none, or a shared storage) and then
+  /// `binding`, if the last storage made by adding a binding to `storage` has them; `nil` when it
+  /// must be made.
+  ///
+  /// The memo is weak, and what it gives is checked binding by binding: a storage alive keeps
+  /// the properties and values it compares with.
+  @MainActor
+  static func extended(from storage: UnsafeBindingStorage?, adding binding: Binding) -> UnsafeBindingStorage?
+  {
+    guard binding.property.isShared else { return nil }
+    let candidate: UnsafeBindingStorage?
+    if let storage {
+      guard storage.isShared else { return nil }
+      candidate = storage.header.extended
+    } else {
+      candidate = extendedFromEmpty
+    }
+    // Both storages are shared, so their bindings never change: the memo's first bindings are
+    // `storage`'s (`checkInvariants()` checks it), and only the one added is compared.
+    guard let candidate, candidate.count == (storage?.count ?? 0) + 1,
+      candidate.lastBindingIs(property: binding.property, source: binding.source)
+    else { return nil }
+    return candidate
+  }
+
+  /// Notes that `made` is the storage of `storage`'s bindings (none, or a shared storage's) and
+  /// one more, for ``extended(from:adding:)``, and keeps `storage` alive as long as `made`;
+  /// nothing when either is not shared.
+  @MainActor
+  static func remember(_ made: UnsafeBindingStorage?, asExtensionOf storage: UnsafeBindingStorage?) {
+    guard let made, made.isShared else { return }
+    if let storage {
+      guard storage.isShared else { return }
+      storage.header.extended = made
+      // Shared storages with the same bindings are one object, so a prefix once set stays right.
+      if made.header.prefix == nil { made.header.prefix = storage }
+    } else {
+      extendedFromEmpty = made
+    }
+    #if DARKMODEKIT_INTERNAL_CHECKS
+      made.checkInvariants()
+    #endif
+  }
+
+  /// Whether `extended` holds the bindings of `storage` (none when `nil`), in order, then one
+  /// more.
+  static func isExtension(_ extended: UnsafeBindingStorage, of storage: UnsafeBindingStorage?) -> Bool {
+    extended.withElements { elements, count in
+      guard let storage else { return count == 1 }
+      return storage.withElements { previous, previousCount in
+        guard previousCount + 1 == count else { return false }
+        for index in 0..<previousCount
+        where elements[index].property !== previous[index].property
+          || elements[index].source !== previous[index].source
+        {
+          return false
+        }
+        return true
+      }
+    }
   }
 
   /// Takes a shared storage out of the table, from its deinitializer.

@@ -588,6 +588,8 @@ extension TraitPropagator {
   /// along the chain (see `DMResponder.Extras`), so that resolving every environment of a long
   /// chain costs a bounded walk each; any event makes them stale.
   func resolveDetached(_ node: DMResponder) -> DMTraitCollection {
+    // A node on its own, with no override: a view being built, before it is added.
+    if node.appliedOverride == nil, node.traitParent == nil { return propagatedGlobal }
     // During a pass, collections change as the walk goes: no checkpoints.
     let version = isRunning ? nil : resolutionVersion
     let sides = ThemeCatalog.generation
