@@ -661,6 +661,76 @@ import Testing
     }
   }
 
+  /// A name written with escapes is the same name as one written without, in a small object and
+  /// in a large one, and the member named twice is told at its own place.
+  @Test(arguments: [3, 300])
+  func aNameWrittenWithEscapesIsTheSameName(count: Int) throws {
+    var members = (0..<count).map { "\"m\($0)\": {\"$type\": \"color\", \"$value\": \"#fff\"}" }
+    members.append(##""\u006d1": {"$type": "color", "$value": "#000"}"##)
+    do {
+      _ = try DMDesignTokens.table(from: "{\n" + members.joined(separator: ",\n") + "\n}")
+      Issue.record("no error")
+    } catch {
+      #expect(
+        error.message == "the member \"m1\" appears twice in one object (first at line 3, column 1)",
+        "\(error)")
+      #expect(error.line == count + 2 && error.column == 1, "\(error)")
+    }
+  }
+
+  /// Places far into one long line count characters, not bytes, after lines that end with CR LF
+  /// and with CR alone: a file written on one line (as tools minify it) names the right column.
+  @Test func placesFarIntoALongLineCountCharacters() throws {
+    var line = ""
+    for index in 0..<5_000 {
+      line += "\"ä\(index)😀\": {\"$value\": \"#\(String(format: "%06x", index))\"}, "
+    }
+    line += ##""last": {"$value": "#10203g"}}"##
+    let text = "{\r\n\"$type\": \"color\",\r" + line
+    let badValue = try #require(line.range(of: "\"#10203g\""))
+    let column =
+      line.unicodeScalars.distance(
+        from: line.unicodeScalars.startIndex, to: badValue.lowerBound.samePosition(in: line.unicodeScalars)!)
+      + 1
+    do {
+      _ = try DMDesignTokens.table(from: text)
+      Issue.record("no error")
+    } catch {
+      #expect(error.line == 3 && error.column == column, "\(error), expected line 3, column \(column)")
+      #expect(error.tokenPath == "last", "\(error)")
+    }
+    // Without the bad token, every colour is read.
+    let good = text.replacingOccurrences(of: ##", "last": {"$value": "#10203g"}"##, with: "")
+      .replacingOccurrences(of: ", }", with: "}")
+    let table = try DMDesignTokens.table(from: good)
+    #expect(table.keys.count == 5_000)
+    let wrong = table.keys.enumerated().filter { index, key in
+      table.color(forKey: key, theme: .normal) != DMColor(rgb: UInt32(index))
+    }
+    #expect(wrong.isEmpty, "keys with another colour than their token's: \(wrong.prefix(3))")
+  }
+
+  /// A pointer finds a member of an object of thousands, first and last, and one it does not
+  /// have names nothing.
+  @Test func aPointerFindsAMemberOfAnObjectOfThousands() throws {
+    var members = (0..<5_000).map {
+      "\"c\($0)\": {\"$type\": \"color\", \"$value\": \"#\(String(format: "%06x", $0))\"}"
+    }
+    members.append(##""first": {"$type": "color", "$ref": "#/c0/$value"}"##)
+    members.append(##""last": {"$type": "color", "$ref": "#/c4999/$value"}"##)
+    let table = try DMDesignTokens.table(from: "{" + members.joined(separator: ", ") + "}")
+    #expect(table.color(forKey: "first", theme: .normal) == DMColor(rgb: 0))
+    #expect(table.color(forKey: "last", theme: .normal) == DMColor(rgb: 4_999))
+    members.append(##""none": {"$type": "color", "$ref": "#/c5000/$value"}"##)
+    do {
+      _ = try DMDesignTokens.table(from: "{" + members.joined(separator: ", ") + "}")
+      Issue.record("no error")
+    } catch {
+      #expect(error.tokenPath == "none", "\(error)")
+      #expect(error.message.contains("names nothing"), "\(error)")
+    }
+  }
+
   /// A name with a dot or a brace would read as a path or a reference: an error naming the
   /// character, also when a combining mark after it makes one character of the two.
   @Test(arguments: [("a.b", "."), ("{a", "{"), ("a}", "}"), ("a.\u{301}b", ".")])

@@ -45,7 +45,7 @@ public enum DMDesignTokens {
     from text: String, options: DMDesignTokensOptions = DMDesignTokensOptions(),
     warnings warning: (DMDesignTokensWarning) -> Void
   ) throws(DMDesignTokensError) -> DMColorTable {
-    try tokenTable(reading: text, document: nil, options: options, warnings: warning).table
+    try tokenTable(reading: Array(text.utf8), document: nil, options: options, warnings: warning).table
   }
 
   /// Reads a table from a design-tokens file.
@@ -76,9 +76,9 @@ public enum DMDesignTokens {
     contentsOf url: URL, options: DMDesignTokensOptions = DMDesignTokensOptions(),
     warnings warning: (DMDesignTokensWarning) -> Void
   ) throws(DMDesignTokensError) -> DMColorTable {
-    let text = try read(url, maximumFileSize: options.maximumFileSize)
+    let bytes = try read(url, maximumFileSize: options.maximumFileSize)
     do {
-      return try tokenTable(reading: text, document: url, options: options) { warning($0.inFile(url.path)) }
+      return try tokenTable(reading: bytes, document: url, options: options) { warning($0.inFile(url.path)) }
         .table
     } catch {
       throw error.inFile(url.path)
@@ -91,23 +91,23 @@ public enum DMDesignTokens {
   /// - Returns: The table's text.
   /// - Throws: ``DMDesignTokensError``.
   public static func tableText(from text: String) throws(DMDesignTokensError) -> String {
-    try tokenTable(reading: text, document: nil, options: DMDesignTokensOptions()) { _ in }.text
+    try tokenTable(reading: Array(text.utf8), document: nil, options: DMDesignTokensOptions()) { _ in }.text
   }
 
-  /// The table that the tokens of `text`, read from `document` (or from text), make; each warning
-  /// goes to `warning`.
+  /// The table that the tokens of `text` (UTF-8), read from `document` (or from text), make; each
+  /// warning goes to `warning`.
   private static func tokenTable(
-    reading text: String, document: URL?, options: DMDesignTokensOptions,
+    reading text: [UInt8], document: URL?, options: DMDesignTokensOptions,
     warnings warning: (DMDesignTokensWarning) -> Void
   ) throws(DMDesignTokensError) -> TokenTable {
     try reading(text, document: document, options: options, readsPastErrors: false, warnings: warning).table
       .get()
   }
 
-  /// Reads the tokens of `text` into a table; with `readsPastErrors`, a problem in one
+  /// Reads the tokens of `text` (UTF-8) into a table; with `readsPastErrors`, a problem in one
   /// token is kept in ``TokenReading/errors`` and the token left out, and the reading goes on.
   private static func reading(
-    _ text: String, document: URL?, options: DMDesignTokensOptions, readsPastErrors: Bool,
+    _ text: [UInt8], document: URL?, options: DMDesignTokensOptions, readsPastErrors: Bool,
     limit: Int = TokenReading.limit, warnings warning: (DMDesignTokensWarning) -> Void
   ) -> (table: Result<TokenTable, DMDesignTokensError>, reading: TokenReading) {
     let reading = TokenReading(
@@ -151,7 +151,7 @@ public enum DMDesignTokens {
     contentsOf url: URL, options: DMDesignTokensOptions = DMDesignTokensOptions(),
     limit: Int = DMColorTable.defaultLintLimit, warnings warning: (DMDesignTokensWarning) -> Void = { _ in }
   ) -> [DMDesignTokensError] {
-    let text: String
+    let text: [UInt8]
     do {
       text = try read(url, maximumFileSize: options.maximumFileSize)
     } catch {
@@ -188,12 +188,12 @@ public enum DMDesignTokens {
     return listed
   }
 
-  private static func readTable(from text: String, options: DMDesignTokensOptions)
+  private static func readTable(from text: [UInt8], options: DMDesignTokensOptions)
     throws(DMDesignTokensError) -> TokenTable
   {
     let document: JSONNode
     do {
-      document = try JSONReader.read(text)
+      document = try JSONReader.read(bytes: text)
     } catch {
       throw DMDesignTokensError(
         line: error.place.line, column: error.place.column, tokenPath: nil, message: error.message)
@@ -228,8 +228,9 @@ public enum DMDesignTokens {
     text.unicodeScalars.first { !" \t\r\n\u{FEFF}".unicodeScalars.contains($0) } == "{"
   }
 
-  /// Reads a file as UTF-8 text, up to `maximumFileSize` bytes, as colour tables are read.
-  static func read(_ url: URL, maximumFileSize: Int) throws(DMDesignTokensError) -> String {
+  /// Reads a file of UTF-8 text, up to `maximumFileSize` bytes, as colour tables are read: its
+  /// bytes, checked.
+  static func read(_ url: URL, maximumFileSize: Int) throws(DMDesignTokensError) -> [UInt8] {
     func failure(_ message: String) -> DMDesignTokensError {
       DMDesignTokensError(line: 0, column: 0, tokenPath: nil, message: message, path: url.path)
     }
@@ -239,13 +240,13 @@ public enum DMDesignTokens {
     } catch {
       throw failure("cannot read the file: \(error.reason)")
     }
-    guard let text = String(validating: bytes, as: UTF8.self) else {
+    guard String(validating: bytes, as: UTF8.self) != nil else {
       let (line, column, shown) = firstInvalidUTF8(in: bytes)
       throw DMDesignTokensError(
         line: line, column: column, tokenPath: nil,
         message: "the file is not UTF-8 text: the byte sequence \(shown) is not valid UTF-8", path: url.path)
     }
-    return text
+    return bytes
   }
 
   /// Where the first byte sequence of `bytes` that is not UTF-8 is (lines end at LF, CR or CRLF,

@@ -3,11 +3,35 @@ import DarkModeKitText
 import Foundation
 
 /// A place in a text: a 1-based line, and a 1-based column counted in Unicode scalars.
+///
+/// Twelve bytes: every token keeps one, and a text has fewer than 2³¹ lines and columns (see
+/// ``JSONTape/maximumSize``).
 struct TextPlace: Hashable, Sendable {
-  var line: Int
-  var column: Int
+  private var storedLine: Int32
+  private var storedColumn: Int32
+  private var storedFile: Int32
+
+  init(line: Int, column: Int, file: Int = 0) {
+    storedLine = Int32(clamping: line)
+    storedColumn = Int32(clamping: column)
+    storedFile = Int32(clamping: file)
+  }
+
+  var line: Int {
+    get { Int(storedLine) }
+    set { storedLine = Int32(clamping: newValue) }
+  }
+
+  var column: Int {
+    get { Int(storedColumn) }
+    set { storedColumn = Int32(clamping: newValue) }
+  }
+
   /// Which file: 0 for the document read, else one that it names (see `TokenReading`).
-  var file = 0
+  var file: Int {
+    get { Int(storedFile) }
+    set { storedFile = Int32(clamping: newValue) }
+  }
 }
 
 /// Text compared scalar by scalar, as JSON compares member names: Swift's `==` takes text that is
@@ -36,6 +60,11 @@ struct ExactText: Hashable, Sendable {
 
 /// A JSON value as a design-tokens file holds it, with the place where it starts; objects keep
 /// their members in file order.
+///
+/// A value read from a file is a position in its ``JSONTape``: what it holds is read from the
+/// file's bytes when asked for (``value``, ``members``, ``string``), so that a file's values cost
+/// eight bytes each while it is read, not a tree of strings and arrays. A value made in code
+/// (`init(value:place:)`) holds what it was made with.
 struct JSONNode: Sendable {
   enum Value: Sendable {
     case object([Member])
@@ -49,60 +78,150 @@ struct JSONNode: Sendable {
   /// One member of an object: its name, where the name starts, and its value.
   struct Member: Sendable {
     var name: String
-    var place: TextPlace
     var value: JSONNode
+    private var namePlace: Place
+
+    init(name: String, place: TextPlace, value: JSONNode) {
+      self.name = name
+      self.value = value
+      namePlace = .made(place)
+    }
+
+    fileprivate init(name: String, tape: JSONTape, offset: Int, value: JSONNode) {
+      self.name = name
+      self.value = value
+      namePlace = .tape(tape, offset)
+    }
+
+    /// Where the name starts.
+    var place: TextPlace { namePlace.place }
   }
 
-  /// Where each member of a large object is, by name, so that finding one does not read them all.
-  final class MemberIndex: Sendable {
-    let positions: [ExactText: Int]
-    init(_ positions: [ExactText: Int]) { self.positions = positions }
+  /// Where something starts: found in a tape when asked for, or given.
+  private enum Place: Sendable {
+    case made(TextPlace)
+    case tape(JSONTape, Int)
+
+    var place: TextPlace {
+      switch self {
+      case .made(let place): place
+      case .tape(let tape, let offset): tape.place(at: offset)
+      }
+    }
   }
 
-  var value: Value
-  var place: TextPlace
-  /// For an object of more than ``JSONReader/indexedMembers`` members.
-  var index: MemberIndex? = nil
+  /// A value made in code.
+  private final class Made: Sendable {
+    let value: Value
+    let place: TextPlace
+    init(value: Value, place: TextPlace) {
+      self.value = value
+      self.place = place
+    }
+  }
+
+  private enum Storage: Sendable {
+    case tape(JSONTape, Int)
+    case made(Made)
+  }
+
+  private let storage: Storage
+
+  init(value: Value, place: TextPlace) {
+    storage = .made(Made(value: value, place: place))
+  }
+
+  fileprivate init(tape: JSONTape, entry: Int) {
+    storage = .tape(tape, entry)
+  }
+
+  /// What the value holds; an object's members and an array's elements are read anew each time.
+  var value: Value {
+    switch storage {
+    case .made(let made): return made.value
+    case .tape(let tape, let entry):
+      switch tape.kind(entry) {
+      case .object: return .object(tape.members(of: entry))
+      case .array: return .array(tape.elements(of: entry))
+      case .string, .escapedString: return .string(tape.string(entry))
+      case .number: return .number(tape.number(entry))
+      case .true: return .bool(true)
+      case .false: return .bool(false)
+      case .null: return .null
+      }
+    }
+  }
+
+  /// Where the value starts.
+  var place: TextPlace {
+    switch storage {
+    case .made(let made): made.place
+    case .tape(let tape, let entry): tape.place(at: tape.offset(entry))
+    }
+  }
 
   /// The members, for an object.
   var members: [Member]? {
-    if case .object(let members) = value { members } else { nil }
+    switch storage {
+    case .made(let made): if case .object(let members) = made.value { members } else { nil }
+    case .tape(let tape, let entry): tape.kind(entry) == .object ? tape.members(of: entry) : nil
+    }
   }
 
   /// The member or the element (by its index) that one part of a JSON Pointer names, if any.
   func child(atPointerPart part: String) -> JSONNode? {
+    if case .tape(let tape, let entry) = storage, tape.kind(entry) == .array {
+      return JSONPointer.index(part).flatMap { tape.element($0, of: entry) }
+    }
     switch value {
-    case .object: self[part]
-    case .array(let items): JSONPointer.index(part).flatMap { items.indices.contains($0) ? items[$0] : nil }
-    default: nil
+    case .object: return self[part]
+    case .array(let items):
+      return JSONPointer.index(part).flatMap { items.indices.contains($0) ? items[$0] : nil }
+    default: return nil
     }
   }
 
   /// The value of the member `name`, for an object that has it.
   subscript(name: String) -> JSONNode? {
-    guard let members else { return nil }
-    if let index { return index.positions[ExactText(name)].map { members[$0].value } }
-    let wanted = ExactText(name)
-    return members.first { ExactText($0.name) == wanted }?.value
+    switch storage {
+    case .tape(let tape, let entry): return tape.member(name, of: entry)
+    case .made(let made):
+      guard case .object(let members) = made.value else { return nil }
+      let wanted = ExactText(name)
+      return members.first { ExactText($0.name) == wanted }?.value
+    }
   }
 
   var string: String? {
-    if case .string(let text) = value { text } else { nil }
+    switch storage {
+    case .made(let made): if case .string(let text) = made.value { text } else { nil }
+    case .tape(let tape, let entry): tape.kind(entry).isString ? tape.string(entry) : nil
+    }
   }
 
   var number: Double? {
-    if case .number(let number) = value { number } else { nil }
+    switch storage {
+    case .made(let made): if case .number(let number) = made.value { number } else { nil }
+    case .tape(let tape, let entry): tape.kind(entry) == .number ? tape.number(entry) : nil
+    }
   }
 
   /// What the value is, as a message names it: `an object`, `the string "x"`, `the number 3`.
   var described: String {
+    if case .tape(let tape, let entry) = storage {
+      switch tape.kind(entry) {
+      case .object: return "an object"
+      case .array: return "an array"
+      default: break
+      }
+    }
     switch value {
-    case .object: "an object"
-    case .array: "an array"
-    case .string(let text): "the string \(ShownText.quoted(text))"
-    case .number(let number): "the number \(number.formatted)"
-    case .bool(let flag): "\(flag)"
-    case .null: "null"
+    case .object: return "an object"
+    case .array: return "an array"
+    case .string(let text): return "the string \(ShownText.quoted(text))"
+    case .number(let number): return "the number \(number.formatted)"
+    case .bool(let flag): return "\(flag)"
+    case .null: return "null"
     }
   }
 }
@@ -120,7 +239,251 @@ struct JSONReadError: Error {
   var place: TextPlace
 }
 
-/// Reads JSON text (RFC 8259) into ``JSONNode``s, with the place of every value.
+/// A JSON text read: its bytes, and its values as one array of 8-byte entries in file order.
+///
+/// An entry holds the value's kind, the offset of its first byte, and, for an object or an array,
+/// the entry after its last member or element (so that a reader steps over it), for a string or a
+/// number the length of its text. An object's entries are its own, then each member's name (a
+/// string) and value; an array's, its own and then each element's. Lines and columns are found
+/// from the offsets when a place is asked for: the tape keeps where each line starts, and the
+/// column of every 256th byte.
+///
+/// Texts are read once, by ``JSONReader``, and never change after: a tape is shared by every
+/// ``JSONNode`` of its text, on any thread.
+final class JSONTape: Sendable {
+  enum Kind: UInt64 {
+    case object, array, string, escapedString, number, `true`, `false`, null
+
+    var isString: Bool { self == .string || self == .escapedString }
+  }
+
+  /// The largest text a tape can hold: offsets and lengths have 28 bits.
+  static let maximumSize = 1 << 28
+
+  let bytes: [UInt8]
+  let entries: [UInt64]
+  let file: Int
+  /// The offset where each line starts; the first line's is after a byte order mark.
+  private let lineStarts: [Int32]
+  /// For each block of ``blockSize`` bytes, how many characters of its line come before it.
+  private let blockColumns: [Int32]
+  /// Where each member of a large object is, by name, made when the object is first searched
+  /// (see ``member(_:of:)``).
+  private let memberIndexes = Locked<[Int: [ExactText: Int]]>([:])
+
+  private static let blockSize = 256
+  /// An object with more members than this is searched through an index.
+  static let indexedMembers = 256
+
+  fileprivate init(bytes: [UInt8], entries: [UInt64], file: Int, firstLineStart: Int) {
+    self.bytes = bytes
+    self.entries = entries
+    self.file = file
+    var lineStarts: [Int32] = [Int32(firstLineStart)]
+    var blockColumns: [Int32] = []
+    blockColumns.reserveCapacity(bytes.count / Self.blockSize + 1)
+    var column: Int32 = 0
+    var position = 0
+    // Lines end at LF, CR or CRLF, as JSON's white space ends them (a string holds no raw line
+    // break); columns count characters, so continuation bytes of UTF-8 are not counted.
+    while position < bytes.count {
+      if position % Self.blockSize == 0 { blockColumns.append(column) }
+      let byte = bytes[position]
+      position += 1
+      if byte == 0x0A || (byte == 0x0D && (position == bytes.count || bytes[position] != 0x0A)) {
+        lineStarts.append(Int32(position))
+        column = 0
+      } else if byte & 0xC0 != 0x80, position > firstLineStart {
+        column += 1
+      }
+    }
+    self.lineStarts = lineStarts
+    self.blockColumns = blockColumns
+  }
+
+  static func entry(_ kind: Kind, offset: Int, payload: Int) -> UInt64 {
+    kind.rawValue << 60 | UInt64(payload) << 32 | UInt64(offset)
+  }
+
+  static func kind(of entry: UInt64) -> Kind { Kind(rawValue: entry >> 60)! }
+  static func offset(of entry: UInt64) -> Int { Int(entry & 0xFFFF_FFFF) }
+  static func payload(of entry: UInt64) -> Int { Int(entry >> 32 & 0x0FFF_FFFF) }
+
+  func kind(_ entry: Int) -> Kind { Self.kind(of: entries[entry]) }
+  func offset(_ entry: Int) -> Int { Self.offset(of: entries[entry]) }
+  private func payload(_ entry: Int) -> Int { Self.payload(of: entries[entry]) }
+
+  /// The entry after `entry`'s value, its members or elements included.
+  func next(after entry: Int) -> Int {
+    switch kind(entry) {
+    case .object, .array: payload(entry)
+    default: entry + 1
+    }
+  }
+
+  /// The line and column of the byte at `offset`.
+  func place(at offset: Int) -> TextPlace {
+    // The last line that starts at or before the offset.
+    var low = 0
+    var high = lineStarts.count
+    while high - low > 1 {
+      let middle = (low + high) / 2
+      if Int(lineStarts[middle]) <= offset { low = middle } else { high = middle }
+    }
+    let lineStart = Int(lineStarts[low])
+    let block = offset / Self.blockSize * Self.blockSize
+    var column: Int
+    var position: Int
+    if block > lineStart, block / Self.blockSize < blockColumns.count {
+      column = Int(blockColumns[block / Self.blockSize])
+      position = block
+    } else {
+      column = 0
+      position = lineStart
+    }
+    while position < offset, position < bytes.count {
+      if bytes[position] & 0xC0 != 0x80 { column += 1 }
+      position += 1
+    }
+    return TextPlace(line: low + 1, column: column + 1, file: file)
+  }
+
+  /// The members of the object at `entry`.
+  func members(of entry: Int) -> [JSONNode.Member] {
+    var members: [JSONNode.Member] = []
+    var name = entry + 1
+    let end = payload(entry)
+    while name < end {
+      members.append(
+        JSONNode.Member(
+          name: string(name), tape: self, offset: offset(name), value: JSONNode(tape: self, entry: name + 1)))
+      name = next(after: name + 1)
+    }
+    return members
+  }
+
+  /// The elements of the array at `entry`.
+  func elements(of entry: Int) -> [JSONNode] {
+    var elements: [JSONNode] = []
+    var element = entry + 1
+    let end = payload(entry)
+    while element < end {
+      elements.append(JSONNode(tape: self, entry: element))
+      element = next(after: element)
+    }
+    return elements
+  }
+
+  /// The element `index` of the array at `entry`, if it has one.
+  func element(_ index: Int, of entry: Int) -> JSONNode? {
+    var element = entry + 1
+    let end = payload(entry)
+    var count = 0
+    while element < end {
+      if count == index { return JSONNode(tape: self, entry: element) }
+      count += 1
+      element = next(after: element)
+    }
+    return nil
+  }
+
+  /// The value of the member `name` of the object at `entry`, if it is an object and has it.
+  func member(_ name: String, of entry: Int) -> JSONNode? {
+    guard kind(entry) == .object else { return nil }
+    if let index = memberIndexes.withLock({ $0[entry] }) {
+      return index[ExactText(name)].map { JSONNode(tape: self, entry: $0 + 1) }
+    }
+    var wanted = name
+    return wanted.withUTF8 { wanted in
+      var member = entry + 1
+      let end = payload(entry)
+      var count = 0
+      while member < end {
+        if hasName(member, wanted) { return JSONNode(tape: self, entry: member + 1) }
+        count += 1
+        if count > Self.indexedMembers { return memberThroughIndex(name, of: entry) }
+        member = next(after: member + 1)
+      }
+      return nil
+    }
+  }
+
+  /// Finds a member of a large object through its index, made now if it has none.
+  private func memberThroughIndex(_ name: String, of entry: Int) -> JSONNode? {
+    let index = memberIndexes.withLock { indexes in
+      if let index = indexes[entry] { return index }
+      var index: [ExactText: Int] = [:]
+      var member = entry + 1
+      let end = payload(entry)
+      while member < end {
+        index[ExactText(string(member))] = member
+        member = next(after: member + 1)
+      }
+      indexes[entry] = index
+      return index
+    }
+    return index[ExactText(name)].map { JSONNode(tape: self, entry: $0 + 1) }
+  }
+
+  /// Whether the string at `entry` is `wanted`, compared as JSON compares names: scalar by scalar.
+  func hasName(_ entry: Int, _ wanted: UnsafeBufferPointer<UInt8>) -> Bool {
+    Self.hasText(entries[entry], wanted, in: bytes)
+  }
+
+  /// Whether the string `entry` of `bytes` is `wanted`, scalar by scalar.
+  static func hasText(_ entry: UInt64, _ wanted: UnsafeBufferPointer<UInt8>, in bytes: [UInt8]) -> Bool {
+    let start = offset(of: entry) + 1
+    let length = payload(of: entry)
+    guard kind(of: entry) == .string else {
+      var text = string(entry, in: bytes)
+      return text.withUTF8 { $0.elementsEqual(wanted) }
+    }
+    guard length == wanted.count else { return false }
+    return bytes.withUnsafeBufferPointer { bytes in
+      length == 0 || memcmp(bytes.baseAddress! + start, wanted.baseAddress!, length) == 0
+    }
+  }
+
+  /// The text of the string at `entry`, its escapes decoded.
+  func string(_ entry: Int) -> String {
+    Self.string(entries[entry], in: bytes)
+  }
+
+  /// The text of the string `entry` of `bytes`, its escapes decoded.
+  static func string(_ entry: UInt64, in bytes: [UInt8]) -> String {
+    let start = offset(of: entry) + 1
+    let end = start + payload(of: entry)
+    guard kind(of: entry) == .escapedString else {
+      return String(decoding: bytes[start..<end], as: UTF8.self)
+    }
+    var utf8: [UInt8] = []
+    utf8.reserveCapacity(end - start)
+    var position = start
+    var runStart = start
+    while position < end {
+      guard bytes[position] == UInt8(ascii: "\\") else {
+        position += 1
+        continue
+      }
+      utf8.append(contentsOf: bytes[runStart..<position])
+      // Checked when the text was read.
+      let (scalar, after) = (try? JSONReader.escape(in: bytes, at: position)) ?? ("\u{FFFD}", position + 2)
+      utf8.append(contentsOf: String(scalar).utf8)
+      position = after
+      runStart = after
+    }
+    utf8.append(contentsOf: bytes[runStart..<end])
+    return String(decoding: utf8, as: UTF8.self)
+  }
+
+  /// The number at `entry`, checked finite when it was read.
+  func number(_ entry: Int) -> Double {
+    let start = offset(entry)
+    return Double(String(decoding: bytes[start..<start + payload(entry)], as: UTF8.self)) ?? .nan
+  }
+}
+
+/// Reads JSON text (RFC 8259) into a ``JSONTape``, and gives its top-level value.
 ///
 /// Nesting deeper than ``maximumDepth`` is an error, not a stack overflow, and a member name that
 /// appears twice in one object is an error too (the file would mean two things).
@@ -129,28 +492,35 @@ struct JSONReader {
   static let maximumDepth = 64
 
   private let bytes: [UInt8]
+  private var entries: [UInt64] = []
   private var file = 0
   private var index = 0
   private var line = 1
   /// The index of the first byte of the current line.
   private var lineStart = 0
 
-  /// Reads `text`, which must hold exactly one JSON value (with white space around it); its
-  /// places are in `file` (see ``TextPlace/file``).
-  static func read(_ text: String, file: Int = 0) throws(JSONReadError) -> JSONNode {
-    var reader = JSONReader(bytes: Array(text.utf8))
+  /// Reads `bytes`, UTF-8 text that must hold exactly one JSON value (with white space around
+  /// it); its places are in `file` (see ``TextPlace/file``).
+  static func read(bytes: [UInt8], file: Int = 0) throws(JSONReadError) -> JSONNode {
+    var reader = JSONReader(bytes: bytes)
     reader.file = file
+    guard bytes.count < JSONTape.maximumSize else {
+      throw reader.error("a JSON text of \(JSONTape.maximumSize >> 20) MiB or more cannot be read", at: 0)
+    }
     if reader.bytes.starts(with: [0xEF, 0xBB, 0xBF]) {
       reader.index = 3
       reader.lineStart = 3
     }
+    let firstLineStart = reader.index
     reader.skipWhiteSpace()
-    let node = try reader.readValue(depth: 0)
+    try reader.readValue(depth: 0)
     reader.skipWhiteSpace()
     guard reader.index == reader.bytes.count else {
       throw reader.error("unexpected \(reader.shownNext) after the JSON value")
     }
-    return node
+    let tape = JSONTape(
+      bytes: reader.bytes, entries: reader.entries, file: file, firstLineStart: firstLineStart)
+    return JSONNode(tape: tape, entry: 0)
   }
 
   private init(bytes: [UInt8]) {
@@ -162,9 +532,11 @@ struct JSONReader {
   private var columnIndex = 0
   private var column = 1
 
-  /// The place of the byte at `position`, on the current line: columns count Unicode scalars, so
-  /// continuation bytes of UTF-8 are not counted.
+  /// The place of the byte at `position`: on the current line, counted on from the last place
+  /// asked for (columns count Unicode scalars, so continuation bytes of UTF-8 are not counted);
+  /// on an earlier line, counted from the start of the text.
   private mutating func place(at position: Int) -> TextPlace {
+    guard position >= lineStart else { return placeFromStart(of: position) }
     if position < columnIndex || columnIndex < lineStart {
       columnIndex = lineStart
       column = 1
@@ -172,6 +544,25 @@ struct JSONReader {
     while columnIndex < position {
       if bytes[columnIndex] & 0xC0 != 0x80 { column += 1 }
       columnIndex += 1
+    }
+    return TextPlace(line: line, column: column, file: file)
+  }
+
+  /// The place of the byte at `position`, counted from the start of the text (for a message about
+  /// a value read earlier).
+  private func placeFromStart(of position: Int) -> TextPlace {
+    var line = 1
+    var column = 1
+    var index = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
+    while index < position {
+      let byte = bytes[index]
+      index += 1
+      if byte == 0x0A || (byte == 0x0D && (index == bytes.count || bytes[index] != 0x0A)) {
+        line += 1
+        column = 1
+      } else if byte & 0xC0 != 0x80 {
+        column += 1
+      }
     }
     return TextPlace(line: line, column: column, file: file)
   }
@@ -210,79 +601,79 @@ struct JSONReader {
     lineStart = index
   }
 
-  private mutating func readValue(depth: Int) throws(JSONReadError) -> JSONNode {
-    let start = place(at: index)
+  private mutating func append(_ kind: JSONTape.Kind, offset: Int, payload: Int = 0) {
+    entries.append(JSONTape.entry(kind, offset: offset, payload: payload))
+  }
+
+  private mutating func readValue(depth: Int) throws(JSONReadError) {
+    let start = index
     guard index < bytes.count else { throw error("expected a value, found the end of the file") }
     switch bytes[index] {
     case UInt8(ascii: "{"):
       guard depth < Self.maximumDepth else {
         throw error("objects and arrays nested more than \(Self.maximumDepth) deep")
       }
-      let (members, positions) = try readObject(depth: depth + 1)
-      return JSONNode(
-        value: .object(members), place: start,
-        index: members.count > Self.indexedMembers ? JSONNode.MemberIndex(positions) : nil)
+      let entry = entries.count
+      append(.object, offset: start)
+      try readObject(depth: depth + 1)
+      entries[entry] = JSONTape.entry(.object, offset: start, payload: entries.count)
     case UInt8(ascii: "["):
       guard depth < Self.maximumDepth else {
         throw error("objects and arrays nested more than \(Self.maximumDepth) deep")
       }
-      return JSONNode(value: .array(try readArray(depth: depth + 1)), place: start)
+      let entry = entries.count
+      append(.array, offset: start)
+      try readArray(depth: depth + 1)
+      entries[entry] = JSONTape.entry(.array, offset: start, payload: entries.count)
     case UInt8(ascii: "\""):
-      return JSONNode(value: .string(try readString()), place: start)
+      let (length, isEscaped) = try readString()
+      append(isEscaped ? .escapedString : .string, offset: start, payload: length)
     case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
-      return JSONNode(value: .number(try readNumber()), place: start)
+      try readNumber()
+      append(.number, offset: start, payload: index - start)
     default:
-      for (word, value) in [("true", JSONNode.Value.bool(true)), ("false", .bool(false)), ("null", .null)]
+      for (word, kind) in [("true", JSONTape.Kind.true), ("false", .false), ("null", .null)]
       where bytes[index...].starts(with: word.utf8) {
         index += word.utf8.count
-        return JSONNode(value: value, place: start)
+        append(kind, offset: start)
+        return
       }
       throw error("expected a value, found \(shownNext)")
     }
   }
 
-  /// How many members an object may have before its members are found by an index.
+  /// How many members an object may have before a member named twice is found through a set of
+  /// the names read, rather than by comparing the name with each earlier one.
   static let indexedMembers = 16
 
-  /// An object's members, and where each is among them by name.
-  private mutating func readObject(depth: Int) throws(JSONReadError) -> ([JSONNode.Member], [ExactText: Int])
-  {
+  /// An object's members, the opening brace at `index`.
+  private mutating func readObject(depth: Int) throws(JSONReadError) {
     index += 1
-    var members: [JSONNode.Member] = []
-    // Names that differ in any scalar are two names, as JSON compares them. A small object's
-    // names are compared one by one; past `indexedMembers`, by this index, which the node keeps.
+    // The entries of the names read; past `indexedMembers` names, also a set of them, by text.
+    var names: [Int] = []
     var seen: [ExactText: Int] = [:]
     skipWhiteSpace()
     if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
       index += 1
-      return (members, seen)
+      return
     }
     while true {
       skipWhiteSpace()
       guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else {
         throw error("expected a member name in quotes, found \(shownNext)")
       }
-      let namePlace = place(at: index)
-      let name = ExactText(try readString(maximumLength: Self.maximumNameLength))
-      let isIndexed = members.count >= Self.indexedMembers
-      if isIndexed, seen.isEmpty {
-        for (position, member) in members.enumerated() { seen[ExactText(member.name)] = position }
-      }
-      let earlier = isIndexed ? seen[name] : members.firstIndex { ExactText($0.name) == name }
-      if let first = earlier.map({ members[$0].place }) {
-        throw JSONReadError(
-          message: "the member \(ShownText.quoted(name.text)) appears twice in one object (first at line "
-            + "\(first.line), column \(first.column))",
-          place: namePlace)
-      }
-      if isIndexed { seen[name] = members.count }
+      let nameStart = index
+      let (length, isEscaped) = try readString(maximumLength: Self.maximumNameLength)
+      let name = entries.count
+      append(isEscaped ? .escapedString : .string, offset: nameStart, payload: length)
+      try checkNameIsNew(name, among: &names, seen: &seen)
       skipWhiteSpace()
       guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else {
         throw error("expected \":\" after the member name, found \(shownNext)")
       }
       index += 1
       skipWhiteSpace()
-      members.append(JSONNode.Member(name: name.text, place: namePlace, value: try readValue(depth: depth)))
+      try readValue(depth: depth)
       skipWhiteSpace()
       guard index < bytes.count else { throw error("the object is not closed: expected \"}\"") }
       if bytes[index] == UInt8(ascii: ",") {
@@ -293,21 +684,51 @@ struct JSONReader {
         throw error("expected \",\" or \"}\" after a member, found \(shownNext)")
       }
       index += 1
-      return (members, seen)
+      return
     }
   }
 
-  private mutating func readArray(depth: Int) throws(JSONReadError) -> [JSONNode] {
+  /// Adds the name at entry `name` to those of its object, or throws when one of them is the same
+  /// text (names that differ in any scalar are two names, as JSON compares them).
+  private mutating func checkNameIsNew(_ name: Int, among names: inout [Int], seen: inout [ExactText: Int])
+    throws(JSONReadError)
+  {
+    func text(_ entry: Int) -> String { JSONTape.string(entries[entry], in: bytes) }
+    var earlier: Int?
+    if names.count >= Self.indexedMembers {
+      if seen.isEmpty {
+        for entry in names { seen[ExactText(text(entry))] = entry }
+      }
+      let key = ExactText(text(name))
+      earlier = seen[key]
+      if earlier == nil { seen[key] = name }
+    } else {
+      var wanted = text(name)
+      earlier = wanted.withUTF8 { wanted in
+        names.first { JSONTape.hasText(entries[$0], wanted, in: bytes) }
+      }
+    }
+    guard let earlier else {
+      names.append(name)
+      return
+    }
+    let first = place(at: JSONTape.offset(of: entries[earlier]))
+    throw JSONReadError(
+      message: "the member \(ShownText.quoted(text(name))) appears twice in one object (first at line "
+        + "\(first.line), column \(first.column))",
+      place: place(at: JSONTape.offset(of: entries[name])))
+  }
+
+  private mutating func readArray(depth: Int) throws(JSONReadError) {
     index += 1
-    var elements: [JSONNode] = []
     skipWhiteSpace()
     if index < bytes.count, bytes[index] == UInt8(ascii: "]") {
       index += 1
-      return elements
+      return
     }
     while true {
       skipWhiteSpace()
-      elements.append(try readValue(depth: depth))
+      try readValue(depth: depth)
       skipWhiteSpace()
       guard index < bytes.count else { throw error("the array is not closed: expected \"]\"") }
       if bytes[index] == UInt8(ascii: ",") {
@@ -318,7 +739,7 @@ struct JSONReader {
         throw error("expected \",\" or \"]\" after an element, found \(shownNext)")
       }
       index += 1
-      return elements
+      return
     }
   }
 
@@ -327,13 +748,14 @@ struct JSONReader {
   /// as soon as it passes this, not once read.
   static let maximumNameLength = TokenTree.maximumPathLength
 
-  private mutating func readString(maximumLength: Int = .max) throws(JSONReadError) -> String {
+  /// Checks the string whose opening quote is at `index` and steps past it: the length of its
+  /// text between the quotes, in bytes, and whether it has escapes.
+  private mutating func readString(maximumLength: Int = .max) throws(JSONReadError) -> (Int, Bool) {
     let start = index
     index += 1
-    // The string's UTF-8, built once: runs between escapes copied, each escape's scalar encoded.
-    // A string of escapes costs as much as one without.
-    var utf8: [UInt8] = []
-    var runStart = index
+    // The length of the text once its escapes are decoded, for the limit on names.
+    var decodedLength = 0
+    var isEscaped = false
     while true {
       guard index < bytes.count else {
         throw error("the string is not closed: expected '\"'", at: start)
@@ -341,79 +763,95 @@ struct JSONReader {
       let byte = bytes[index]
       switch byte {
       case UInt8(ascii: "\""):
-        let text =
-          utf8.isEmpty
-          ? String(decoding: bytes[runStart..<index], as: UTF8.self)
-          : String(decoding: utf8 + bytes[runStart..<index], as: UTF8.self)
         index += 1
-        return text
+        return (index - start - 2, isEscaped)
       case UInt8(ascii: "\\"):
-        utf8.append(contentsOf: bytes[runStart..<index])
-        utf8.append(contentsOf: String(try readEscape()).utf8)
-        runStart = index
+        let escapeStart = index
+        let scalar: Unicode.Scalar
+        do {
+          (scalar, index) = try Self.escape(in: bytes, at: index)
+        } catch let problem {
+          index = problem.position
+          throw error(problem.message, at: problem.reportedAt ?? escapeStart)
+        }
+        decodedLength += UTF8.width(scalar)
+        isEscaped = true
       case 0x00..<0x20:
         throw error(
           "a control character (U+\(hex(UInt32(byte), width: 4))) in a string; write it as an escape")
       default:
         index += 1
+        decodedLength += 1
       }
-      if utf8.count + index - runStart > maximumLength {
+      if decodedLength > maximumLength {
         throw error("a member name longer than \(maximumLength) bytes", at: start)
       }
     }
   }
 
-  private mutating func readEscape() throws(JSONReadError) -> Unicode.Scalar {
-    let start = index
-    index += 1
-    guard index < bytes.count else { throw error("the string is not closed: expected '\"'", at: start) }
+  /// Why an escape cannot be read: the message, where reading stopped, and where to report it
+  /// when not at the backslash.
+  struct EscapeProblem: Error {
+    var message: String
+    var position: Int
+    var reportedAt: Int?
+  }
+
+  /// The scalar of the escape whose backslash is at `start` in `bytes`, and the position after it.
+  static func escape(in bytes: [UInt8], at start: Int) throws(EscapeProblem) -> (Unicode.Scalar, Int) {
+    var index = start + 1
+    guard index < bytes.count else {
+      throw EscapeProblem(message: "the string is not closed: expected '\"'", position: index)
+    }
     let letter = bytes[index]
     index += 1
     switch letter {
-    case UInt8(ascii: "\""): return "\""
-    case UInt8(ascii: "\\"): return "\\"
-    case UInt8(ascii: "/"): return "/"
-    case UInt8(ascii: "b"): return "\u{08}"
-    case UInt8(ascii: "f"): return "\u{0C}"
-    case UInt8(ascii: "n"): return "\n"
-    case UInt8(ascii: "r"): return "\r"
-    case UInt8(ascii: "t"): return "\t"
+    case UInt8(ascii: "\""): return ("\"", index)
+    case UInt8(ascii: "\\"): return ("\\", index)
+    case UInt8(ascii: "/"): return ("/", index)
+    case UInt8(ascii: "b"): return ("\u{08}", index)
+    case UInt8(ascii: "f"): return ("\u{0C}", index)
+    case UInt8(ascii: "n"): return ("\n", index)
+    case UInt8(ascii: "r"): return ("\r", index)
+    case UInt8(ascii: "t"): return ("\t", index)
     case UInt8(ascii: "u"):
-      let first = try readHexQuad(escapeStart: start)
+      let first = try hexQuad(in: bytes, at: index)
+      index += 4
       if (0xD800..<0xDC00).contains(first) {
         // A high surrogate must be followed by an escaped low one.
-        guard bytes[index...].starts(with: [UInt8(ascii: "\\"), UInt8(ascii: "u")]) else {
-          throw error("a \\u escape of a high surrogate without the low one after it", at: start)
-        }
+        let missing = EscapeProblem(
+          message: "a \\u escape of a high surrogate without the low one after it", position: index)
+        guard bytes[index...].starts(with: [UInt8(ascii: "\\"), UInt8(ascii: "u")]) else { throw missing }
         index += 2
-        let second = try readHexQuad(escapeStart: start)
-        guard (0xDC00..<0xE000).contains(second) else {
-          throw error("a \\u escape of a high surrogate without the low one after it", at: start)
-        }
-        return Unicode.Scalar(0x10000 + ((first - 0xD800) << 10) + (second - 0xDC00))!
+        let second = try hexQuad(in: bytes, at: index)
+        index += 4
+        guard (0xDC00..<0xE000).contains(second) else { throw missing }
+        return (Unicode.Scalar(0x10000 + ((first - 0xD800) << 10) + (second - 0xDC00))!, index)
       }
       guard let scalar = Unicode.Scalar(first) else {
-        throw error("a \\u escape of a lone low surrogate", at: start)
+        throw EscapeProblem(message: "a \\u escape of a lone low surrogate", position: index)
       }
-      return scalar
+      return (scalar, index)
     default:
-      index -= 1
-      throw error("unknown escape \"\\\" followed by \(shownNext) in a string", at: start)
+      var end = index
+      while end < bytes.count, bytes[end] & 0xC0 == 0x80, end - index < 3 { end += 1 }
+      let shown = ShownText.quoted(String(decoding: bytes[(index - 1)..<end], as: UTF8.self))
+      throw EscapeProblem(
+        message: "unknown escape \"\\\" followed by \(shown) in a string", position: index - 1)
     }
   }
 
-  private mutating func readHexQuad(escapeStart: Int) throws(JSONReadError) -> UInt32 {
+  private static func hexQuad(in bytes: [UInt8], at index: Int) throws(EscapeProblem) -> UInt32 {
     guard index + 4 <= bytes.count,
       let value = UInt32(String(decoding: bytes[index..<index + 4], as: UTF8.self), radix: 16),
       bytes[index..<index + 4].allSatisfy({ $0 != UInt8(ascii: "+") && $0 != UInt8(ascii: "-") })
     else {
-      throw error("a \\u escape needs four hexadecimal digits", at: escapeStart)
+      throw EscapeProblem(message: "a \\u escape needs four hexadecimal digits", position: index)
     }
-    index += 4
     return value
   }
 
-  private mutating func readNumber() throws(JSONReadError) -> Double {
+  private mutating func readNumber() throws(JSONReadError) {
     let start = index
     func digits() -> Int {
       let first = index
@@ -441,7 +879,6 @@ struct JSONReader {
     guard let number = Double(text), number.isFinite else {
       throw error("the number \(ShownText.escaped(text, limit: 40)) is too large", at: start)
     }
-    return number
   }
 
   private func hex(_ value: UInt32, width: Int) -> String {

@@ -265,7 +265,7 @@ final class TokenReading: @unchecked Sendable {
       return current.files.count
     }
     let shownPath = shown(named, reference: reference, isGiven: isGiven)
-    guard let text = String(validating: bytes, as: UTF8.self) else {
+    guard String(validating: bytes, as: UTF8.self) != nil else {
       let (line, column, shown) = DMDesignTokens.firstInvalidUTF8(in: bytes)
       throw DMDesignTokensError(
         line: line, column: column, tokenPath: nil,
@@ -273,7 +273,7 @@ final class TokenReading: @unchecked Sendable {
     }
     let root: JSONNode
     do {
-      root = try JSONReader.read(text, file: index)
+      root = try JSONReader.read(bytes: bytes, file: index)
     } catch {
       throw DMDesignTokensError(
         line: error.place.line, column: error.place.column, tokenPath: nil, message: error.message,
