@@ -677,6 +677,14 @@ extension GlobalStateTests {
       #expect(BindingShapes.count == before, "a list's steps outlived it")
     }
 
+    @Test func objectsBoundAlikeAfterTheFirstMakeNoStorageOfTheirOwn() {
+      let first = bound(1)
+      let made = UnsafeBindingStorage.madeCount
+      let cells = bound(1_000)
+      #expect(UnsafeBindingStorage.madeCount == made, "storages made for objects bound alike")
+      #expect(Set((first + cells).map(\.bindings.storageIdentity)).count == 1)
+    }
+
     @Test func aToolkitsSharedSetterIsOneBindingForEveryObjectOfItsClass() {
       final class Swatch: DMView {
         var tint: DMColor?

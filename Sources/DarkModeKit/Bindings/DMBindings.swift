@@ -151,11 +151,12 @@ public struct DMBindings<Root: AnyObject> {
     }
   }
 
-  /// Keeps an optional property set to a dynamic value through `set`, which must do what setting
-  /// the property through `keyPath` does and capture nothing: every binding of `keyPath` on
-  /// objects of this class shares one description, made with the first `set` (so lists of such
-  /// bindings may be shared, as for a binding through a key path the app writes). For toolkits of
-  /// this package, whose generic code cannot have the key path compiled into the update.
+  /// Keeps an optional property set to a dynamic value through `set`, which must do exactly what
+  /// setting the property through `keyPath` does and capture nothing: every binding of `keyPath`
+  /// on objects of this class shares one description, made by the first binding, this or one
+  /// through the key path (so lists of such bindings may be shared, as for a binding through a key
+  /// path the app writes). For toolkits of this package, whose generic code cannot have the key
+  /// path compiled into the update.
   @inlinable
   package func bindShared<Value>(
     _ keyPath: ReferenceWritableKeyPath<Root, Value?>, to dynamic: DMDynamic<Value>,

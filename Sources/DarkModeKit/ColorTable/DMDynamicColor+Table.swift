@@ -6,8 +6,9 @@ extension DMDynamic where Value == DMColor {
   /// through the table's ``DMColorTable/missingKeyHandler``.
   ///
   /// The key is looked up once per version of the table's contents, not on every resolve.
-  /// Values made for the same key of the same table while one of them lives are one value: the
-  /// objects bound to them share their bindings, and a switch resolves the key once for them all.
+  /// Values made for the same key of the same table while one of them lives are one value: objects
+  /// of one class bound alike to them share their bindings, and a switch resolves the key once for
+  /// each run of objects with the same traits, not once per object.
   ///
   /// ```swift
   /// try DMColorTable.shared.reload(contentsOf: URL(filePath: "Colors.txt"))
@@ -17,7 +18,10 @@ extension DMDynamic where Value == DMColor {
   ///   - key: The key, case-sensitive.
   ///   - table: The table to look in; ``DMColorTable/shared`` by default.
   public init(key: String, in table: DMColorTable = .shared) {
-    self.init(storage: table.keyValues.withLock { $0.storage(forKey: key, in: table) })
+    var alive: [DMDynamic<DMColor>.Storage] = []
+    self.init(storage: table.keyValues.withLock { $0.storage(forKey: key, in: table, alive: &alive) })
+    // Let go of after the lock (see `KeyValues.storage(forKey:in:alive:)`).
+    extendLifetime(alive)
   }
 }
 
@@ -33,22 +37,35 @@ extension DMColorTable {
     /// How many entries there may be before the ones whose values went are taken out.
     private var pruneLimit = 64
 
-    /// The storage of the value for `key`: the living one, or a new one.
-    mutating func storage(forKey key: String, in table: DMColorTable) -> DMDynamic<DMColor>.Storage {
+    /// The storage of the value for `key`: the living one, or a new one. The values found alive
+    /// while entries are taken out go to `alive`, for the caller to let go of after the lock: the
+    /// last reference to one may be dropped meanwhile, and its deinitializer may make a value.
+    mutating func storage(
+      forKey key: String, in table: DMColorTable, alive: inout [DMDynamic<DMColor>.Storage]
+    ) -> DMDynamic<DMColor>.Storage {
       if let storage = entries[key]?.storage { return storage }
       let storage = DMDynamic<DMColor>.Storage(.source, source: ColorTableKeyLookup(key: key, table: table))
       if let entry = entries[key] {
         entry.storage = storage
       } else {
-        if entries.count >= pruneLimit {
-          entries = entries.filter { $0.value.storage != nil }
-          pruneLimit = max(64, entries.count * 2)
-        }
+        if entries.count >= pruneLimit { prune(keeping: &alive) }
         let entry = Entry()
         entry.storage = storage
         entries[key] = entry
       }
       return storage
+    }
+
+    /// Takes out the entries whose values went; those still alive go to `alive`.
+    private mutating func prune(keeping alive: inout [DMDynamic<DMColor>.Storage]) {
+      var kept: [String: Entry] = [:]
+      for (key, entry) in entries {
+        guard let storage = entry.storage else { continue }
+        alive.append(storage)
+        kept[key] = entry
+      }
+      entries = kept
+      pruneLimit = max(64, entries.count * 2)
     }
 
     /// How many values the table has an entry for, living or not (for tests).

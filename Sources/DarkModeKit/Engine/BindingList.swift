@@ -145,8 +145,10 @@ struct BindingStorageHeader {
 ///
 /// Its invariants, which ``checkInvariants()`` checks (see `InternalChecks`): the slots in use fit
 /// its room and are initialized, `tombstones` counts the tombstones among them, which are at most
-/// half of them; shared storage has no tombstone and at most ``sharedLimit`` bindings; and a key
-/// path index, where there is one, gives the slot of every live binding and nothing else.
+/// half of them; shared storage has no tombstone and at most ``sharedLimit`` bindings; a key
+/// path index, where there is one, gives the slot of every live binding and nothing else; and a
+/// shared storage's remembered extension and kept prefix are shared, with its bindings and one
+/// more, and its bindings but the last.
 final class UnsafeBindingStorage: ManagedBuffer<BindingStorageHeader, Binding> {
   typealias Header = BindingStorageHeader
 
@@ -159,6 +161,9 @@ final class UnsafeBindingStorage: ManagedBuffer<BindingStorageHeader, Binding> {
     count < 4 ? count : count + count / 2
   }
 
+  /// How many storages were made since launch, for tests.
+  @MainActor static var madeCount = 0
+
   /// Makes storage for `count` bindings with room for `capacity`; `initialize` must initialize
   /// the first `count`.
   @MainActor
@@ -166,6 +171,7 @@ final class UnsafeBindingStorage: ManagedBuffer<BindingStorageHeader, Binding> {
     count: Int, capacity: Int? = nil, _ initialize: (UnsafeMutablePointer<Binding>) -> Void
   ) -> UnsafeBindingStorage {
     let storage = allocate(capacity: capacity ?? count, count: count)
+    madeCount += 1
     storage.withElements { elements, _ in initialize(elements) }
     #if DARKMODEKIT_INTERNAL_CHECKS
       storage.checkInvariants()
@@ -195,7 +201,7 @@ final class UnsafeBindingStorage: ManagedBuffer<BindingStorageHeader, Binding> {
 
   var count: Int { Int(header.count) }
 
-  /// Whether lists with the same bindings share this storage, which then never changes.
+  /// Whether lists with the same bindings share this storage, whose bindings then never change.
   var isShared: Bool { header.isShared }
 
   /// The longest list whose storage is shared.
@@ -477,8 +483,8 @@ enum BindingShapes {
   /// `binding`, if the last storage made by adding a binding to `storage` has them; `nil` when it
   /// must be made.
   ///
-  /// The memo is weak, and what it gives is checked binding by binding: a storage alive keeps
-  /// the properties and values it compares with.
+  /// The memo is weak: a storage it gives is alive, and keeps the property and the value its last
+  /// binding is compared with. Its other bindings are `storage`'s, as both never change.
   @MainActor
   static func extended(from storage: UnsafeBindingStorage?, adding binding: Binding) -> UnsafeBindingStorage?
   {
@@ -513,6 +519,7 @@ enum BindingShapes {
       extendedFromEmpty = made
     }
     #if DARKMODEKIT_INTERNAL_CHECKS
+      storage?.checkInvariants()
       made.checkInvariants()
     #endif
   }

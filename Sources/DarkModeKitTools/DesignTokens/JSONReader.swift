@@ -267,8 +267,8 @@ final class JSONTape: Sendable {
   private let lineStarts: [Int32]
   /// For each block of ``blockSize`` bytes, how many characters of its line come before it.
   private let blockColumns: [Int32]
-  /// Where each member of a large object is, by name, made when the object is first searched
-  /// (see ``member(_:of:)``).
+  /// Where each member of a large object is, by name, made when a search first passes its first
+  /// ``indexedMembers`` members (see ``member(_:of:)``).
   private let memberIndexes = Locked<[Int: [ExactText: Int]]>([:])
 
   private static let blockSize = 256
@@ -390,9 +390,7 @@ final class JSONTape: Sendable {
   /// The value of the member `name` of the object at `entry`, if it is an object and has it.
   func member(_ name: String, of entry: Int) -> JSONNode? {
     guard kind(entry) == .object else { return nil }
-    if let index = memberIndexes.withLock({ $0[entry] }) {
-      return index[ExactText(name)].map { JSONNode(tape: self, entry: $0 + 1) }
-    }
+    // The first members one by one (most objects have a few), then the index of a large object.
     var wanted = name
     return wanted.withUTF8 { wanted in
       var member = entry + 1
