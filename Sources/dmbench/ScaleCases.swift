@@ -102,6 +102,26 @@ struct ScaleCases {
       let text = Self.sharedChain(tokens: 2_000, depth: depth, pointers: true)
       return { blackHole(try! DMDesignTokens.table(from: text)) }
     }
+    scale("pointers into an object of as many members", sizes: [1_000, 10_000], unit: "tokens") { count in
+      let members = (0..<count).map { "\"k\($0)\": \"#\(String(format: "%06x", $0))\"" }
+      let pointers = (0..<count).map {
+        ##""r\##($0)": {"$type": "color", "$ref": "#/x/$extensions/v/k\##(count - 1 - $0)"}"##
+      }
+      let text =
+        ##"{"x": {"$type": "color", "$value": "#ffffff", "$extensions": {"v": {"##
+        + members.joined(separator: ", ") + "}}}, \"g\": {" + pointers.joined(separator: ", ") + "}}"
+      return { blackHole(try! DMDesignTokens.table(from: text)) }
+    }
+    scale("pointers into an array of as many elements", sizes: [1_000, 10_000], unit: "tokens") { count in
+      let elements = (0..<count).map { "\"#\(String(format: "%06x", $0))\"" }
+      let pointers = (0..<count).map {
+        ##""r\##($0)": {"$type": "color", "$ref": "#/x/$extensions/v/\##(count - 1 - $0)"}"##
+      }
+      let text =
+        ##"{"x": {"$type": "color", "$value": "#ffffff", "$extensions": {"v": ["##
+        + elements.joined(separator: ", ") + "]}}, \"g\": {" + pointers.joined(separator: ", ") + "}}"
+      return { blackHole(try! DMDesignTokens.table(from: text)) }
+    }
     scale("a palette of 1,000 named again", sizes: [100, 1_000], unit: "times") {
       count in
       let text = Self.tokensBeforeASet(contexts: 0, references: count, colors: 1_000)

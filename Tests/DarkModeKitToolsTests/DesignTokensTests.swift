@@ -710,6 +710,28 @@ import Testing
     #expect(wrong.isEmpty, "keys with another colour than their token's: \(wrong.prefix(3))")
   }
 
+  /// A pointer finds an element of an array of thousands, first and last, and one past the end
+  /// names nothing.
+  @Test func aPointerFindsAnElementOfAnArrayOfThousands() throws {
+    let elements = (0..<5_000).map { "\"#\(String(format: "%06x", $0))\"" }.joined(separator: ", ")
+    func tokens(_ pointers: [(String, Int)]) -> String {
+      ##"{"x": {"$type": "color", "$value": "#ffffff", "$extensions": {"list": ["## + elements + "]}}, "
+        + pointers.map { ##""\##($0.0)": {"$type": "color", "$ref": "#/x/$extensions/list/\##($0.1)"}"## }
+        .joined(separator: ", ") + "}"
+    }
+    let table = try DMDesignTokens.table(from: tokens([("first", 0), ("third", 2), ("last", 4_999)]))
+    #expect(table.color(forKey: "first", theme: .normal) == DMColor(rgb: 0))
+    #expect(table.color(forKey: "third", theme: .normal) == DMColor(rgb: 2))
+    #expect(table.color(forKey: "last", theme: .normal) == DMColor(rgb: 4_999))
+    do {
+      _ = try DMDesignTokens.table(from: tokens([("last", 4_999), ("past", 5_000)]))
+      Issue.record("no error")
+    } catch {
+      #expect(error.tokenPath == "past", "\(error)")
+      #expect(error.message.contains("names nothing"), "\(error)")
+    }
+  }
+
   /// A pointer finds a member of an object of thousands, first and last, and one it does not
   /// have names nothing.
   @Test func aPointerFindsAMemberOfAnObjectOfThousands() throws {

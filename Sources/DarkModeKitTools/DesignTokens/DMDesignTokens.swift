@@ -406,7 +406,7 @@ public enum DMDesignTokens {
     let namedAsColumns =
       !groups.isEmpty
       && groups.allSatisfy {
-        $0.value.members != nil && !TokenTree.isToken($0.value) && isColumnShaped($0.name)
+        $0.value.isObject && !TokenTree.isToken($0.value) && isColumnShaped($0.name)
           && ($0.name.contains(":") || !$0.name.unicodeScalars.contains { ("a"..."z").contains($0) })
       }
       && (groups.contains { ["NORMAL", "NIGHT", "DARK"].contains($0.name) || $0.name.contains(":") }

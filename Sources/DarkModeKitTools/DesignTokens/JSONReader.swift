@@ -168,16 +168,44 @@ struct JSONNode: Sendable {
     }
   }
 
+  /// Whether the value is an object; unlike ``members``, reads none of its members.
+  var isObject: Bool {
+    switch storage {
+    case .made(let made): if case .object = made.value { true } else { false }
+    case .tape(let tape, let entry): tape.kind(entry) == .object
+    }
+  }
+
+  /// Calls `body` with each member's value of an object, or each element of an array, in order,
+  /// until it returns `false`; whether it never did. Reads no member's name.
+  func allChildren(_ body: (JSONNode) -> Bool) -> Bool {
+    switch storage {
+    case .made(let made):
+      switch made.value {
+      case .object(let members): return members.allSatisfy { body($0.value) }
+      case .array(let items): return items.allSatisfy(body)
+      default: return true
+      }
+    case .tape(let tape, let entry): return tape.allChildren(of: entry, body)
+    }
+  }
+
   /// The member or the element (by its index) that one part of a JSON Pointer names, if any.
   func child(atPointerPart part: String) -> JSONNode? {
-    if case .tape(let tape, let entry) = storage, tape.kind(entry) == .array {
-      return JSONPointer.index(part).flatMap { tape.element($0, of: entry) }
-    }
-    switch value {
-    case .object: return self[part]
-    case .array(let items):
-      return JSONPointer.index(part).flatMap { items.indices.contains($0) ? items[$0] : nil }
-    default: return nil
+    switch storage {
+    case .tape(let tape, let entry):
+      switch tape.kind(entry) {
+      case .object: return tape.member(part, of: entry)
+      case .array: return JSONPointer.index(part).flatMap { tape.element($0, of: entry) }
+      default: return nil
+      }
+    case .made(let made):
+      switch made.value {
+      case .object: return self[part]
+      case .array(let items):
+        return JSONPointer.index(part).flatMap { items.indices.contains($0) ? items[$0] : nil }
+      default: return nil
+      }
     }
   }
 
@@ -270,9 +298,13 @@ final class JSONTape: Sendable {
   /// Where each member of a large object is, by name, made when a search first passes its first
   /// ``indexedMembers`` members (see ``member(_:of:)``).
   private let memberIndexes = Locked<[Int: [ExactText: Int]]>([:])
+  /// Where each element of a large array is, made when an element past the first
+  /// ``indexedMembers`` is first asked for (see ``element(_:of:)``).
+  private let elementIndexes = Locked<[Int: [Int32]]>([:])
 
   private static let blockSize = 256
-  /// An object with more members than this is searched through an index.
+  /// An object with more members than this is searched through an index, and so is an array for
+  /// an element past this many.
   static let indexedMembers = 256
 
   fileprivate init(bytes: [UInt8], entries: [UInt64], file: Int, firstLineStart: Int) {
@@ -374,17 +406,49 @@ final class JSONTape: Sendable {
     return elements
   }
 
-  /// The element `index` of the array at `entry`, if it has one.
+  /// The element `index` of the array at `entry`, if it has one: the first ones counted, the
+  /// others found through the array's index.
   func element(_ index: Int, of entry: Int) -> JSONNode? {
-    var element = entry + 1
-    let end = payload(entry)
-    var count = 0
-    while element < end {
-      if count == index { return JSONNode(tape: self, entry: element) }
-      count += 1
-      element = next(after: element)
+    guard index > Self.indexedMembers else {
+      var element = entry + 1
+      let end = payload(entry)
+      var count = 0
+      while element < end {
+        if count == index { return JSONNode(tape: self, entry: element) }
+        count += 1
+        element = next(after: element)
+      }
+      return nil
     }
-    return nil
+    let elements = elementIndexes.withLock { indexes in
+      if let elements = indexes[entry] { return elements }
+      var elements: [Int32] = []
+      var element = entry + 1
+      let end = payload(entry)
+      while element < end {
+        elements.append(Int32(element))
+        element = next(after: element)
+      }
+      indexes[entry] = elements
+      return elements
+    }
+    return elements.indices.contains(index) ? JSONNode(tape: self, entry: Int(elements[index])) : nil
+  }
+
+  /// Calls `body` with each member's value or element of the object or array at `entry`, in
+  /// order, until it returns `false`; whether it never did.
+  func allChildren(of entry: Int, _ body: (JSONNode) -> Bool) -> Bool {
+    let kind = kind(entry)
+    guard kind == .object || kind == .array else { return true }
+    var child = entry + 1
+    let end = payload(entry)
+    while child < end {
+      // An object's members are each a name, then its value.
+      if kind == .object { child += 1 }
+      guard body(JSONNode(tape: self, entry: child)) else { return false }
+      child = next(after: child)
+    }
+    return true
   }
 
   /// The value of the member `name` of the object at `entry`, if it is an object and has it.
@@ -770,7 +834,7 @@ struct JSONReader {
           (scalar, index) = try Self.escape(in: bytes, at: index)
         } catch let problem {
           index = problem.position
-          throw error(problem.message, at: problem.reportedAt ?? escapeStart)
+          throw error(problem.message, at: escapeStart)
         }
         decodedLength += UTF8.width(scalar)
         isEscaped = true
@@ -787,12 +851,10 @@ struct JSONReader {
     }
   }
 
-  /// Why an escape cannot be read: the message, where reading stopped, and where to report it
-  /// when not at the backslash.
+  /// Why an escape cannot be read, and where reading stopped; told at the backslash.
   struct EscapeProblem: Error {
     var message: String
     var position: Int
-    var reportedAt: Int?
   }
 
   /// The scalar of the escape whose backslash is at `start` in `bytes`, and the position after it.

@@ -100,7 +100,7 @@ struct ResolverDocument {
     let holdsOurColumns = order.prefix(while: \.isSet).contains {
       guard case .set(let sources) = $0 else { return false }
       return sources.contains { source in
-        source[DesignTokens.columnsGroup].map { $0.members != nil && !TokenTree.isToken($0) } ?? false
+        source[DesignTokens.columnsGroup].map { $0.isObject && !TokenTree.isToken($0) } ?? false
       }
     }
     if holdsOurColumns || modifiers.values.contains(where: \.hasOurExtensions) {
@@ -119,11 +119,7 @@ struct ResolverDocument {
     func spend(_ node: JSONNode) -> Bool {
       left -= 1
       guard left >= 0 else { return false }
-      switch node.value {
-      case .object(let members): return members.allSatisfy { spend($0.value) }
-      case .array(let items): return items.allSatisfy { spend($0) }
-      default: return true
-      }
+      return node.allChildren(spend)
     }
     var lists: [[JSONNode]] = []
     for entry in order {
@@ -271,7 +267,7 @@ struct ResolverDocument {
         let parts = text.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false)
         let file = try TokenReading.file(named: String(parts[0]), at: place, path: path)
         let pointer = parts.count > 1 ? "#" + parts[1] : "#"
-        guard let target = Self.node(at: pointer, in: file), target.members != nil else {
+        guard let target = Self.node(at: pointer, in: file), target.isObject else {
           throw fail(place, path, "$ref \(ShownText.quoted(text)) names no object of tokens")
         }
         guard target["$ref"] == nil else {
@@ -284,7 +280,7 @@ struct ResolverDocument {
       guard text.hasPrefix("#/") || text == "#" else {
         throw fail(place, path, "$ref \(ShownText.quoted(text)) names no place of this document (#/…)")
       }
-      guard let target = Self.node(at: text, in: document), target.members != nil else {
+      guard let target = Self.node(at: text, in: document), target.isObject else {
         throw fail(place, path, "$ref \(ShownText.quoted(text)) names no object of tokens in this document")
       }
       guard let next = target["$ref"] else { return [target] }
@@ -347,7 +343,7 @@ struct ResolverDocument {
     }
     if let ours = node["$extensions"]?[DesignTokens.vendor] {
       modifier.hasOurExtensions = true
-      guard ours.members != nil else {
+      guard ours.isObject else {
         throw fail(
           ours.place, path + ["$extensions"],
           "\(DesignTokens.vendor) must be an object, found \(ours.described)")

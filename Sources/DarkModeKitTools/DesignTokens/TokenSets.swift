@@ -21,7 +21,7 @@ enum TokenSets {
   static func isTokenSets(_ document: JSONNode) -> Bool {
     guard let members = document.members else { return false }
     let sets = members.filter { !$0.name.hasPrefix("$") }
-    guard sets.count >= 2, sets.allSatisfy({ $0.value.members != nil && !TokenTree.isToken($0.value) }) else {
+    guard sets.count >= 2, sets.allSatisfy({ $0.value.isObject && !TokenTree.isToken($0.value) }) else {
       return false
     }
     if document["$themes"] != nil || document["$metadata"] != nil { return true }
