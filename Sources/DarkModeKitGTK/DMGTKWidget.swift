@@ -154,10 +154,16 @@ enum StyledColorPaths {
   /// Each styled type's three colour paths, as the objects that stand for them in bindings.
   private static var known: [ObjectIdentifier: [AnyKeyPath]] = [:]
 
+  /// The answers for the key path objects asked about last, with their type: the app's code
+  /// gives the same object for `\.backgroundColor` each time it runs, so widgets bound in a loop
+  /// find the answer by identity.
+  private static let recent = RecentPropertyIndices()
+
   /// 0, 1 or 2 for the background, text or border colour of `Root`; `nil` for another path.
   @usableFromInline
   static func index<Root: DMGTKStyled>(of keyPath: AnyKeyPath, in _: Root.Type) -> Int? {
     let type = ObjectIdentifier(Root.self)
+    if let index = recent.index(of: keyPath, in: type) { return index }
     let paths: [AnyKeyPath]
     if let found = known[type] {
       paths = found
@@ -168,8 +174,10 @@ enum StyledColorPaths {
     // The path is bound next, so its object in `BoundKeyPaths` is made now either way; the
     // colours are then told apart by identity.
     let bound = BoundKeyPaths.canonical(keyPath)
-    for index in paths.indices where paths[index] === bound { return index }
-    return nil
+    let index = paths.firstIndex { $0 === bound }
+    // The answer let go of, and its key path, go after the access to `recent`.
+    extendLifetime(recent.remember(index, of: keyPath, in: type))
+    return index
   }
 }
 

@@ -508,6 +508,67 @@ extension GlobalStateTests {
       }
     }
 
+    /// One key path object bound in turn on objects of a class and of its subclass, and to values
+    /// of two types: each binding keeps its own class's and value's way of setting the property,
+    /// however often the same object comes back.
+    @Test func oneKeyPathObjectBoundInTurnForTwoClassesAndTwoTypesOfValueGetsEach() {
+      class Swatch: DMView {
+        var tint: DMColor?
+      }
+      final class CountingSwatch: Swatch {
+        var sets = 0
+        override var tint: DMColor? { didSet { sets += 1 } }
+      }
+      let plain = DMDynamicColor(light: DMColor(rgb: 0x111111), dark: DMColor(rgb: 0x222222))
+      let optional = DMDynamic<DMColor?>(light: DMColor(rgb: 0x333333), dark: nil)
+      let path: ReferenceWritableKeyPath<Swatch, DMColor?> = \.tint
+      let window = DMWindow()
+      var swatches: [Swatch] = []
+      for index in 0..<40 {
+        let swatch = index.isMultiple(of: 2) ? Swatch() : CountingSwatch()
+        if index % 4 < 2 {
+          swatch.dm.bind(path, to: plain)
+        } else {
+          swatch.dm.bind(path, to: optional)
+        }
+        window.addSubview(swatch)
+        swatches.append(swatch)
+      }
+      window.makeKeyAndVisible()
+      let counted = swatches.compactMap { $0 as? CountingSwatch }
+      let setsBefore = counted.map(\.sets)
+      for (style, expected) in [(DMUserInterfaceStyle.dark, (0x222222, nil)), (.light, (0x111111, 0x333333))]
+      {
+        DMTraitCollection.setOverride(DMTraitCollection(userInterfaceStyle: style), animated: false)
+        for (index, swatch) in swatches.enumerated() {
+          let color = index % 4 < 2 ? expected.0 : expected.1
+          #expect(swatch.tint == color.map { DMColor(rgb: UInt32($0)) }, "swatch \(index), \(style)")
+        }
+      }
+      // The subclass's observer saw each switch once.
+      #expect(counted.count == 20 && counted.map(\.sets) == setsBefore.map { $0 + 2 })
+    }
+
+    /// The answers kept by identity: an object's answer under its key, none under another key or
+    /// for another object, and the oldest let go of when more come than are kept.
+    @Test func recentAnswersFindEachObjectsAnswerUnderItsKeyAndLetTheOldestGo() {
+      final class Question {}
+      var answers = RecentAnswers<Int, String>(limit: 3)
+      let questions = (0..<5).map { _ in Question() }
+      #expect(answers.answer(for: questions[0], key: 1) == nil)
+      for index in 0..<3 { #expect(answers.remember("q\(index)", for: questions[index], key: 1) == nil) }
+      #expect(answers.answer(for: questions[1], key: 1) == "q1")
+      #expect(answers.answer(for: questions[1], key: 2) == nil)
+      #expect(answers.answer(for: questions[3], key: 1) == nil)
+      let dropped = answers.remember("q3", for: questions[3], key: 1)
+      #expect(dropped.map { $0.0 === questions[0] && $0.1 == "q0" } == true)
+      #expect(answers.answer(for: questions[0], key: 1) == nil)
+      #expect((1...3).map { answers.answer(for: questions[$0], key: 1) } == ["q1", "q2", "q3"])
+      // One object may have an answer under each key.
+      #expect(answers.remember("q1 again", for: questions[1], key: 2)?.1 == "q1")
+      #expect(answers.answer(for: questions[1], key: 2) == "q1 again")
+    }
+
     /// A cell whose own value's code rebinds another of its properties during a pass: the new
     /// binding's value is what shows, not the one resolved before the rebinding.
     @Test func aValueWhoseCodeRebindsAPropertyDuringAPassLeavesTheNewBindingsValue() {

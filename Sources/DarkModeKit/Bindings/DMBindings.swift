@@ -183,12 +183,11 @@ public struct DMBindings<Root: AnyObject> {
   @usableFromInline
   func register(keyPath: AnyKeyPath, source: AnyObject, isShared: Bool, store: @escaping Binding.Store) {
     withBindingContext { traits in store(object, source, traits, true) }
-    let keyPath = BoundKeyPaths.canonical(keyPath)
     let property =
       isShared
       ? BoundProperty.shared(
         keyPath: keyPath, objectType: type(of: object), sourceType: type(of: source), store: store)
-      : BoundProperty.own(keyPath: keyPath, store: store)
+      : BoundProperty.own(keyPath: BoundKeyPaths.canonical(keyPath), store: store)
     let binding = Binding(property: property, source: source)
     // What the change lets go of goes after the access to the list (see `BindingList.Released`).
     if let responder = object as? DMResponder {

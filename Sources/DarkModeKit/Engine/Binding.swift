@@ -79,16 +79,38 @@ final class BoundProperty {
     return BoundProperty(keyPath: keyPath, store: store, isShared: false)
   }
 
-  /// The shared description of `keyPath` (an object of ``BoundKeyPaths``) on objects of
-  /// `objectType` bound to dynamic values whose storage is of `sourceType`, made on first use with
-  /// `store`.
+  /// The shared descriptions found last, by the key path object they were asked for with and
+  /// the two types: objects bound alike in a loop find theirs again by identity.
+  private static var recent = RecentAnswers<Types, BoundProperty>(limit: 8)
+
+  private struct Types: Equatable {
+    let objectType: ObjectIdentifier
+    let sourceType: ObjectIdentifier
+  }
+
+  /// The shared description of `keyPath` (any object of the path: ``BoundKeyPaths`` gives the
+  /// one that stands for it) on objects of `objectType` bound to dynamic values whose storage is
+  /// of `sourceType`, made on first use with `store`.
   static func shared(
     keyPath: AnyKeyPath, objectType: AnyObject.Type, sourceType: AnyObject.Type,
     store: @escaping Binding.Store
   ) -> BoundProperty {
-    let key = Key(
-      keyPath: ObjectIdentifier(keyPath), objectType: ObjectIdentifier(objectType),
-      sourceType: ObjectIdentifier(sourceType))
+    let types = Types(objectType: ObjectIdentifier(objectType), sourceType: ObjectIdentifier(sourceType))
+    if let property = recent.answer(for: keyPath, key: types) { return property }
+    let bound = BoundKeyPaths.canonical(keyPath)
+    let property = shared(
+      Key(keyPath: ObjectIdentifier(bound), objectType: types.objectType, sourceType: types.sourceType),
+      keyPath: bound, store: store)
+    // What is let go of goes after the access to `recent`: what a key path's subscripts hold may
+    // bind when it goes.
+    extendLifetime(recent.remember(property, for: keyPath, key: types))
+    return property
+  }
+
+  /// The shared description under `key`, made with `store` the first time; `keyPath` is the
+  /// object of ``BoundKeyPaths`` whose identity the key holds.
+  private static func shared(_ key: Key, keyPath: AnyKeyPath, store: @escaping Binding.Store) -> BoundProperty
+  {
     if let property = known[key] { return property }
     // Bound values may come from colour tables, whose reloads must then reach the binding.
     BindingRefresh.isListening
