@@ -201,6 +201,23 @@ import Testing
     #expect(warnings.last?.message.contains("its hex fallback #FF1100 is used") == true, "\(warnings)")
   }
 
+  /// A colour written out in one token and named by many: each gets its colour, and the warning
+  /// that it was brought into sRGB is said once, at the colour, however often it is read.
+  @Test func aMappedColourNamedByManyTokensIsSaidOnceAndGivesEachItsColour() throws {
+    let referrers = (0..<50).map { ##""r\##($0)": {"$value": "{outside}"}"## }
+    let text = """
+      {"$type": "color",
+        "outside": {"$value": {"colorSpace": "oklch", "components": [0.6294, 0.355, 14.82]}},
+        "chain": {"$value": "{r7}"},
+        \(referrers.joined(separator: ",\n  "))}
+      """
+    var warnings: [DMDesignTokensWarning] = []
+    let table = try DMDesignTokens.table(from: text) { warnings.append($0) }
+    #expect(table.keys.count == 52)
+    #expect(table.keys.allSatisfy { table.color(forKey: $0, theme: .normal)?.hexString == "#FF0051" })
+    #expect(warnings.map(\.line) == [2], "\(warnings)")
+  }
+
   /// Every export of a table read from tokens says which colours came from a space wider than
   /// sRGB, on their rows only: the JSON export keeps the colour as written, with the colour the
   /// table shows as its fallback, so that reading the export gives the same table and says so again.

@@ -288,8 +288,9 @@ public enum DMDesignTokens {
     var colors: [String: DMColor]
     /// Keys in the order their tokens came.
     var keys: [String]
-    /// Where each key's token is, for errors about the key.
-    var places: [String: (place: TextPlace, path: [String])] = [:]
+    /// Where each key's token is, and its name (its path joined by dots), for errors about the
+    /// key.
+    var places: [String: (place: TextPlace, name: String)] = [:]
     /// Where the column comes from (a group, a modifier's context), for errors about the column.
     var place = TextPlace(line: 0, column: 0)
     var path: [String] = []
@@ -307,7 +308,7 @@ public enum DMDesignTokens {
     var keys: [String] = []
     keys.reserveCapacity(names.count)
     var colors: [String: DMColor] = .init(minimumCapacity: names.count)
-    var places: [String: (place: TextPlace, path: [String])] = .init(minimumCapacity: names.count)
+    var places: [String: (place: TextPlace, name: String)] = .init(minimumCapacity: names.count)
     var origins: [String: DMColorOrigin] = [:]
     for name in names {
       let token = tree.token(name)!
@@ -330,10 +331,10 @@ public enum DMDesignTokens {
           throw TokenTree.fail(
             token.place, token.path,
             "gives the key \(ShownText.quoted(key)), as the token "
-              + "\(ShownText.quoted(other.path.joined(separator: "."))) does")
+              + "\(ShownText.quoted(other.name)) does")
         }
         colors[key] = try tree.color(of: token, named: name)
-        places[key] = (token.place, token.path)
+        places[key] = (token.place, token.name)
         keys.append(key)
         if let origin = TokenReading.origin(at: { tree.source(of: token) }) {
           origins[key] = origin
@@ -432,7 +433,7 @@ public enum DMDesignTokens {
         var tree = TokenTree()
         try tree.add(group.value, root: document, parent: document)
         var found = try column(group.name, of: tree, place: group.place, path: [group.name])
-        found.places = found.places.mapValues { ($0.place, [group.name] + $0.path) }
+        found.places = found.places.mapValues { ($0.place, group.name + "." + $0.name) }
         columns.append(found)
       } catch {
         throw DMDesignTokensError(
@@ -546,7 +547,7 @@ public enum DMDesignTokens {
             // The token that gave the key, in a column that has it.
             let token = columns.lazy.compactMap { $0.places[key] }.first
             throw TokenTree.fail(
-              token?.place ?? column.place, token?.path ?? [key],
+              token?.place ?? column.place, token.map { TokenTree.path(of: $0.name) } ?? [key],
               "has no colour in the column \(ShownText.quoted(column.name))")
           }
           if let origin = column.origins[key] { origins[colors.count] = origin }

@@ -9,8 +9,8 @@ struct TokenTree {
   /// A class, so that the lookups that follow references and the merges of trees copy one
   /// reference instead of every field.
   final class Token: Sendable {
-    /// The names from the root, `$root` included.
-    let path: [String]
+    /// The names from the root, `$root` included, joined by dots (no name holds one).
+    let name: String
     /// The token's `$value`, or its `$ref` object.
     let value: JSONNode
     /// The token's own `$type`; see `type(_:)` for the one it has.
@@ -26,11 +26,15 @@ struct TokenTree {
     /// Tokens Studio's colour modifier (`$extensions.studio.tokens.modify`), if it has one.
     let modifier: StudioModifier?
 
+    /// The names from the root, `$root` included; made from ``name`` when asked for (for
+    /// messages), so that a token holds one string rather than an array of them.
+    var path: [String] { TokenTree.path(of: name) }
+
     init(
-      path: [String], value: JSONNode, type: String?, place: TextPlace, key: String?, tableKey: String?,
+      name: String, value: JSONNode, type: String?, place: TextPlace, key: String?, tableKey: String?,
       document: JSONNode, modifier: StudioModifier? = nil
     ) {
-      self.path = path
+      self.name = name
       self.value = value
       self.type = type
       self.place = place
@@ -137,7 +141,14 @@ struct TokenTree {
 
   /// The paths of the tokens outside the groups `excluded` names, in the order they first appeared.
   func names(outside excluded: Set<String>) -> [String] {
-    let mine = order.filter { !excluded.contains(tokens[ExactText($0)]!.path[0]) }
+    let mine =
+      excluded.isEmpty
+      ? order
+      : order.filter { name in
+        // The first name of the path: up to the first dot, which no name holds.
+        let end = name.utf8.firstIndex(of: UInt8(ascii: ".")) ?? name.utf8.endIndex
+        return !excluded.contains(String(name[..<end]))
+      }
     guard let below else { return mine }
     return below.names(outside: excluded) + mine
   }
@@ -471,7 +482,7 @@ struct TokenTree {
         (
           name,
           Token(
-            path: path, value: value, type: type, place: node.place, key: key,
+            name: name, value: value, type: type, place: node.place, key: key,
             tableKey: DMDesignTokens.key(path: path, given: key, joined: name), document: root,
             modifier: modifier)
         ))
@@ -528,6 +539,11 @@ struct TokenTree {
         )
       }
     }
+  }
+
+  /// The names of the path `name`, which joins them with dots (no name holds one).
+  static func path(of name: String) -> [String] {
+    name.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
   }
 
   /// An error at `place` in the token or group at `path`.
@@ -718,9 +734,11 @@ struct TokenTree {
   }
 
   /// The colour of the token `name`, `hops` references from the token `start`, and how many
-  /// references below `name` it was found: each token's colour is found once, and used again
-  /// where the references above it leave room for those below. `token` is the token at `name`,
-  /// when the caller has looked it up.
+  /// references below `name` it was found: each colour found through references is found once,
+  /// and used again where the references above it leave room for those below. A colour written
+  /// in the token itself is read again when asked for again: remembering every token's colour
+  /// took more memory than the file, and more time than reading it again. `token` is the token at
+  /// `name`, when the caller has looked it up.
   private func resolved(_ name: String, token found: Token? = nil, hops: Int, start: String)
     throws(DMDesignTokensError) -> (color: DMColor, depth: Int)
   {
@@ -730,7 +748,7 @@ struct TokenTree {
       throw DMDesignTokensError(line: 0, column: 0, tokenPath: name, message: "no such token")
     }
     let found = try resolved(token, hops: hops, start: start)
-    memo.colors[key] = found
+    if found.depth > 0 { memo.colors[key] = found }
     return found
   }
 
@@ -750,10 +768,9 @@ struct TokenTree {
   private func resolved(_ value: JSONNode, of token: Token, hops: Int, start: String)
     throws(DMDesignTokensError) -> (color: DMColor, depth: Int)
   {
-    let path = token.path
     guard hops < Self.maximumReferenceDepth else {
       throw Self.fail(
-        token.place, path, "the references from \(ShownText.quoted(start)) \(referenceTrouble(start))")
+        token.place, token.path, "the references from \(ShownText.quoted(start)) \(referenceTrouble(start))")
     }
     // Members of a value beside its `$ref` (`alpha`) would change what it names, which is not
     // read: an error rather than a colour that silently leaves them out. A token's own members
@@ -764,7 +781,7 @@ struct TokenTree {
       })
     {
       throw Self.fail(
-        other.place, path,
+        other.place, token.path,
         "\(ShownText.quoted(other.name)) beside $ref is not read: changing what a $ref names is not "
           + "supported; write the colour out in full")
     }
@@ -775,7 +792,7 @@ struct TokenTree {
       return try referenced(target, from: value, of: token, hops: hops, start: start)
     }
     // Tokens Studio's `rgba({colors.blue}, 50%)`: another token's colour with this alpha.
-    if let (target, alpha) = try Self.alphaModifier(value, path: path) {
+    if let (target, alpha) = try Self.alphaModifier(value, path: token.path) {
       let below = try referenced(target, from: value, of: token, hops: hops, start: start)
       let color = below.color
       return (DMColor(red: color.red, green: color.green, blue: color.blue, alpha: alpha), below.depth)
@@ -783,18 +800,19 @@ struct TokenTree {
     if let pointer = value["$ref"]?.string {
       guard pointer.utf8.count <= Self.maximumPointerLength else {
         throw Self.fail(
-          value.place, path, "$ref is longer than \(Self.maximumPointerLength) bytes: it can name no token")
+          value.place, token.path,
+          "$ref is longer than \(Self.maximumPointerLength) bytes: it can name no token")
       }
       // Every token of a tree comes from one document, so a pointer leads to one place.
       let key = ExactText(pointer)
       if let known = memo.pointers[key], hops + known.depth < Self.maximumReferenceDepth { return known }
-      let target = try resolve(pointer: pointer, in: token.document, place: value.place, path: path)
+      let target = try resolve(pointer: pointer, in: token.document, place: value.place, path: token.path)
       let inner = target[unprefixedValueName(target)] ?? target
       let below = try resolved(inner, of: token, hops: hops + 1, start: start)
       memo.pointers[key] = (below.color, below.depth + 1)
       return (below.color, below.depth + 1)
     }
-    return (try Self.parseColor(value, path: path), 0)
+    return (try Self.parseColor(value, path: token.path), 0)
   }
 
   /// The colour of the token `target` that `value` of `token` refers to, one reference further.
@@ -819,7 +837,7 @@ struct TokenTree {
 
   /// The token and the alpha of a value `rgba({a.b}, 50%)` (or `rgba($a.b, 0.5)`), Tokens
   /// Studio's way to give a token's colour another alpha; `nil` for any other value.
-  static func alphaModifier(_ value: JSONNode, path: [String]) throws(DMDesignTokensError)
+  static func alphaModifier(_ value: JSONNode, path: @autoclosure () -> [String]) throws(DMDesignTokensError)
     -> (target: String, alpha: Double)?
   {
     guard let (target, alphaText, text) = alphaModifierParts(value) else { return nil }
@@ -827,7 +845,7 @@ struct TokenTree {
       alphaText.hasSuffix("%") ? Double(alphaText.dropLast()).map { $0 / 100 } : Double(alphaText)
     guard let alpha, alpha.isFinite, (0...1).contains(alpha) else {
       throw fail(
-        value.place, path,
+        value.place, path(),
         "the alpha \(ShownText.quoted(alphaText)) of \(ShownText.quoted(text)) must be a number from 0 to 1 "
           + "or a percentage")
     }
@@ -895,16 +913,18 @@ struct TokenTree {
   }
 
   /// The node a JSON Pointer (`#/a/b`) names in `document`.
-  private func resolve(pointer: String, in document: JSONNode, place: TextPlace, path: [String])
+  private func resolve(
+    pointer: String, in document: JSONNode, place: TextPlace, path: @autoclosure () -> [String]
+  )
     throws(DMDesignTokensError) -> JSONNode
   {
     guard pointer.hasPrefix("#/") || pointer == "#" else {
       throw Self.fail(
-        place, path, "$ref \(ShownText.quoted(pointer)) points outside the file; only #/… is read")
+        place, path(), "$ref \(ShownText.quoted(pointer)) points outside the file; only #/… is read")
     }
     guard let parts = JSONPointer.parts(of: pointer) else {
       throw Self.fail(
-        place, path,
+        place, path(),
         "$ref \(ShownText.quoted(pointer)) names nothing: it has an escape other than ~0 and ~1, or more "
           + "parts than a document nests levels")
     }
@@ -917,7 +937,7 @@ struct TokenTree {
           case .array: ": no element \(ShownText.quoted(part))"
           default: ""
           }
-        throw Self.fail(place, path, "$ref \(ShownText.quoted(pointer)) names nothing\(missing)")
+        throw Self.fail(place, path(), "$ref \(ShownText.quoted(pointer)) names nothing\(missing)")
       }
       node = next
     }
@@ -935,14 +955,16 @@ struct TokenTree {
 
   /// A colour value: a 2025.10 colour object, or a hex string as older drafts wrote it, or a CSS
   /// colour function as Tokens Studio writes it (`rgb(0, 0, 0)`, `oklch(0.7 0.1 250)`).
-  static func parseColor(_ value: JSONNode, path: [String]) throws(DMDesignTokensError) -> DMColor {
+  static func parseColor(_ value: JSONNode, path: @autoclosure () -> [String]) throws(DMDesignTokensError)
+    -> DMColor
+  {
     if let text = value.string {
       if text.hasPrefix("#") {
         do {
           return try DMColor(hex: text)
         } catch {
           throw fail(
-            value.place, path,
+            value.place, path(),
             "bad colour \(ShownText.quoted(text)): \((error as? DMColorError)?.reason ?? "\(error)")")
         }
       }
@@ -951,26 +973,26 @@ struct TokenTree {
         return try color(
           css.space, css.components, alpha: css.alpha, fallback: nil,
           places: Array(repeating: value.place, count: 3),
-          place: value.place, path: path)
+          place: value.place, path: path())
       case .failure(let problem):
-        throw fail(value.place, path, "bad colour \(ShownText.quoted(text)): \(problem.reason)")
+        throw fail(value.place, path(), "bad colour \(ShownText.quoted(text)): \(problem.reason)")
       }
     }
     guard let members = value.members else {
       throw fail(
-        value.place, path,
+        value.place, path(),
         "expected a colour (an object with colorSpace and components), found \(value.described)")
     }
     for member in members where !["colorSpace", "components", "alpha", "hex"].contains(member.name) {
-      throw fail(member.place, path, "unknown property \(ShownText.quoted(member.name)) in a colour")
+      throw fail(member.place, path(), "unknown property \(ShownText.quoted(member.name)) in a colour")
     }
     guard let space = value["colorSpace"]?.string else {
-      throw fail(value.place, path, "a colour needs a colorSpace (a string such as \"srgb\")")
+      throw fail(value.place, path(), "a colour needs a colorSpace (a string such as \"srgb\")")
     }
     var alpha = 1.0
     if let node = value["alpha"] {
       guard let number = node.number, (0...1).contains(number) else {
-        throw fail(node.place, path, "alpha must be a number from 0 to 1, found \(node.described)")
+        throw fail(node.place, path(), "alpha must be a number from 0 to 1, found \(node.described)")
       }
       alpha = number
     }
@@ -978,13 +1000,14 @@ struct TokenTree {
     if let node = value["hex"] {
       guard let text = node.string, text.count == 7, text.hasPrefix("#"), let color = try? DMColor(hex: text)
       else {
-        throw fail(node.place, path, "hex must be \"#\" and six hexadecimal digits, found \(node.described)")
+        throw fail(
+          node.place, path(), "hex must be \"#\" and six hexadecimal digits, found \(node.described)")
       }
       fallback = color
     }
     guard let node = value["components"], case .array(let elements) = node.value, elements.count == 3 else {
       throw fail(
-        value["components"]?.place ?? value.place, path,
+        value["components"]?.place ?? value.place, path(),
         "a colour needs components: an array of three numbers")
     }
     var components: [Double] = []
@@ -995,16 +1018,16 @@ struct TokenTree {
         components.append(number)
       } else {
         throw fail(
-          element.place, path, "a component must be a number or \"none\", found \(element.described)")
+          element.place, path(), "a component must be a number or \"none\", found \(element.described)")
       }
     }
     guard let colorSpace = TokenColorSpace(rawValue: space) else {
-      throw fail(value["colorSpace"]!.place, path, "unknown colorSpace \(ShownText.quoted(space))")
+      throw fail(value["colorSpace"]!.place, path(), "unknown colorSpace \(ShownText.quoted(space))")
     }
     return try color(
       colorSpace, components, alpha: alpha, fallback: fallback, places: elements.map(\.place),
       place: value.place,
-      path: path)
+      path: path())
   }
 
   /// The colour of `components` in `colorSpace`, in sRGB as a table holds it; a colour outside
@@ -1013,7 +1036,7 @@ struct TokenTree {
   private static func color(
     _ colorSpace: TokenColorSpace, _ components: [Double], alpha: Double, fallback: DMColor?,
     places: [TextPlace],
-    place: TextPlace, path: [String]
+    place: TextPlace, path: @autoclosure () -> [String]
   ) throws(DMDesignTokensError) -> DMColor {
     let space = colorSpace.rawValue
     for (index, range) in colorSpace.ranges.enumerated() {
@@ -1023,13 +1046,13 @@ struct TokenTree {
           ? "at least \(range.lowerBound.formatted)"
           : "from \(range.lowerBound.formatted) to \(range.upperBound.formatted)"
         throw fail(
-          places[index], path,
+          places[index], path(),
           "component \(index + 1) of a colour in \(space) must be \(bounds), found \(components[index].formatted)"
         )
       }
     }
     guard let (rgb, wasMapped) = colorSpace.srgb(SIMD3(components[0], components[1], components[2])) else {
-      throw fail(place, path, "the colour's components are too large to convert to sRGB")
+      throw fail(place, path(), "the colour's components are too large to convert to sRGB")
     }
     if wasMapped {
       let numbers =
@@ -1038,13 +1061,13 @@ struct TokenTree {
       TokenReading.record(DMColorOrigin(space: space, components: components, text: shown), at: place)
       if let fallback {
         TokenReading.note(
-          place, path,
+          place, path(),
           "the colour \(shown) is outside sRGB; its hex fallback \(fallback.hexString) is used")
         return snapped(DMColor(red: fallback.red, green: fallback.green, blue: fallback.blue, alpha: alpha))
       }
       let color = snapped(DMColor(red: rgb.x, green: rgb.y, blue: rgb.z, alpha: alpha))
       TokenReading.note(
-        place, path,
+        place, path(),
         "the colour \(shown) is outside sRGB; it is shown as \(color.hexString), the nearest colour of the "
           + "same hue and lightness (CSS Color 4's gamut mapping)")
       return color
