@@ -122,6 +122,28 @@ struct ScaleCases {
         + elements.joined(separator: ", ") + "]}}, \"g\": {" + pointers.joined(separator: ", ") + "}}"
       return { blackHole(try! DMDesignTokens.table(from: text)) }
     }
+    scale("lint tokens that give keys taken", sizes: [2_000, 20_000], unit: "tokens") { count in
+      // Each key given a second time, the last first: every duplicate names the token that gave
+      // its key first, which lies far back.
+      let first = (0..<count).map { ##""t\##($0)": {"$value": "#102030"}"## }
+      let again = (0..<count).map {
+        ##""u\##($0)": {"$value": "#405060", "$extensions": {"org.darkmodekit": {"key": "t\##(count - 1 - $0)"}}}"##
+      }
+      let url = write(
+        folder, "taken-\(count).tokens.json",
+        "{\"$type\": \"color\", " + (first + again).joined(separator: ", ") + "}")
+      return { blackHole(DMDesignTokens.lint(contentsOf: url, limit: 10)) }
+    }
+    scale("references to one long colour", sizes: [200, 2_000], unit: "references, 10 bytes each") { count in
+      // The colour's text grows with the file as its references do: read once for all of them,
+      // the work grows 10×; read again for each, 100×.
+      let colour = "rgb(16" + String(repeating: " ", count: count * 10) + " 32 48)"
+      let references = (0..<count).map { ##""r\##($0)": {"$value": "{long}"}"## }
+      let text =
+        ##"{"$type": "color", "long": {"$value": "\##(colour)"}, "## + references.joined(separator: ", ")
+        + "}"
+      return { blackHole(try! DMDesignTokens.table(from: text)) }
+    }
     scale("a palette of 1,000 named again", sizes: [100, 1_000], unit: "times") {
       count in
       let text = Self.tokensBeforeASet(contexts: 0, references: count, colors: 1_000)

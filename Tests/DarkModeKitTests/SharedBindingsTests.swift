@@ -561,11 +561,11 @@ extension GlobalStateTests {
       #expect(answers.answer(for: questions[1], key: 2) == nil)
       #expect(answers.answer(for: questions[3], key: 1) == nil)
       let dropped = answers.remember("q3", for: questions[3], key: 1)
-      #expect(dropped.map { $0.0 === questions[0] && $0.1 == "q0" } == true)
+      #expect(dropped.map { $0.0 === questions[0] && $0.1 == 1 && $0.2 == "q0" } == true)
       #expect(answers.answer(for: questions[0], key: 1) == nil)
       #expect((1...3).map { answers.answer(for: questions[$0], key: 1) } == ["q1", "q2", "q3"])
       // One object may have an answer under each key.
-      #expect(answers.remember("q1 again", for: questions[1], key: 2)?.1 == "q1")
+      #expect(answers.remember("q1 again", for: questions[1], key: 2)?.2 == "q1")
       #expect(answers.answer(for: questions[1], key: 2) == "q1 again")
     }
 

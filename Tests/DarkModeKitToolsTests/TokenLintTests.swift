@@ -38,6 +38,27 @@ import Testing
     }
   }
 
+  /// Tokens that give the keys of earlier tokens, in their `$extensions`: each is listed at its
+  /// place, naming the token that gave the key first, and the other tokens make their column.
+  @Test func eachTokenGivingAKeyTakenNamesTheTokenThatGaveItFirst() throws {
+    let count = 2_000
+    let first = (0..<count).map { ##""t\##($0)": {"$value": "#102030"}"## }
+    // The second half gives the keys of the first, last first.
+    let again = (0..<count).map {
+      ##""u\##($0)": {"$value": "#405060", "$extensions": {"org.darkmodekit": {"key": "t\##(count - 1 - $0)"}}}"##
+    }
+    let folder = try Folder([
+      "keys.tokens.json": "{\"$type\": \"color\",\n" + (first + again).joined(separator: ",\n") + "}"
+    ])
+    let problems = DMDesignTokens.lint(contentsOf: folder.file("keys.tokens.json"), limit: 5)
+    #expect(
+      problems.prefix(3).map { "\($0.line): \($0.explanation)" }
+        == (0..<3).map {
+          "\(count + 2 + $0): token \"u\($0)\": gives the key \"t\(count - 1 - $0)\", as the token \"t\(count - 1 - $0)\" does"
+        })
+    #expect(problems.count == 6 && problems.last?.explanation.contains("1995") == true, "\(problems.last!)")
+  }
+
   /// A token broken in every context is listed once; a problem in a file the document names is
   /// listed after the document's own, naming that file.
   @Test func aProblemIsListedOnceAndFilesAfterTheDocument() throws {

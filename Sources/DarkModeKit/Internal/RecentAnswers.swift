@@ -30,8 +30,8 @@ struct RecentAnswers<Key: Equatable, Answer> {
   }
 
   /// Remembers `answer` for `object` under `key`, in place of the oldest answer when full.
-  /// - Returns: The object and answer let go of, to release after the access to this store.
-  mutating func remember(_ answer: Answer, for object: AnyObject, key: Key) -> (AnyObject, Answer)? {
+  /// - Returns: The object, key and answer let go of, to release after the access to this store.
+  mutating func remember(_ answer: Answer, for object: AnyObject, key: Key) -> (AnyObject, Key, Answer)? {
     guard identities.count == limit else {
       identities.append(ObjectIdentifier(object))
       keys.append(key)
@@ -39,7 +39,7 @@ struct RecentAnswers<Key: Equatable, Answer> {
       objects.append(object)
       return nil
     }
-    let dropped = (objects[next], answers[next])
+    let dropped = (objects[next], keys[next], answers[next])
     identities[next] = ObjectIdentifier(object)
     keys[next] = key
     answers[next] = answer
@@ -67,7 +67,7 @@ package final class RecentPropertyIndices {
   /// Remembers that `keyPath` is property `index` of `type`.
   /// - Returns: What was let go of, to release after the access to this store.
   package func remember(_ index: Int?, of keyPath: AnyKeyPath, in type: ObjectIdentifier) -> (
-    AnyObject, Int?
+    AnyObject, ObjectIdentifier, Int?
   )? {
     answers.remember(index, for: keyPath, key: type)
   }

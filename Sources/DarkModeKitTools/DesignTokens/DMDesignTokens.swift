@@ -288,14 +288,20 @@ public enum DMDesignTokens {
     var colors: [String: DMColor]
     /// Keys in the order their tokens came.
     var keys: [String]
-    /// Where each key's token is, and its name (its path joined by dots), for errors about the
-    /// key.
-    var places: [String: (place: TextPlace, name: String)] = [:]
+    /// Where each key's token is, and its name (its path joined by dots), in the order the tokens
+    /// came, for errors about a key: a list, as only an error looks a key up in it, which holds a
+    /// third of what a dictionary by key took.
+    var places: [(key: String, place: TextPlace, name: String)] = []
     /// Where the column comes from (a group, a modifier's context), for errors about the column.
     var place = TextPlace(line: 0, column: 0)
     var path: [String] = []
     /// The colour each key's token was written in, where it came from a space wider than sRGB.
     var origins: [String: DMColorOrigin] = [:]
+
+    /// Where the token of `key` is, and its name; `nil` when the column has no such key.
+    func place(ofKey key: String) -> (place: TextPlace, name: String)? {
+      places.first { $0.key == key }.map { ($0.place, $0.name) }
+    }
   }
 
   /// The column `name` made of the colour tokens of a tree, by key, in order; the tokens under
@@ -308,7 +314,9 @@ public enum DMDesignTokens {
     var keys: [String] = []
     keys.reserveCapacity(names.count)
     var colors: [String: DMColor] = .init(minimumCapacity: names.count)
-    var places: [String: (place: TextPlace, name: String)] = .init(minimumCapacity: names.count)
+    var places: [(key: String, place: TextPlace, name: String)] = []
+    places.reserveCapacity(names.count)
+    var placeIndex: [String: Int]?
     var origins: [String: DMColorOrigin] = [:]
     for name in names {
       let token = tree.token(name)!
@@ -327,14 +335,19 @@ public enum DMDesignTokens {
             token.place, token.path,
             "the key \(ShownText.quoted(token.key ?? "")) in $extensions is not a valid key")
         }
-        if let other = places[key] {
+        if colors[key] != nil {
+          // Made at the first key given twice, so that a file of many costs one look-up each.
+          let index =
+            placeIndex ?? Dictionary(uniqueKeysWithValues: places.indices.map { (places[$0].key, $0) })
+          placeIndex = index
           throw TokenTree.fail(
             token.place, token.path,
             "gives the key \(ShownText.quoted(key)), as the token "
-              + "\(ShownText.quoted(other.name)) does")
+              + "\(ShownText.quoted(places[index[key]!].name)) does")
         }
         colors[key] = try tree.color(of: token, named: name)
-        places[key] = (token.place, token.name)
+        placeIndex?[key] = places.count
+        places.append((key, token.place, token.name))
         keys.append(key)
         if let origin = TokenReading.origin(at: { tree.source(of: token) }) {
           origins[key] = origin
@@ -433,7 +446,7 @@ public enum DMDesignTokens {
         var tree = TokenTree()
         try tree.add(group.value, root: document, parent: document)
         var found = try column(group.name, of: tree, place: group.place, path: [group.name])
-        found.places = found.places.mapValues { ($0.place, group.name + "." + $0.name) }
+        found.places = found.places.map { ($0.key, $0.place, group.name + "." + $0.name) }
         columns.append(found)
       } catch {
         throw DMDesignTokensError(
@@ -545,7 +558,7 @@ public enum DMDesignTokens {
         for column in columns {
           guard let color = column.colors[key] else {
             // The token that gave the key, in a column that has it.
-            let token = columns.lazy.compactMap { $0.places[key] }.first
+            let token = columns.lazy.compactMap { $0.place(ofKey: key) }.first
             throw TokenTree.fail(
               token?.place ?? column.place, token.map { TokenTree.path(of: $0.name) } ?? [key],
               "has no colour in the column \(ShownText.quoted(column.name))")

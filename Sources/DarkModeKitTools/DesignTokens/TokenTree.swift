@@ -543,7 +543,10 @@ struct TokenTree {
 
   /// The names of the path `name`, which joins them with dots (no name holds one).
   static func path(of name: String) -> [String] {
-    name.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+    // By byte, as names are checked: a combining mark after a dot makes no other character.
+    name.utf8.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false).map {
+      String(decoding: $0, as: UTF8.self)
+    }
   }
 
   /// An error at `place` in the token or group at `path`.
@@ -734,11 +737,12 @@ struct TokenTree {
   }
 
   /// The colour of the token `name`, `hops` references from the token `start`, and how many
-  /// references below `name` it was found: each colour found through references is found once,
-  /// and used again where the references above it leave room for those below. A colour written
-  /// in the token itself is read again when asked for again: remembering every token's colour
-  /// took more memory than the file, and more time than reading it again. `token` is the token at
-  /// `name`, when the caller has looked it up.
+  /// references below `name` it was found: each colour found through references, and each that a
+  /// reference names, is found once, and used again where the references above it leave room for
+  /// those below (a colour's text may be long: reading it again for each reference would grow
+  /// with their number times its length). A colour written in a token that is read for itself
+  /// alone is not remembered: remembering every token's colour took more memory than the file.
+  /// `token` is the token at `name`, when the caller has looked it up.
   private func resolved(_ name: String, token found: Token? = nil, hops: Int, start: String)
     throws(DMDesignTokensError) -> (color: DMColor, depth: Int)
   {
@@ -748,7 +752,7 @@ struct TokenTree {
       throw DMDesignTokensError(line: 0, column: 0, tokenPath: name, message: "no such token")
     }
     let found = try resolved(token, hops: hops, start: start)
-    if found.depth > 0 { memo.colors[key] = found }
+    if found.depth > 0 || hops > 0 { memo.colors[key] = found }
     return found
   }
 
