@@ -104,6 +104,9 @@ struct TokenTree {
     /// colour found within the reference limit from one place may be too deep from another.
     var colors: [ExactText: (color: DMColor, depth: Int)] = [:]
     var pointers: [ExactText: (color: DMColor, depth: Int)] = [:]
+    /// Why a token that references lead to is left out (`nil` for not), by its name: its text is
+    /// read once however many references lead to it.
+    var leftOut: [ExactText: String?] = [:]
     /// The first path of each path in lower case, made the first time a reference names nothing.
     var lowercasedNames: [String: String]?
     /// Whether any token may be left out of a table (see `whyLeftOut(_:)`), found the first time
@@ -649,13 +652,17 @@ struct TokenTree {
         continue
       }
       if let reason { return reason }
-      guard token.value["$ref"] == nil, let text = token.value.string,
-        let open = text.utf8.firstIndex(of: UInt8(ascii: "("))
-      else {
-        return nil
+      let final = ExactText(token.name)
+      if !seen.isEmpty, let known = memo.leftOut[final] { return known }
+      var verdict: String?
+      if token.value["$ref"] == nil, let text = token.value.string,
+        let open = text.utf8.firstIndex(of: UInt8(ascii: "(")),
+        text[..<open].lowercased().hasSuffix("gradient")
+      {
+        verdict = "a gradient, not a colour: the token is left out"
       }
-      return text[..<open].lowercased().hasSuffix("gradient")
-        ? "a gradient, not a colour: the token is left out" : nil
+      if !seen.isEmpty { memo.leftOut[final] = verdict }
+      return verdict
     }
     return nil
   }
