@@ -231,6 +231,20 @@ import Testing
     }
   }
 
+  /// A string the file ends in is not closed, and is told at its opening quote, whether its last
+  /// byte is a backslash or not.
+  @Test func aStringTheFileEndsInIsToldAtItsOpeningQuote() {
+    for end in ["#fff", "#fff\\", "\\"] {
+      #expect {
+        _ = try DMDesignTokens.table(from: "{\n  \"a\": {\"$type\": \"color\", \"$value\": \"\(end)")
+      } throws: { error in
+        guard let error = error as? DMDesignTokensError else { return false }
+        return error.line == 2 && error.column == 37
+          && error.message == "the string is not closed: expected '\"'"
+      }
+    }
+  }
+
   @Test func aStringOfEscapesReadsAsItsCharacters() throws {
     let escapes = String(repeating: #"\n\u0041\t"#, count: 50_000)
     let table = try DMDesignTokens.table(

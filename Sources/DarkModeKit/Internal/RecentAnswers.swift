@@ -7,6 +7,8 @@
 /// entry let go of, for the caller to release after its access to the store ends (what the
 /// object or the answer holds may run code that asks again).
 struct RecentAnswers<Key: Equatable, Answer> {
+  /// The identities of `objects`, in the same order: a search compares these plain integers, where
+  /// reading each of `objects` would retain and release it.
   private var identities: [ObjectIdentifier] = []
   private var keys: [Key] = []
   private var answers: [Answer] = []

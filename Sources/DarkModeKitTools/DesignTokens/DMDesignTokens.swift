@@ -297,10 +297,33 @@ public enum DMDesignTokens {
     var path: [String] = []
     /// The colour each key's token was written in, where it came from a space wider than sRGB.
     var origins: [String: DMColorOrigin] = [:]
+    /// The position of each key in `places`, made at the first look-up, so that a file that
+    /// gives many keys twice costs one look-up each.
+    private var placeIndex: [String: Int]?
+
+    init(name: String, place: TextPlace, path: [String], capacity: Int = 0) {
+      self.name = name
+      self.place = place
+      self.path = path
+      colors = .init(minimumCapacity: capacity)
+      keys = []
+      keys.reserveCapacity(capacity)
+      places.reserveCapacity(capacity)
+    }
+
+    /// Adds `key`'s colour, from the token `name` at `place`.
+    mutating func add(_ color: DMColor, forKey key: String, place: TextPlace, name: String) {
+      colors[key] = color
+      placeIndex?[key] = places.count
+      places.append((key, place, name))
+      keys.append(key)
+    }
 
     /// Where the token of `key` is, and its name; `nil` when the column has no such key.
-    func place(ofKey key: String) -> (place: TextPlace, name: String)? {
-      places.first { $0.key == key }.map { ($0.place, $0.name) }
+    mutating func place(ofKey key: String) -> (place: TextPlace, name: String)? {
+      let index = placeIndex ?? Dictionary(uniqueKeysWithValues: places.indices.map { (places[$0].key, $0) })
+      placeIndex = index
+      return index[key].map { (places[$0].place, places[$0].name) }
     }
   }
 
@@ -311,13 +334,7 @@ public enum DMDesignTokens {
     place: TextPlace, path: [String]
   ) throws(DMDesignTokensError) -> Column {
     let names = given ?? tree.names(outside: excluded)
-    var keys: [String] = []
-    keys.reserveCapacity(names.count)
-    var colors: [String: DMColor] = .init(minimumCapacity: names.count)
-    var places: [(key: String, place: TextPlace, name: String)] = []
-    places.reserveCapacity(names.count)
-    var placeIndex: [String: Int]?
-    var origins: [String: DMColorOrigin] = [:]
+    var column = Column(name: name, place: place, path: path, capacity: names.count)
     for name in names {
       let token = tree.token(name)!
       // A token without a type is typed by its value, as the drafts before 2023-02 had it: a
@@ -335,29 +352,20 @@ public enum DMDesignTokens {
             token.place, token.path,
             "the key \(ShownText.quoted(token.key ?? "")) in $extensions is not a valid key")
         }
-        if colors[key] != nil {
-          // Made at the first key given twice, so that a file of many costs one look-up each.
-          let index =
-            placeIndex ?? Dictionary(uniqueKeysWithValues: places.indices.map { (places[$0].key, $0) })
-          placeIndex = index
+        if column.colors[key] != nil, let first = column.place(ofKey: key) {
           throw TokenTree.fail(
             token.place, token.path,
-            "gives the key \(ShownText.quoted(key)), as the token "
-              + "\(ShownText.quoted(places[index[key]!].name)) does")
+            "gives the key \(ShownText.quoted(key)), as the token \(ShownText.quoted(first.name)) does")
         }
-        colors[key] = try tree.color(of: token, named: name)
-        placeIndex?[key] = places.count
-        places.append((key, token.place, token.name))
-        keys.append(key)
+        column.add(try tree.color(of: token, named: name), forKey: key, place: token.place, name: token.name)
         if let origin = TokenReading.origin(at: { tree.source(of: token) }) {
-          origins[key] = origin
+          column.origins[key] = origin
         }
       } catch {
         try TokenReading.readOn(past: error)
       }
     }
-    return Column(
-      name: name, colors: colors, keys: keys, places: places, place: place, path: path, origins: origins)
+    return column
   }
 
   /// The key a token at `path` gives: `given`, DarkModeKit's `$extensions` key, or its path
@@ -558,7 +566,10 @@ public enum DMDesignTokens {
         for column in columns {
           guard let color = column.colors[key] else {
             // The token that gave the key, in a column that has it.
-            let token = columns.lazy.compactMap { $0.place(ofKey: key) }.first
+            let token = columns.lazy.compactMap { column in
+              var column = column
+              return column.place(ofKey: key)
+            }.first
             throw TokenTree.fail(
               token?.place ?? column.place, token.map { TokenTree.path(of: $0.name) } ?? [key],
               "has no colour in the column \(ShownText.quoted(column.name))")

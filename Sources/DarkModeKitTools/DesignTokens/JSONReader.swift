@@ -828,6 +828,11 @@ struct JSONReader {
         index += 1
         return (index - start - 2, isEscaped)
       case UInt8(ascii: "\\"):
+        // A backslash the file ends in leaves the string open, as any other last byte does.
+        guard index + 1 < bytes.count else {
+          index += 1
+          throw error("the string is not closed: expected '\"'", at: start)
+        }
         let escapeStart = index
         let scalar: Unicode.Scalar
         do {
