@@ -785,3 +785,34 @@ extension GlobalStateTests {
     }
   }
 }
+
+/// Values made for a table's keys from many threads at once: each thread finds the one value of a
+/// key that lives, however the others make and drop values of other keys meanwhile (which takes
+/// entries out of the table's list of values), and each value shows its key's colour.
+@Suite struct KeyValuesContentionTests {
+  @Test func threadsMakingValuesForKeysAtOnceFindTheLivingValueOfEachKey() throws {
+    let keys = (0..<16).map { "K\($0)" }
+    let table = try DMColorTable(
+      string: "NORMAL\n"
+        + keys.indices.map { "#0000\(String(format: "%02x", $0)) \(keys[$0])" }.joined(separator: "\n"))
+    let kept = keys.map { DMDynamicColor(key: $0, in: table) }
+    let light = DMTraitCollection(userInterfaceStyle: .light)
+    let wrong = Locked(0)
+    DispatchQueue.concurrentPerform(iterations: 8) { thread in
+      var misses = 0
+      for round in 0..<2_000 {
+        let index = (round + thread) % keys.count
+        let value = DMDynamicColor(key: keys[index], in: table)
+        if value.storage !== kept[index].storage { misses += 1 }
+        if value.resolved(with: light) != DMColor(rgb: UInt32(index)) { misses += 1 }
+        // A value that goes at once: enough of them make the table take out its dead entries.
+        _ = DMDynamicColor(key: "GONE\(thread)-\(round)", in: table)
+      }
+      wrong.withLock { $0 += misses }
+    }
+    #expect(
+      wrong.withLock { $0 } == 0,
+      "values that were not the living value of their key, or showed another colour")
+    #expect(table.keyValues.withLock(\.count) <= 2 * (keys.count + 8) + 64)
+  }
+}
