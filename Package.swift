@@ -27,7 +27,8 @@ let package = Package(
     .target(
       name: "DarkModeKitGTK", dependencies: ["CGtk", "DarkModeKit", "DarkModeKitLinux", "DarkModeKitTools"]),
     .executableTarget(
-      name: "dmkit-gtk-demo", dependencies: ["DarkModeKitGTK", "CGtk", "DarkModeKit", "DarkModeKitLinux"]),
+      name: "dmkit-gtk-demo",
+      dependencies: ["DarkModeKitGTK", "CGtk", "DarkModeKit", "DarkModeKitLinux", "DarkModeKitText"]),
     // The program of Docs/GTK.md, word for word.
     .executableTarget(name: "dmkit-gtk-hello", dependencies: ["DarkModeKit", "DarkModeKitGTK"]),
     .executableTarget(name: "dmgtkbench", dependencies: ["DarkModeKitGTK", "CGtk", "DarkModeKit"]),

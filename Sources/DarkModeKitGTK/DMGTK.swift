@@ -61,6 +61,10 @@ public enum DMGTK {
   /// again; GTK's dark-theme and animation settings have their own values again). Once libadwaita
   /// is initialised (by this app, or by an earlier `.libadwaita`), it owns GTK's stylesheet and
   /// GTK's dark-theme setting is no longer read: `.gtk` then means `.libadwaita`.
+  ///
+  /// A desktop portal that does not answer within ``startupWait``, or answers with values of other
+  /// types than its specification's, is left alone by libadwaita too, which would otherwise wait
+  /// for it without a limit or crash: the app starts with the defaults, and the log says why once.
   /// - Parameter stockStyle: How GTK's own widgets are told the style; libadwaita by default.
   public static func start(stockStyle: StockStyle = .libadwaita) {
     if self.stockStyle == nil {
@@ -70,7 +74,20 @@ public enum DMGTK {
         DarkModeManager.defaultSystemAppearanceSource == nil
         ? DMAutomaticAppearanceSource(terminal: nil, startupWait: startupWait) : nil
       if gtk_is_initialized() == 0 { gtk_init() }
-      if stockStyle == .libadwaita { adw_init() }
+      if stockStyle == .libadwaita {
+        // libadwaita reads the portal when it starts, with no time limit and trusting the types
+        // of the answer: a portal that does not answer would keep the app from starting, and one
+        // that answers with values of other types would crash it. When DarkModeKit's own read
+        // (begun before GTK started) found either, libadwaita leaves the portal alone; the style
+        // it shows is DarkModeKit's anyway.
+        let leavesPortal =
+          desktop != nil && adw_is_initialized() == 0 && getenv("ADW_DISABLE_PORTAL") == nil
+          && desktop?.portalAnsweredWell() == false
+        // Read as libadwaita starts, and not passed on to the programs the app starts.
+        if leavesPortal { setenv("ADW_DISABLE_PORTAL", "1", 1) }
+        adw_init()
+        if leavesPortal { unsetenv("ADW_DISABLE_PORTAL") }
+      }
       if let desktop { DarkModeManager.defaultSystemAppearanceSource = desktop }
       MainQueueDrain.install()
       StyleSheet.shared.install()

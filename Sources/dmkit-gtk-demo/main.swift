@@ -1,6 +1,7 @@
 import CGtk
 import DarkModeKit
 import DarkModeKitGTK
+import DarkModeKitText
 import Foundation
 
 // `swift run dmkit-gtk-demo [--table PATH] [--print-layout]`: two GTK windows
@@ -31,7 +32,12 @@ enum Demo {
     do {
       try DMColorTable.shared.reload(contentsOf: table.map { URL(fileURLWithPath: $0) } ?? palette)
     } catch {
-      FileHandle.standardError.write(Data("dmkit-gtk-demo: error: \(error)\n".utf8))
+      // The file and the place in it, as compilers write them: PATH:LINE:COLUMN.
+      let place = [
+        table.map { ShownText.escaped($0) }, error.line > 0 ? "\(error.line):\(error.column)" : nil,
+      ].compactMap { $0 }.joined(separator: ":")
+      FileHandle.standardError.write(
+        Data("dmkit-gtk-demo: \(place.isEmpty ? "" : place + ": ")error: \(error.message)\n".utf8))
       exit(1)
     }
     DMGTK.start()  // follows the desktop

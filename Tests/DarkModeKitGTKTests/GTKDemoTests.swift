@@ -45,6 +45,28 @@ import Testing
     }
   }
 
+  /// A table the demo cannot read is named in its error, with the line and column, as a compiler
+  /// names a file; the demo then ends with status 1 before it opens a window.
+  @Test(.enabled(if: GTKProbe.missing == nil))
+  func aTableTheDemoCannotReadIsNamedWithThePlaceInIt() throws {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "dmkit-demo-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let table = folder.appendingPathComponent("few colours.txt")
+    try "NORMAL NIGHT\n#ffffff #000000 Background\n#f0f0f0 Text\n".write(
+      to: table, atomically: true, encoding: .utf8)
+    let demo = try ChildProcess(
+      try GTKProbe.demo.get(), ["--table", table.path], environment: [:], capturesOutput: true)
+    defer { demo.stop() }
+    _ = demo.readToEnd(seconds: 30)
+    #expect(demo.wait(seconds: 10) == 1)
+    #expect(
+      demo.standardError.hasPrefix(
+        "dmkit-gtk-demo: \(table.path):3:9: error: too few colours for key \"Text\""),
+      "\(demo.errorOutput)")
+  }
+
   @Test(.enabled(if: GTKProbe.missing == nil && toolsMissing == nil))
   func clickingTheDemosButtonsChangesWhatTheScreenShows() async throws {
     let table = try DMColorTable(contentsOf: Self.palette)

@@ -190,6 +190,45 @@ import Testing
     #expect(try probe.pixel("A", "plain") == DMColor(rgb: 0x242424))
   }
 
+  /// A desktop portal that never answers, or answers with values of other types, neither keeps an
+  /// app that configures no source from starting nor crashes it (libadwaita, which reads the
+  /// portal itself, is told to leave it alone); the window shows the defaults (light), and the log
+  /// says what was wrong, once.
+  @Test(
+    .enabled(if: GTKProbe.missing == nil && DesktopSession.testPortalMissing == nil),
+    arguments: [
+      ("silent", "the desktop portal did not answer"),
+      ("malformed", "the desktop portal gave color-scheme as a value of type \"s\""),
+    ])
+  func aPortalThatDoesNotAnswerOrAnswersWithOtherTypesLetsTheAppStart(_ mode: String, _ logged: String)
+    throws
+  {
+    let files = try Files()
+    defer { files.remove() }
+    let session = try DesktopSession(forStandInPortal: true)
+    defer { session.stop() }
+    let portal = try session.start(
+      "/usr/bin/python3", [TestFixtures.testPortal, "--mode", mode, "--color-scheme", "1"],
+      capturesOutput: true)
+    defer { portal.stop() }
+    #expect(portal.readLine(seconds: 10) == "ready")
+    let begun = Date()
+    let probe = try GTKProbe(["--table", files.table, "--window-at-start", "A"], session: session)
+    defer { probe.stopProgram() }
+    #expect(
+      Date().timeIntervalSince(begun) < 10, "the app took \(Date().timeIntervalSince(begun)) s to start")
+    #expect(try probe.send("wait 100") == "ok")
+    try Self.expectTableColors(probe, "A", Self.light)
+    #expect(try probe.pixel("A", "plain") == DMColor(rgb: 0xFAFAFA))
+    // The decision in the background reports once the portal's own read has given up.
+    var waited = 0
+    while !probe.warnings.contains(logged), waited < 100 {
+      _ = try probe.send("wait 100")
+      waited += 1
+    }
+    #expect(probe.warnings.components(separatedBy: logged).count == 2, "\(probe.warnings)")
+  }
+
   /// An app that configures no source and shows its first window right after `DMGTK.start()`:
   /// the first frame GTK paints has the desktop's style, stock widgets and bound colours alike, in
   /// every start-up, and later changes of the desktop follow.

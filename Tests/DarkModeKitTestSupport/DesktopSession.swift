@@ -51,7 +51,9 @@ public final class DesktopSession: Sendable {
   private let bus: Locked<ChildProcess>
 
   /// Starts the session. With `withDisplay` false there is no X display (enough for a test portal).
-  public init(withDisplay: Bool = true) throws {
+  /// The bus starts no service for a name (the real portal among them) when `forStandInPortal` is
+  /// true, or, by default, when there is no display: a stand-in portal then owns the portal's name.
+  public init(withDisplay: Bool = true, forStandInPortal: Bool? = nil) throws {
     folder = FileManager.default.temporaryDirectory.appendingPathComponent(
       "dmkit-desktop-\(UUID().uuidString)")
     let home = folder.appendingPathComponent("home")
@@ -94,7 +96,7 @@ public final class DesktopSession: Sendable {
     // Without a display this is a bus for a stand-in portal: give it no service folders, so that
     // calls to the portal's name never start the real portal.
     let configuration: String?
-    if withDisplay {
+    if !(forStandInPortal ?? !withDisplay) {
       configuration = nil
     } else {
       configuration = folder.appendingPathComponent("bus.conf").path

@@ -89,6 +89,15 @@ public final class DMAutomaticAppearanceSource: DMSystemAppearanceSource {
     }
   }
 
+  /// Whether the desktop portal answered the read begun when the source was made, within
+  /// `startupWait` (waited for here, and not again by ``start(reporting:)``), with every value of
+  /// the type its specification gives; `nil` when no read was begun (a variable answers, or no
+  /// wait was asked for). DarkModeKitGTK asks before libadwaita reads the portal itself, with no
+  /// time limit and trusting the types of the answer.
+  package func portalAnsweredWell() -> Bool? {
+    earlyRead?.answeredWell(waitingUpTo: startupWait)
+  }
+
   /// Waits until the choice is made.
   /// - Returns: The source that answered.
   public func decision() async -> Kind {
@@ -121,7 +130,8 @@ public final class DMAutomaticAppearanceSource: DMSystemAppearanceSource {
     deciding = Task { [portal, terminal, variablesSource] in
       var passedOver = variablesSource.problems
       do {
-        let current = try await portal.readValues()
+        // The portal source reads again and reports what was wrong, once.
+        let current = try await portal.readValues(problems: PortalSettings.Problems(reports: false))
         guard !Task.isCancelled else { return }
         // The reasons first, so that they are out before anything reacts to the new appearance.
         Self.report(passedOver, answered: .portal)
@@ -212,28 +222,42 @@ final class PortalRead: Sendable {
   private let done = DispatchSemaphore(value: 0)
   private let reading: Task<Void, Never>
   private let begun = ContinuousClock.now
+  /// The values of the wrong type the read met; not reported, as the source that follows the
+  /// portal reads them again and reports them.
+  private let problems = PortalSettings.Problems(reports: false)
+  /// Whether a wait ran out: the read was given up, and later waits return at once.
+  private let gaveUp = Locked(false)
 
   /// How long ago the read began.
   var age: Duration { ContinuousClock.now - begun }
 
   /// Begins the read.
   init(_ portal: DMPortalAppearanceSource) {
-    reading = Task.detached { [answer, done] in
-      let values = try? await portal.readValues()
+    reading = Task.detached { [answer, done, problems] in
+      let values = try? await portal.readValues(problems: problems)
       answer.withLock { $0 = values }
       done.signal()
     }
   }
 
-  /// Waits for the answer, for `limit` at most; `nil` when it did not come in time, or the read
-  /// failed (the background decision then tries again, and reports why).
+  /// Waits for the answer, for `limit` at most; `nil` when it did not come in time (then or at an
+  /// earlier wait), or the read failed (the background decision then tries again, and reports
+  /// why).
   func wait(upTo limit: Duration) -> PortalSettings.Values? {
+    guard !gaveUp.withLock({ $0 }) else { return nil }
     let nanoseconds = limit.components.seconds * 1_000_000_000 + limit.components.attoseconds / 1_000_000_000
     guard done.wait(timeout: .now() + .nanoseconds(Int(nanoseconds))) == .success else {
+      gaveUp.withLock { $0 = true }
       reading.cancel()
       return nil
     }
     done.signal()  // a second wait returns at once
     return answer.withLock { $0 }
+  }
+
+  /// Waits as ``wait(upTo:)`` does, and tells whether the portal answered with every value of the
+  /// type the portal's specification gives it.
+  func answeredWell(waitingUpTo limit: Duration) -> Bool {
+    wait(upTo: limit) != nil && !problems.hasProblems
   }
 }

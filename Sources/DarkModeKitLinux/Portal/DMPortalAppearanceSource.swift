@@ -59,10 +59,12 @@ public final class DMPortalAppearanceSource: DMSystemAppearanceSource {
   }
 
   /// Asks the portal once for every setting it reads.
-  nonisolated func readValues() async throws -> PortalSettings.Values {
+  nonisolated func readValues(problems: PortalSettings.Problems = PortalSettings.Problems()) async throws
+    -> PortalSettings.Values
+  {
     let bus = try await DBusConnection.connect(to: address, timeout: timeout)
     defer { bus.close() }
-    return try await PortalSettings.readAll(on: bus, timeout: timeout)
+    return try await PortalSettings.readAll(on: bus, timeout: timeout, problems: problems)
   }
 
   /// Connects in the background, reports the current settings and then every change.

@@ -142,15 +142,28 @@ enum PortalSettings {
       var reported: Set<String> = []
       /// Whether a problem past `limit` came, and the report that no more would be was made.
       var isOver = false
+      /// Whether any value of the wrong type came, reported or not.
+      var hasProblems = false
     }
 
     private let state = Locked(State())
+    /// Whether the problems go to `DMDiagnostics`: a read made only to decide, which a source
+    /// that follows the portal reads again, reports none, so that each problem is told once.
+    private let reports: Bool
+
+    init(reports: Bool = true) {
+      self.reports = reports
+    }
+
+    /// Whether a value of the wrong type came.
+    var hasProblems: Bool { state.withLock(\.hasProblems) }
 
     func report(_ key: String, _ value: DBusValue, _ expected: String, meaning: String) {
       let message =
         "the desktop portal gave \(key) as a value of type \"\(value.type)\", not \(expected); it counts as \(meaning)"
       let shown: String? = state.withLock { state in
-        guard !state.isOver, !state.reported.contains(message) else { return nil }
+        state.hasProblems = true
+        guard reports, !state.isOver, !state.reported.contains(message) else { return nil }
         guard state.reported.count < Self.limit else {
           state.isOver = true
           return
