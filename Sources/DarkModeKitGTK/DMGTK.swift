@@ -62,9 +62,11 @@ public enum DMGTK {
   /// is initialised (by this app, or by an earlier `.libadwaita`), it owns GTK's stylesheet and
   /// GTK's dark-theme setting is no longer read: `.gtk` then means `.libadwaita`.
   ///
-  /// A desktop portal that does not answer within ``startupWait``, or answers with values of other
-  /// types than its specification's, is left alone by libadwaita too, which would otherwise wait
-  /// for it without a limit or crash: the app starts with the defaults, and the log says why once.
+  /// When DarkModeKit follows the desktop by itself (no source configured, no `DM_COLOR_SCHEME`
+  /// or `DM_CONTRAST`) and the desktop portal does not answer within ``startupWait``, or answers
+  /// a read of one setting with another type than its specification's, libadwaita is told to
+  /// leave the portal alone, for the rest of the run, as it would otherwise wait for it without a
+  /// limit or crash: the app starts with the defaults, and the log says why once.
   /// - Parameter stockStyle: How GTK's own widgets are told the style; libadwaita by default.
   public static func start(stockStyle: StockStyle = .libadwaita) {
     if self.stockStyle == nil {
@@ -74,20 +76,9 @@ public enum DMGTK {
         DarkModeManager.defaultSystemAppearanceSource == nil
         ? DMAutomaticAppearanceSource(terminal: nil, startupWait: startupWait) : nil
       if gtk_is_initialized() == 0 { gtk_init() }
-      if stockStyle == .libadwaita {
-        // libadwaita reads the portal when it starts, with no time limit and trusting the types
-        // of the answer: a portal that does not answer would keep the app from starting, and one
-        // that answers with values of other types would crash it. When DarkModeKit's own read
-        // (begun before GTK started) found either, libadwaita leaves the portal alone; the style
-        // it shows is DarkModeKit's anyway.
-        let leavesPortal =
-          desktop != nil && adw_is_initialized() == 0 && getenv("ADW_DISABLE_PORTAL") == nil
-          && desktop?.portalAnsweredWell() == false
-        // Read as libadwaita starts, and not passed on to the programs the app starts.
-        if leavesPortal { setenv("ADW_DISABLE_PORTAL", "1", 1) }
-        adw_init()
-        if leavesPortal { unsetenv("ADW_DISABLE_PORTAL") }
-      }
+      // Waited for while GTK started; the source's own start then waits no more.
+      libadwaitaLeavesPortal = desktop?.libadwaitaMayReadPortal() == false
+      if stockStyle == .libadwaita { initLibadwaita() }
       if let desktop { DarkModeManager.defaultSystemAppearanceSource = desktop }
       MainQueueDrain.install()
       StyleSheet.shared.install()
@@ -101,10 +92,31 @@ public enum DMGTK {
     // read: GTK's own style is libadwaita's then.
     let stockStyle = stockStyle == .gtk && adw_is_initialized() != 0 ? .libadwaita : stockStyle
     if let previous = self.stockStyle, previous != stockStyle { release(previous) }
-    if stockStyle == .libadwaita { adw_init() }
+    if stockStyle == .libadwaita { initLibadwaita() }
     self.stockStyle = stockStyle
     applyStockStyle(DMTraitCollection.current)
     DMGTKWindow.stockStyleDidChange()
+  }
+
+  /// Whether libadwaita is to leave the desktop portal alone (see `initLibadwaita()`), as the first
+  /// start found.
+  private static var libadwaitaLeavesPortal = false
+
+  /// Initialises libadwaita, if it is not. libadwaita reads the portal as it starts, with no time
+  /// limit, and takes the reply to `Read` apart as a variant whatever it is: a portal that does
+  /// not answer keeps the app from starting, and one that answers with something else crashes it.
+  /// When DarkModeKit's own read at the first start found either, libadwaita is told to leave the
+  /// portal alone (`ADW_DISABLE_PORTAL`, unless the app set it), for the rest of the run; the style
+  /// it shows is DarkModeKit's anyway.
+  private static func initLibadwaita() {
+    guard adw_is_initialized() == 0 else { return }
+    let leavesPortal = libadwaitaLeavesPortal && getenv("ADW_DISABLE_PORTAL") == nil
+    // Set only while libadwaita starts, so that the programs the app runs do not inherit it.
+    // Changing the environment while GTK's threads run is safe only if none reads it meanwhile:
+    // it is done only for a portal that would otherwise hang or crash the app.
+    if leavesPortal { setenv("ADW_DISABLE_PORTAL", "1", 1) }
+    adw_init()
+    if leavesPortal { unsetenv("ADW_DISABLE_PORTAL") }
   }
 
   /// Gives back what the stock style `previous` set: libadwaita follows the desktop again, GTK's

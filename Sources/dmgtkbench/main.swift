@@ -45,7 +45,8 @@ enum Bench {
       guard position + 1 < CommandLine.arguments.count, let count = Int(CommandLine.arguments[position + 1]),
         (1...10_000).contains(count)
       else {
-        print("dmgtkbench: --rounds takes a number of rounds from 1 to 10000")
+        FileHandle.standardError.write(
+          Data("dmgtkbench: --rounds takes a number of rounds from 1 to 10000\n".utf8))
         exit(2)
       }
       startupRounds = count

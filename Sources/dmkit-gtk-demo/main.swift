@@ -29,15 +29,14 @@ enum Demo {
     let table = arguments.firstIndex(of: "--table").flatMap {
       $0 + 1 < arguments.count ? arguments[$0 + 1] : nil
     }
+    let url = table.map { URL(fileURLWithPath: $0) } ?? palette
     do {
-      try DMColorTable.shared.reload(contentsOf: table.map { URL(fileURLWithPath: $0) } ?? palette)
+      try DMColorTable.shared.reload(contentsOf: url)
     } catch {
       // The file and the place in it, as compilers write them: PATH:LINE:COLUMN.
-      let place = [
-        table.map { ShownText.escaped($0) }, error.line > 0 ? "\(error.line):\(error.column)" : nil,
-      ].compactMap { $0 }.joined(separator: ":")
-      FileHandle.standardError.write(
-        Data("dmkit-gtk-demo: \(place.isEmpty ? "" : place + ": ")error: \(error.message)\n".utf8))
+      let path = ShownText.escaped(error.path ?? url.path)
+      let place = error.line > 0 ? "\(path):\(error.line):\(error.column)" : path
+      FileHandle.standardError.write(Data("dmkit-gtk-demo: \(place): error: \(error.message)\n".utf8))
       exit(1)
     }
     DMGTK.start()  // follows the desktop

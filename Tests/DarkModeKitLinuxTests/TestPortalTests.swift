@@ -114,6 +114,34 @@ extension GlobalStateTests {
       #expect(try await portal.calls() == ["ReadAll"])
     }
 
+    /// What DarkModeKitGTK asks before libadwaita reads the portal itself: whether the portal
+    /// answered within the start-up wait, and answers a read of one setting with a variant. A
+    /// wait that ran out is not waited for again when the source starts.
+    @Test(arguments: [("normal", true), ("silent", false), ("malformed", false)])
+    func libadwaitaMayReadThePortalOnlyWhenItAnswersInTimeWithAVariant(_ mode: String, _ may: Bool)
+      async throws
+    {
+      let session = try DesktopSession(withDisplay: false)
+      defer { session.stop() }
+      let portal = try TestPortal(in: session, ["--version", "2", "--color-scheme", "1", "--mode", mode])
+      defer { portal.process.stop() }
+      defer { DarkModeManager.reset() }
+      let source = DMAutomaticAppearanceSource(
+        environment: [:], portal: DMPortalAppearanceSource(address: session.address, timeout: .seconds(5)),
+        terminal: nil, startupWait: .milliseconds(300))
+      let clock = ContinuousClock()
+      let asked = clock.now
+      #expect(source.libadwaitaMayReadPortal() == may)
+      #expect(clock.now - asked < .seconds(2))
+      let started = clock.now
+      DarkModeManager.setup(with: DMConfiguration(systemAppearanceSource: source))
+      #expect(clock.now - started < .milliseconds(250), "the start waited for the portal again")
+      if mode == "normal" {
+        #expect(DMTraitCollection.system.userInterfaceStyle == .dark)
+        #expect(try await portal.calls().prefix(2) == ["ReadAll", "Read"])
+      }
+    }
+
     @Test func aValueOfTheWrongTypeIsReportedAndCountsAsNoPreference() async throws {
       let session = try DesktopSession(withDisplay: false)
       defer { session.stop() }

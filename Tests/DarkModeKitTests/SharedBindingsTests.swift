@@ -813,6 +813,5 @@ extension GlobalStateTests {
     #expect(
       wrong.withLock { $0 } == 0,
       "values that were not the living value of their key, or showed another colour")
-    #expect(table.keyValues.withLock(\.count) <= 2 * (keys.count + 8) + 64)
   }
 }

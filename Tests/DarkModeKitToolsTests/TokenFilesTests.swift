@@ -231,10 +231,10 @@ import Testing
     }
   }
 
-  /// A string the file ends in is not closed, and is told at its opening quote, whether its last
-  /// byte is a backslash or not.
+  /// A string the file ends in is not closed, and is told at its opening quote, whether it ends
+  /// inside an escape or not.
   @Test func aStringTheFileEndsInIsToldAtItsOpeningQuote() {
-    for end in ["#fff", "#fff\\", "\\"] {
+    for end in ["#fff", "#fff\\", "\\", "\\u12", "\\uD83D", "\\uD83D\\"] {
       #expect {
         _ = try DMDesignTokens.table(from: "{\n  \"a\": {\"$type\": \"color\", \"$value\": \"\(end)")
       } throws: { error in

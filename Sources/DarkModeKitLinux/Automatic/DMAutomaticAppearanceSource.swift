@@ -89,13 +89,14 @@ public final class DMAutomaticAppearanceSource: DMSystemAppearanceSource {
     }
   }
 
-  /// Whether the desktop portal answered the read begun when the source was made, within
-  /// `startupWait` (waited for here, and not again by ``start(reporting:)``), with every value of
-  /// the type its specification gives; `nil` when no read was begun (a variable answers, or no
-  /// wait was asked for). DarkModeKitGTK asks before libadwaita reads the portal itself, with no
-  /// time limit and trusting the types of the answer.
-  package func portalAnsweredWell() -> Bool? {
-    earlyRead?.answeredWell(waitingUpTo: startupWait)
+  /// Whether libadwaita can read the desktop portal itself when it starts, as far as the read
+  /// begun when the source was made tells, waited for here for `startupWait` at most (and not
+  /// again by ``start(reporting:)``): not when the portal did not answer in that time, or answers
+  /// a read of one setting with something else than a variant. `nil` when no read was begun (a
+  /// variable answers, or no wait was asked for). libadwaita reads with no time limit, and takes
+  /// the reply apart as a variant whatever it is.
+  package func libadwaitaMayReadPortal() -> Bool? {
+    earlyRead?.letsLibadwaitaRead(waitingUpTo: startupWait)
   }
 
   /// Waits until the choice is made.
@@ -218,13 +219,12 @@ public final class DMAutomaticAppearanceSource: DMSystemAppearanceSource {
 
 /// One read of the portal in the background, which a thread can wait for with a limit.
 final class PortalRead: Sendable {
-  private let answer = Locked<PortalSettings.Values?>(nil)
+  /// What the read found: the settings and whether `Read` is answered as libadwaita expects; or
+  /// `nil` when it failed.
+  private let answer = Locked<(values: PortalSettings.Values, readReplyIsWellFormed: Bool)?>(nil)
   private let done = DispatchSemaphore(value: 0)
   private let reading: Task<Void, Never>
   private let begun = ContinuousClock.now
-  /// The values of the wrong type the read met; not reported, as the source that follows the
-  /// portal reads them again and reports them.
-  private let problems = PortalSettings.Problems(reports: false)
   /// Whether a wait ran out: the read was given up, and later waits return at once.
   private let gaveUp = Locked(false)
 
@@ -233,9 +233,12 @@ final class PortalRead: Sendable {
 
   /// Begins the read.
   init(_ portal: DMPortalAppearanceSource) {
-    reading = Task.detached { [answer, done, problems] in
-      let values = try? await portal.readValues(problems: problems)
-      answer.withLock { $0 = values }
+    reading = Task.detached { [answer, done] in
+      // Values of the wrong type are reported by the source that follows the portal, which reads
+      // them again: once.
+      let found = try? await portal.readValues(
+        problems: PortalSettings.Problems(reports: false), checkingRead: true)
+      answer.withLock { $0 = found }
       done.signal()
     }
   }
@@ -244,20 +247,36 @@ final class PortalRead: Sendable {
   /// earlier wait), or the read failed (the background decision then tries again, and reports
   /// why).
   func wait(upTo limit: Duration) -> PortalSettings.Values? {
-    guard !gaveUp.withLock({ $0 }) else { return nil }
+    waitForAnswer(upTo: limit)?.values
+  }
+
+  /// Waits as ``wait(upTo:)`` does, and tells whether libadwaita, which reads the portal when it
+  /// starts with no time limit, can read it too: not when the read did not end in time, or the
+  /// portal answers `Read` with something else than a variant (which crashes libadwaita). A read
+  /// that failed at once (no bus, no portal) is no reason: libadwaita's fails as soon.
+  func letsLibadwaitaRead(waitingUpTo limit: Duration) -> Bool {
+    guard !hasGivenUp(waitingUpTo: limit) else { return false }
+    return answer.withLock { $0?.readReplyIsWellFormed ?? true }
+  }
+
+  private func waitForAnswer(upTo limit: Duration) -> (
+    values: PortalSettings.Values, readReplyIsWellFormed: Bool
+  )? {
+    guard !hasGivenUp(waitingUpTo: limit) else { return nil }
+    return answer.withLock { $0 }
+  }
+
+  /// Waits for the read to end, for `limit` at most, unless an earlier wait ran out; whether it
+  /// did not end in time.
+  private func hasGivenUp(waitingUpTo limit: Duration) -> Bool {
+    guard !gaveUp.withLock({ $0 }) else { return true }
     let nanoseconds = limit.components.seconds * 1_000_000_000 + limit.components.attoseconds / 1_000_000_000
     guard done.wait(timeout: .now() + .nanoseconds(Int(nanoseconds))) == .success else {
       gaveUp.withLock { $0 = true }
       reading.cancel()
-      return nil
+      return true
     }
     done.signal()  // a second wait returns at once
-    return answer.withLock { $0 }
-  }
-
-  /// Waits as ``wait(upTo:)`` does, and tells whether the portal answered with every value of the
-  /// type the portal's specification gives it.
-  func answeredWell(waitingUpTo limit: Duration) -> Bool {
-    wait(upTo: limit) != nil && !problems.hasProblems
+    return false
   }
 }

@@ -142,8 +142,6 @@ enum PortalSettings {
       var reported: Set<String> = []
       /// Whether a problem past `limit` came, and the report that no more would be was made.
       var isOver = false
-      /// Whether any value of the wrong type came, reported or not.
-      var hasProblems = false
     }
 
     private let state = Locked(State())
@@ -155,14 +153,10 @@ enum PortalSettings {
       self.reports = reports
     }
 
-    /// Whether a value of the wrong type came.
-    var hasProblems: Bool { state.withLock(\.hasProblems) }
-
     func report(_ key: String, _ value: DBusValue, _ expected: String, meaning: String) {
       let message =
         "the desktop portal gave \(key) as a value of type \"\(value.type)\", not \(expected); it counts as \(meaning)"
       let shown: String? = state.withLock { state in
-        state.hasProblems = true
         guard reports, !state.isOver, !state.reported.contains(message) else { return nil }
         guard state.reported.count < Self.limit else {
           state.isOver = true
@@ -212,6 +206,21 @@ enum PortalSettings {
       }
     }
     return values
+  }
+
+  /// Reads `color-scheme` alone, as libadwaita does when it starts (`Read`), and tells whether the
+  /// reply is a variant, as the specification gives it, or an error. libadwaita takes any other
+  /// reply apart as a variant, and crashes.
+  static func readReplyIsWellFormed(on bus: DBusConnection, timeout: Duration) async throws -> Bool {
+    do {
+      let reply = try await bus.call(
+        destination: destination, path: path, interface: interface, member: "Read",
+        arguments: [.string(namespace), .string(colorSchemeKey)], timeout: timeout)
+      guard reply.count == 1, case .variant = reply[0] else { return false }
+      return true
+    } catch let error as DBusError where error.remoteName != nil {
+      return true
+    }
   }
 
   /// The unique name that owns the portal's name now, such as `:1.7`.

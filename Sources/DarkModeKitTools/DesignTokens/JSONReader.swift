@@ -828,18 +828,14 @@ struct JSONReader {
         index += 1
         return (index - start - 2, isEscaped)
       case UInt8(ascii: "\\"):
-        // A backslash the file ends in leaves the string open, as any other last byte does.
-        guard index + 1 < bytes.count else {
-          index += 1
-          throw error("the string is not closed: expected '\"'", at: start)
-        }
         let escapeStart = index
         let scalar: Unicode.Scalar
         do {
           (scalar, index) = try Self.escape(in: bytes, at: index)
         } catch let problem {
           index = problem.position
-          throw error(problem.message, at: escapeStart)
+          // An escape the file ends in leaves the string open, as any other last byte does.
+          throw error(problem.message, at: problem.position >= bytes.count ? start : escapeStart)
         }
         decodedLength += UTF8.width(scalar)
         isEscaped = true
@@ -856,18 +852,22 @@ struct JSONReader {
     }
   }
 
-  /// Why an escape cannot be read, and where reading stopped; told at the backslash.
+  /// Why an escape cannot be read, and where reading stopped; told at the backslash, or, when the
+  /// bytes end inside the escape (`position` is their count), at the string's opening quote.
   struct EscapeProblem: Error {
     var message: String
     var position: Int
+
+    /// The bytes end inside the escape: the string is not closed.
+    static func notClosed(_ bytes: [UInt8]) -> EscapeProblem {
+      EscapeProblem(message: "the string is not closed: expected '\"'", position: bytes.count)
+    }
   }
 
   /// The scalar of the escape whose backslash is at `start` in `bytes`, and the position after it.
   static func escape(in bytes: [UInt8], at start: Int) throws(EscapeProblem) -> (Unicode.Scalar, Int) {
     var index = start + 1
-    guard index < bytes.count else {
-      throw EscapeProblem(message: "the string is not closed: expected '\"'", position: index)
-    }
+    guard index < bytes.count else { throw .notClosed(bytes) }
     let letter = bytes[index]
     index += 1
     switch letter {
@@ -886,6 +886,7 @@ struct JSONReader {
         // A high surrogate must be followed by an escaped low one.
         let missing = EscapeProblem(
           message: "a \\u escape of a high surrogate without the low one after it", position: index)
+        guard index + 2 <= bytes.count else { throw .notClosed(bytes) }
         guard bytes[index...].starts(with: [UInt8(ascii: "\\"), UInt8(ascii: "u")]) else { throw missing }
         index += 2
         let second = try hexQuad(in: bytes, at: index)
@@ -907,8 +908,8 @@ struct JSONReader {
   }
 
   private static func hexQuad(in bytes: [UInt8], at index: Int) throws(EscapeProblem) -> UInt32 {
-    guard index + 4 <= bytes.count,
-      let value = UInt32(String(decoding: bytes[index..<index + 4], as: UTF8.self), radix: 16),
+    guard index + 4 <= bytes.count else { throw .notClosed(bytes) }
+    guard let value = UInt32(String(decoding: bytes[index..<index + 4], as: UTF8.self), radix: 16),
       bytes[index..<index + 4].allSatisfy({ $0 != UInt8(ascii: "+") && $0 != UInt8(ascii: "-") })
     else {
       throw EscapeProblem(message: "a \\u escape needs four hexadecimal digits", position: index)
