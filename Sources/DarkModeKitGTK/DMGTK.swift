@@ -64,9 +64,9 @@ public enum DMGTK {
   ///
   /// When DarkModeKit follows the desktop by itself (no source configured, no `DM_COLOR_SCHEME`
   /// or `DM_CONTRAST`) and the desktop portal does not answer within ``startupWait``, or answers
-  /// a read of one setting with another type than its specification's, libadwaita is told to
-  /// leave the portal alone, for the rest of the run, as it would otherwise wait for it without a
-  /// limit or crash: the app starts with the defaults, and the log says why once.
+  /// a read of one setting with another shape than the variant holding a variant libadwaita takes
+  /// apart, libadwaita is told to leave the portal alone for the rest of the run, as it would
+  /// otherwise wait for it without a limit or crash, and the log says so once.
   /// - Parameter stockStyle: How GTK's own widgets are told the style; libadwaita by default.
   public static func start(stockStyle: StockStyle = .libadwaita) {
     if self.stockStyle == nil {
@@ -77,7 +77,13 @@ public enum DMGTK {
         ? DMAutomaticAppearanceSource(terminal: nil, startupWait: startupWait) : nil
       if gtk_is_initialized() == 0 { gtk_init() }
       // Waited for while GTK started; the source's own start then waits no more.
-      libadwaitaLeavesPortal = desktop?.libadwaitaMayReadPortal() == false
+      if let reason = desktop?.whyLibadwaitaCannotReadPortal() {
+        libadwaitaLeavesPortal = true
+        DMDiagnostics.report(
+          DMDiagnostic(
+            kind: .systemAppearance,
+            message: "libadwaita is told to leave the desktop portal alone (ADW_DISABLE_PORTAL): \(reason)"))
+      }
       if stockStyle == .libadwaita { initLibadwaita() }
       if let desktop { DarkModeManager.defaultSystemAppearanceSource = desktop }
       MainQueueDrain.install()
@@ -103,8 +109,9 @@ public enum DMGTK {
   private static var libadwaitaLeavesPortal = false
 
   /// Initialises libadwaita, if it is not. libadwaita reads the portal as it starts, with no time
-  /// limit, and takes the reply to `Read` apart as a variant whatever it is: a portal that does
-  /// not answer keeps the app from starting, and one that answers with something else crashes it.
+  /// limit, and takes the reply to `Read` apart as a variant holding a variant whatever it is: a
+  /// portal that does not answer keeps the app from starting, and one that answers with another
+  /// shape crashes it.
   /// When DarkModeKit's own read at the first start found either, libadwaita is told to leave the
   /// portal alone (`ADW_DISABLE_PORTAL`, unless the app set it), for the rest of the run; the style
   /// it shows is DarkModeKit's anyway.

@@ -234,13 +234,34 @@ import Testing
   /// A string the file ends in is not closed, and is told at its opening quote, whether it ends
   /// inside an escape or not.
   @Test func aStringTheFileEndsInIsToldAtItsOpeningQuote() {
-    for end in ["#fff", "#fff\\", "\\", "\\u12", "\\uD83D", "\\uD83D\\"] {
+    for end in ["#fff", "#fff\\", "\\", "\\u12", "\\uD83D", "\\uD83D\\", "\\uD83D\\u", "\\uD83D\\uDC"] {
       #expect {
         _ = try DMDesignTokens.table(from: "{\n  \"a\": {\"$type\": \"color\", \"$value\": \"\(end)")
       } throws: { error in
         guard let error = error as? DMDesignTokensError else { return false }
         return error.line == 2 && error.column == 37
           && error.message == "the string is not closed: expected '\"'"
+      }
+    }
+  }
+
+  /// An escape cut short by the string's end, or a lone surrogate just before the end of the
+  /// text, is told at its backslash, as the escape's own problem.
+  @Test func anEscapeCutShortInAClosedStringIsToldAtItsBackslash() {
+    for (text, message) in [
+      (#"{"a": {"$type": "color", "$value": "\u"}}"#, "a \\u escape needs four hexadecimal digits"),
+      (#"{"a": {"$type": "color", "$value": "\u1"}}"#, "a \\u escape needs four hexadecimal digits"),
+      (
+        #"{"a": {"$type": "color", "$value": "\uD83D"}}"#,
+        "a \\u escape of a high surrogate without the low one after it"
+      ),
+      (#"{"a": {"$type": "color", "$value": "\uDC00"#, "a \\u escape of a lone low surrogate"),
+    ] {
+      #expect {
+        _ = try DMDesignTokens.table(from: text)
+      } throws: { error in
+        guard let error = error as? DMDesignTokensError else { return false }
+        return error.line == 1 && error.column == 37 && error.message == message
       }
     }
   }

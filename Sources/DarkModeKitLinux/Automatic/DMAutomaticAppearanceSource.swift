@@ -1,4 +1,5 @@
 import DarkModeKit
+import DarkModeKitDBus
 import Foundation
 
 /// Picks the best system appearance source available: the environment variables, then the XDG
@@ -89,14 +90,14 @@ public final class DMAutomaticAppearanceSource: DMSystemAppearanceSource {
     }
   }
 
-  /// Whether libadwaita can read the desktop portal itself when it starts, as far as the read
+  /// Why libadwaita cannot read the desktop portal itself when it starts, as far as the read
   /// begun when the source was made tells, waited for here for `startupWait` at most (and not
-  /// again by ``start(reporting:)``): not when the portal did not answer in that time, or answers
-  /// a read of one setting with something else than a variant. `nil` when no read was begun (a
-  /// variable answers, or no wait was asked for). libadwaita reads with no time limit, and takes
-  /// the reply apart as a variant whatever it is.
-  package func libadwaitaMayReadPortal() -> Bool? {
-    earlyRead?.letsLibadwaitaRead(waitingUpTo: startupWait)
+  /// again by ``start(reporting:)``): the portal did not answer in that time, or answers a read
+  /// of one setting with another shape than a variant holding a variant. `nil` when it can, or
+  /// when no read was begun (a variable answers, or no wait was asked for). libadwaita reads with
+  /// no time limit, and takes the reply apart as that shape whatever it is.
+  package func whyLibadwaitaCannotReadPortal() -> String? {
+    earlyRead?.whyLibadwaitaCannotRead(waitingUpTo: startupWait)
   }
 
   /// Waits until the choice is made.
@@ -219,64 +220,85 @@ public final class DMAutomaticAppearanceSource: DMSystemAppearanceSource {
 
 /// One read of the portal in the background, which a thread can wait for with a limit.
 final class PortalRead: Sendable {
-  /// What the read found: the settings and whether `Read` is answered as libadwaita expects; or
-  /// `nil` when it failed.
-  private let answer = Locked<(values: PortalSettings.Values, readReplyIsWellFormed: Bool)?>(nil)
-  private let done = DispatchSemaphore(value: 0)
+  /// The settings, once `ReadAll` answered; `nil` before, and when the read failed.
+  private let values = Locked<PortalSettings.Values?>(nil)
+  /// Signalled when `ReadAll` ended, answered or not.
+  private let valuesCame = DispatchSemaphore(value: 0)
+  /// Why libadwaita cannot read the portal, from a read of one setting as libadwaita makes it;
+  /// `nil` when it can, or could not be told.
+  private let libadwaitaProblem = Locked<String?>(nil)
+  /// Signalled when that read ended.
+  private let checked = DispatchSemaphore(value: 0)
   private let reading: Task<Void, Never>
   private let begun = ContinuousClock.now
-  /// Whether a wait ran out: the read was given up, and later waits return at once.
+  /// Whether a wait for `ReadAll` ran out: the read was given up, and later waits return at once.
   private let gaveUp = Locked(false)
 
   /// How long ago the read began.
   var age: Duration { ContinuousClock.now - begun }
 
-  /// Begins the read.
+  /// Begins the read: every setting (`ReadAll`), then, on the same connection, the check of
+  /// ``whyLibadwaitaCannotRead(waitingUpTo:)``.
   init(_ portal: DMPortalAppearanceSource) {
-    reading = Task.detached { [answer, done] in
-      // Values of the wrong type are reported by the source that follows the portal, which reads
-      // them again: once.
-      let found = try? await portal.readValues(
-        problems: PortalSettings.Problems(reports: false), checkingRead: true)
-      answer.withLock { $0 = found }
-      done.signal()
+    reading = Task.detached { [values, valuesCame, libadwaitaProblem, checked] in
+      var problem: String?
+      var cameIsSignalled = false
+      if let bus = try? await DBusConnection.connect(to: portal.address, timeout: portal.timeout) {
+        // Values of the wrong type are reported by the source that follows the portal, which
+        // reads them again: once.
+        let found = try? await PortalSettings.readAll(
+          on: bus, timeout: portal.timeout, problems: PortalSettings.Problems(reports: false))
+        values.withLock { $0 = found }
+        valuesCame.signal()
+        cameIsSignalled = true
+        problem = await PortalSettings.whyLibadwaitaCannotRead(on: bus, timeout: portal.timeout)
+        bus.close()
+      }
+      if !cameIsSignalled { valuesCame.signal() }
+      libadwaitaProblem.withLock { $0 = problem }
+      checked.signal()
     }
   }
 
-  /// Waits for the answer, for `limit` at most; `nil` when it did not come in time (then or at an
-  /// earlier wait), or the read failed (the background decision then tries again, and reports
-  /// why).
+  /// Waits for the settings, for `limit` at most; `nil` when they did not come in time (then or
+  /// at an earlier wait), or the read failed (the background decision then tries again, and
+  /// reports why).
   func wait(upTo limit: Duration) -> PortalSettings.Values? {
-    waitForAnswer(upTo: limit)?.values
-  }
-
-  /// Waits as ``wait(upTo:)`` does, and tells whether libadwaita, which reads the portal when it
-  /// starts with no time limit, can read it too: not when the read did not end in time, or the
-  /// portal answers `Read` with something else than a variant (which crashes libadwaita). A read
-  /// that failed at once (no bus, no portal) is no reason: libadwaita's fails as soon.
-  func letsLibadwaitaRead(waitingUpTo limit: Duration) -> Bool {
-    guard !hasGivenUp(waitingUpTo: limit) else { return false }
-    return answer.withLock { $0?.readReplyIsWellFormed ?? true }
-  }
-
-  private func waitForAnswer(upTo limit: Duration) -> (
-    values: PortalSettings.Values, readReplyIsWellFormed: Bool
-  )? {
-    guard !hasGivenUp(waitingUpTo: limit) else { return nil }
-    return answer.withLock { $0 }
-  }
-
-  /// Waits for the read to end, for `limit` at most, unless an earlier wait ran out; whether it
-  /// did not end in time.
-  private func hasGivenUp(waitingUpTo limit: Duration) -> Bool {
-    guard !gaveUp.withLock({ $0 }) else { return true }
-    let nanoseconds = limit.components.seconds * 1_000_000_000 + limit.components.attoseconds / 1_000_000_000
-    guard done.wait(timeout: .now() + .nanoseconds(Int(nanoseconds))) == .success else {
+    guard !gaveUp.withLock({ $0 }) else { return nil }
+    guard Self.wait(for: valuesCame, until: .now() + Self.dispatchInterval(limit)) else {
       gaveUp.withLock { $0 = true }
       reading.cancel()
-      return true
+      return nil
     }
-    done.signal()  // a second wait returns at once
-    return false
+    return values.withLock { $0 }
+  }
+
+  /// Waits for the settings and then for the check of `Read`, for `limit` at most in all, and
+  /// tells why libadwaita, which reads the portal as it starts with no time limit and takes the
+  /// reply apart as a variant holding a variant, cannot read it: it did not answer in time, or
+  /// answers with another shape. `nil` when it can, or the read failed at once (no bus, no portal:
+  /// libadwaita's fails as soon).
+  func whyLibadwaitaCannotRead(waitingUpTo limit: Duration) -> String? {
+    let deadline = DispatchTime.now() + Self.dispatchInterval(limit)
+    guard wait(upTo: limit) != nil || !gaveUp.withLock({ $0 }) else {
+      return "it did not answer within \(limit)"
+    }
+    guard Self.wait(for: checked, until: deadline) else {
+      return "it did not answer a read of one setting within \(limit)"
+    }
+    return libadwaitaProblem.withLock { $0 }
+  }
+
+  /// Waits for `semaphore` until `deadline`; signals it again when it came, so that a later wait
+  /// returns at once. Whether it came in time.
+  private static func wait(for semaphore: DispatchSemaphore, until deadline: DispatchTime) -> Bool {
+    guard semaphore.wait(timeout: deadline) == .success else { return false }
+    semaphore.signal()
+    return true
+  }
+
+  private static func dispatchInterval(_ duration: Duration) -> DispatchTimeInterval {
+    .nanoseconds(
+      Int(duration.components.seconds * 1_000_000_000 + duration.components.attoseconds / 1_000_000_000))
   }
 }

@@ -62,19 +62,9 @@ public final class DMPortalAppearanceSource: DMSystemAppearanceSource {
   nonisolated func readValues(problems: PortalSettings.Problems = PortalSettings.Problems()) async throws
     -> PortalSettings.Values
   {
-    try await readValues(problems: problems, checkingRead: false).values
-  }
-
-  /// Asks the portal once for every setting it reads and, with `checkingRead`, whether it answers
-  /// a read of one setting as libadwaita makes it (see `PortalSettings.readReplyIsWellFormed`).
-  nonisolated func readValues(problems: PortalSettings.Problems, checkingRead: Bool) async throws
-    -> (values: PortalSettings.Values, readReplyIsWellFormed: Bool)
-  {
     let bus = try await DBusConnection.connect(to: address, timeout: timeout)
     defer { bus.close() }
-    let values = try await PortalSettings.readAll(on: bus, timeout: timeout, problems: problems)
-    guard checkingRead else { return (values, true) }
-    return (values, try await PortalSettings.readReplyIsWellFormed(on: bus, timeout: timeout))
+    return try await PortalSettings.readAll(on: bus, timeout: timeout, problems: problems)
   }
 
   /// Connects in the background, reports the current settings and then every change.

@@ -208,18 +208,25 @@ enum PortalSettings {
     return values
   }
 
-  /// Reads `color-scheme` alone, as libadwaita does when it starts (`Read`), and tells whether the
-  /// reply is a variant, as the specification gives it, or an error. libadwaita takes any other
-  /// reply apart as a variant, and crashes.
-  static func readReplyIsWellFormed(on bus: DBusConnection, timeout: Duration) async throws -> Bool {
+  /// Reads `color-scheme` alone, as libadwaita does when it starts (`Read`, with no time limit),
+  /// and tells why libadwaita cannot read the portal: the call timed out, or the reply is not a
+  /// variant holding a variant (libadwaita takes it apart as one whatever it is, and crashes).
+  /// `nil` when it can: the reply has that shape, or is an error, which libadwaita reads as one,
+  /// or the call failed otherwise, which says nothing of libadwaita's own connection.
+  static func whyLibadwaitaCannotRead(on bus: DBusConnection, timeout: Duration) async -> String? {
     do {
       let reply = try await bus.call(
         destination: destination, path: path, interface: interface, member: "Read",
         arguments: [.string(namespace), .string(colorSchemeKey)], timeout: timeout)
-      guard reply.count == 1, case .variant = reply[0] else { return false }
-      return true
-    } catch let error as DBusError where error.remoteName != nil {
-      return true
+      guard reply.count == 1, case .variant(.variant) = reply[0] else {
+        return "it answers a read of \(colorSchemeKey) with \"\(reply.map(\.type.description).joined())\", "
+          + "not a variant holding a variant"
+      }
+      return nil
+    } catch DBusError.timedOut {
+      return "it did not answer a read of \(colorSchemeKey) within \(timeout)"
+    } catch {
+      return nil
     }
   }
 

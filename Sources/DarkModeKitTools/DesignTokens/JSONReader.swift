@@ -835,7 +835,7 @@ struct JSONReader {
         } catch let problem {
           index = problem.position
           // An escape the file ends in leaves the string open, as any other last byte does.
-          throw error(problem.message, at: problem.position >= bytes.count ? start : escapeStart)
+          throw error(problem.message, at: problem.isNotClosed ? start : escapeStart)
         }
         decodedLength += UTF8.width(scalar)
         isEscaped = true
@@ -857,10 +857,28 @@ struct JSONReader {
   struct EscapeProblem: Error {
     var message: String
     var position: Int
-
     /// The bytes end inside the escape: the string is not closed.
+    var isNotClosed = false
+
+    /// The bytes end inside the escape.
     static func notClosed(_ bytes: [UInt8]) -> EscapeProblem {
-      EscapeProblem(message: "the string is not closed: expected '\"'", position: bytes.count)
+      EscapeProblem(
+        message: "the string is not closed: expected '\"'", position: bytes.count, isNotClosed: true)
+    }
+
+    /// Whether `bytes` end within `count` bytes from `index` with nothing but hexadecimal digits
+    /// (or, with `orBackslashU`, the start of a `\u`): an escape cut short by the end of the text.
+    static func endsInside(_ bytes: [UInt8], from index: Int, count: Int, orBackslashU: Bool = false) -> Bool
+    {
+      guard index + count > bytes.count else { return false }
+      let rest = bytes[index...]
+      if orBackslashU {
+        return [UInt8(ascii: "\\"), UInt8(ascii: "u")].starts(with: rest)
+      }
+      return rest.allSatisfy {
+        UInt8(ascii: "0")...UInt8(ascii: "9") ~= $0 || UInt8(ascii: "a")...UInt8(ascii: "f") ~= $0
+          || UInt8(ascii: "A")...UInt8(ascii: "F") ~= $0
+      }
     }
   }
 
@@ -886,7 +904,9 @@ struct JSONReader {
         // A high surrogate must be followed by an escaped low one.
         let missing = EscapeProblem(
           message: "a \\u escape of a high surrogate without the low one after it", position: index)
-        guard index + 2 <= bytes.count else { throw .notClosed(bytes) }
+        if EscapeProblem.endsInside(bytes, from: index, count: 2, orBackslashU: true) {
+          throw .notClosed(bytes)
+        }
         guard bytes[index...].starts(with: [UInt8(ascii: "\\"), UInt8(ascii: "u")]) else { throw missing }
         index += 2
         let second = try hexQuad(in: bytes, at: index)
@@ -908,8 +928,9 @@ struct JSONReader {
   }
 
   private static func hexQuad(in bytes: [UInt8], at index: Int) throws(EscapeProblem) -> UInt32 {
-    guard index + 4 <= bytes.count else { throw .notClosed(bytes) }
-    guard let value = UInt32(String(decoding: bytes[index..<index + 4], as: UTF8.self), radix: 16),
+    if EscapeProblem.endsInside(bytes, from: index, count: 4) { throw .notClosed(bytes) }
+    guard index + 4 <= bytes.count,
+      let value = UInt32(String(decoding: bytes[index..<index + 4], as: UTF8.self), radix: 16),
       bytes[index..<index + 4].allSatisfy({ $0 != UInt8(ascii: "+") && $0 != UInt8(ascii: "-") })
     else {
       throw EscapeProblem(message: "a \\u escape needs four hexadecimal digits", position: index)

@@ -10,7 +10,8 @@ replies. Usage (with DBUS_SESSION_BUS_ADDRESS set):
                  [--gnome-animations true|false|absent] [--accent R,G,B|absent|string] [--mode MODE]
 
 MODE is one of: normal, silent (never answers reads), malformed (answers reads with a string, and
-ReadAll with every value a string),
+ReadAll with every value a string), read-once-wrapped (answers Read with the value in one variant,
+not in a variant held by a variant, as ReadOne does),
 exit-after-read (leaves the bus once both settings were read).
 It prints "ready" once it owns the name. org.dmkit.TestPortal.Set(s key, v value) changes an
 appearance setting and emits SettingChanged; SetTimed(s key, v value) does the same and returns when
@@ -168,7 +169,7 @@ def on_call(connection, sender, path, interface, method, parameters, invocation)
         value = values[key]
     if options.mode == "malformed":
         invocation.return_value(GLib.Variant("(s)", ("dark",)))
-    elif method == "Read":
+    elif method == "Read" and options.mode != "read-once-wrapped":
         invocation.return_value(GLib.Variant("(v)", (GLib.Variant("v", value),)))
     else:
         invocation.return_value(GLib.Variant("(v)", (value,)))
